@@ -1,0 +1,148 @@
+// Package calibrate measures whether dbmeter's numbers can be trusted on this
+// machine: the clock's cost and resolution, the runner's own cost per
+// operation, how closely the open-loop scheduler holds a rate, and whether a
+// stalled target shows in the percentiles as theory says it must.
+package calibrate
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/dbmeter/dbmeter/internal/load"
+	"github.com/dbmeter/dbmeter/internal/null"
+)
+
+// Check is one calibration figure. Pass is nil for figures that are
+// information only.
+type Check struct {
+	Name   string
+	Got    string
+	Want   string
+	Pass   *bool
+	Result *load.Result // the run behind the figure, if any
+	Config load.Config
+}
+
+func verdict(ok bool) *bool { return &ok }
+
+// Timer measures the cost of one clock reading and the smallest step the
+// clock shows.
+func Timer() (cost, resolution time.Duration) {
+	const n = 2_000_000
+	base := time.Now()
+	start := time.Since(base)
+	last := start
+	resolution = time.Duration(math.MaxInt64)
+	for range n {
+		t := time.Since(base)
+		if d := t - last; d > 0 && d < resolution {
+			resolution = d
+		}
+		last = t
+	}
+	return (last - start) / n, resolution
+}
+
+// Overhead runs the null target in closed loop with one worker for d and
+// returns the runner's cost per operation. limit is the most it may be.
+func Overhead(ctx context.Context, d time.Duration, limit time.Duration) (Check, error) {
+	cfg := load.DefaultConfig()
+	cfg.Duration, cfg.Warmup, cfg.Interval, cfg.InProcessTarget = d, d/10, 0, true
+	res, err := load.Run(ctx, cfg, []string{null.Op}, null.New(null.Config{}).NewWorker, nil)
+	if err != nil {
+		return Check{}, err
+	}
+	ops := res.Set[0].Ops
+	perOp := math.Inf(1)
+	if ops > 0 {
+		perOp = float64(res.Elapsed.Nanoseconds()) / float64(ops)
+	}
+	return Check{
+		Name:   "runner overhead per operation (closed loop, 1 worker, null target)",
+		Got:    fmt.Sprintf("%.1f ns/op (%.2f M ops/s)", perOp, 1e3/perOp),
+		Want:   fmt.Sprintf("<= %d ns/op", limit.Nanoseconds()),
+		Pass:   verdict(perOp <= float64(limit.Nanoseconds())),
+		Result: res, Config: cfg,
+	}, nil
+}
+
+// Rate runs the null target at rate/s in open loop for d and checks the
+// achieved rate is within tolerance (a fraction) of it.
+func Rate(ctx context.Context, rate float64, d time.Duration, tolerance float64) (Check, error) {
+	cfg := load.DefaultConfig()
+	cfg.Rate, cfg.Duration, cfg.Warmup, cfg.Interval, cfg.InProcessTarget = rate, d, d/10, 0, true
+	cfg.Workers = 2
+	res, err := load.Run(ctx, cfg, []string{null.Op}, null.New(null.Config{}).NewWorker, nil)
+	if err != nil {
+		return Check{}, err
+	}
+	achieved := float64(res.Set[0].Ops) / res.Elapsed.Seconds()
+	off := math.Abs(achieved-rate) / rate
+	return Check{
+		Name:   fmt.Sprintf("open-loop rate held at %s/s", fmtRate(rate)),
+		Got:    fmt.Sprintf("%s/s (%.2f%% off, %d dropped)", fmtRate(achieved), off*100, res.Dropped),
+		Want:   fmt.Sprintf("within %.0f%%", tolerance*100),
+		Pass:   verdict(off <= tolerance && res.Dropped == 0),
+		Result: res, Config: cfg,
+	}, nil
+}
+
+func fmtRate(v float64) string {
+	if v >= 1000 {
+		return fmt.Sprintf("%.1fk", v/1000)
+	}
+	return fmt.Sprintf("%.1f", v)
+}
+
+// Stall is the coordinated-omission check: the null target freezes for
+// stall every period while arrivals come at rate/s to a single worker, and
+// late arrivals queue. An arrival at time t inside a freeze ending at e waits
+// e−t, so P(latency > x) = (stall − x)/period for 0 < x < stall, which
+// gives the expected quantiles. A runner that timed operations from their
+// actual start would report sub-millisecond percentiles instead; the service
+// time histogram shows exactly that, so the size of the correction is
+// printed too.
+func Stall(ctx context.Context, rate float64, period, stall, d time.Duration, tolerance float64) ([]Check, error) {
+	cfg := load.DefaultConfig()
+	cfg.Rate, cfg.Duration, cfg.Warmup, cfg.Interval, cfg.InProcessTarget = rate, d, 0, 0, true
+	cfg.Workers, cfg.MaxInFlight, cfg.Queue = 1, 1, int(rate*stall.Seconds())*2+16
+	target := null.New(null.Config{StallEvery: period, Stall: stall})
+	res, err := load.Run(ctx, cfg, []string{null.Op}, target.NewWorker, nil)
+	if err != nil {
+		return nil, err
+	}
+	op := res.Set[0]
+	var checks []Check
+	for _, q := range []float64{99, 99.9} {
+		want := ExpectedQuantile(q, period, stall)
+		got := time.Duration(op.Latency.ValueAtQuantile(q))
+		off := math.Abs(float64(got-want)) / float64(want)
+		checks = append(checks, Check{
+			Name:   fmt.Sprintf("stalled target: p%g from intended start (%s freeze every %s, %g/s)", q, stall, period, rate),
+			Got:    fmt.Sprintf("%s (service time from actual start: %s)", got.Round(10*time.Microsecond), time.Duration(op.Service.ValueAtQuantile(q)).Round(time.Microsecond)),
+			Want:   fmt.Sprintf("%s ± %.0f%%", want, tolerance*100),
+			Pass:   verdict(off <= tolerance),
+			Result: res, Config: cfg,
+		})
+	}
+	gotMax := time.Duration(op.Latency.Max())
+	checks = append(checks, Check{
+		Name:   "stalled target: max from intended start",
+		Got:    gotMax.Round(10 * time.Microsecond).String(),
+		Want:   fmt.Sprintf("%s ± %.0f%%", stall, tolerance*100),
+		Pass:   verdict(math.Abs(float64(gotMax-stall))/float64(stall) <= tolerance),
+		Result: res, Config: cfg,
+	})
+	return checks, nil
+}
+
+// ExpectedQuantile is the latency at percentile q (0–100) of arrivals at a
+// constant rate into a target frozen for stall every period, when the
+// target is otherwise instant: stall − (1 − q/100) × period, or 0 when the
+// quantile falls outside the freezes.
+func ExpectedQuantile(q float64, period, stall time.Duration) time.Duration {
+	x := float64(stall) - (1-q/100)*float64(period)
+	return time.Duration(max(x, 0))
+}

@@ -1,0 +1,103 @@
+package ch
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParseDSN(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		in   string
+		want DSN
+	}{
+		{"clickhouse://u:p@127.0.0.1:9001/db?dial_timeout=1s", DSN{Addr: "127.0.0.1:9001", User: "u", Password: "p", Database: "db"}},
+		{"tcp://127.0.0.1:9001?username=u&password=p&database=db&debug=false", DSN{Addr: "127.0.0.1:9001", User: "u", Password: "p", Database: "db"}},
+		{"clickhouse://localhost", DSN{Addr: "localhost:9000", User: "default", Database: "default"}},
+		{"tcp://h", DSN{Addr: "h:9000", User: "default", Database: "default"}},
+	}
+	for _, tt := range tests {
+		got, err := ParseDSN(tt.in)
+		if err != nil {
+			t.Errorf("ParseDSN(%q): %v", tt.in, err)
+			continue
+		}
+		got.Settings = nil
+		if !same(got, tt.want) {
+			t.Errorf("ParseDSN(%q) = %+v, want %+v", tt.in, got, tt.want)
+		}
+		// Both forms survive a round trip through the other.
+		for _, form := range []string{got.V1(), got.V2()} {
+			again, err := ParseDSN(form)
+			if err != nil {
+				t.Errorf("ParseDSN(%q): %v", form, err)
+				continue
+			}
+			again.Settings = nil
+			if !same(again, got) {
+				t.Errorf("round trip %q = %+v, want %+v", form, again, got)
+			}
+		}
+	}
+}
+
+func same(a, b DSN) bool {
+	return a.Addr == b.Addr && a.User == b.User && a.Password == b.Password && a.Database == b.Database
+}
+
+func TestParseDSNErrors(t *testing.T) {
+	t.Parallel()
+	for _, in := range []string{"", "http://h:8123", "clickhouse://", "tcp://u:secretpw@h:9000", "clickhouse://u:secretpw@h:9000/%zz", "::::"} {
+		_, err := ParseDSN(in)
+		if err == nil {
+			t.Errorf("ParseDSN(%q) succeeded, want an error", in)
+			continue
+		}
+		if strings.Contains(err.Error(), "secretpw") {
+			t.Errorf("ParseDSN(%q) error %q shows the password", in, err)
+		}
+	}
+}
+
+func FuzzParseDSN(f *testing.F) {
+	f.Add("clickhouse://u:p@h:9000/db?x=1")
+	f.Add("tcp://h:9000?username=u&password=p")
+	f.Fuzz(func(t *testing.T, s string) {
+		const secret = "Qz9SECRETpw"
+		for _, dsn := range []string{
+			"clickhouse://u:" + secret + "@" + s,
+			"tcp://" + s + "?password=" + secret,
+		} {
+			d, err := ParseDSN(dsn)
+			if err != nil {
+				if strings.Contains(err.Error(), secret) {
+					t.Fatalf("error for %q shows the password: %v", dsn, err)
+				}
+				continue
+			}
+			if strings.Contains(d.String(), secret) {
+				t.Fatalf("String() of %q shows the password: %s", dsn, d)
+			}
+		}
+	})
+}
+
+func TestVersion(t *testing.T) {
+	t.Parallel()
+	v, err := ParseVersion("18.16.1")
+	if err != nil || v != (Version{18, 16, 1}) {
+		t.Fatalf("ParseVersion(18.16.1) = %v, %v", v, err)
+	}
+	modern, _ := ParseVersion("24.8.4.13")
+	if !v.Less(modern) || modern.Less(v) {
+		t.Errorf("18.16.1 < 24.8.4 is wrong")
+	}
+	if err := CheckServer("ch-go", v, Version{21, 1, 0}); err == nil || !strings.Contains(err.Error(), "18.16.1") {
+		t.Errorf("CheckServer = %v, want a message naming 18.16.1", err)
+	}
+	for _, bad := range []string{"", "x.y", "18"} {
+		if _, err := ParseVersion(bad); err == nil {
+			t.Errorf("ParseVersion(%q) succeeded", bad)
+		}
+	}
+}

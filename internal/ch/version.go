@@ -1,0 +1,64 @@
+package ch
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Version is a ClickHouse server version such as 18.16.1 or 24.8.4.
+type Version struct{ Major, Minor, Patch int }
+
+// ParseVersion reads the leading numbers of what SELECT version() returns
+// ("18.16.1", "24.8.4.13").
+func ParseVersion(s string) (Version, error) {
+	parts := strings.SplitN(strings.TrimSpace(s), ".", 4)
+	var nums [3]int
+	for i := range nums {
+		if i >= len(parts) {
+			break
+		}
+		n, err := strconv.Atoi(parts[i])
+		if err != nil || n < 0 {
+			return Version{}, fmt.Errorf("parse ClickHouse version %q", s)
+		}
+		nums[i] = n
+	}
+	if len(parts) < 2 {
+		return Version{}, fmt.Errorf("parse ClickHouse version %q", s)
+	}
+	return Version{nums[0], nums[1], nums[2]}, nil
+}
+
+// Less reports whether v is older than o.
+func (v Version) Less(o Version) bool {
+	if v.Major != o.Major {
+		return v.Major < o.Major
+	}
+	if v.Minor != o.Minor {
+		return v.Minor < o.Minor
+	}
+	return v.Patch < o.Patch
+}
+
+func (v Version) String() string { return fmt.Sprintf("%d.%d.%d", v.Major, v.Minor, v.Patch) }
+
+// TooOldError says a client cannot talk to a server.
+type TooOldError struct {
+	Client string
+	Server Version
+	Min    Version
+}
+
+func (e *TooOldError) Error() string {
+	return fmt.Sprintf("client %s needs ClickHouse %s or newer, but the server is %s: pick a client that supports it (clickhouse-go-v1) or point --dsn at a newer server",
+		e.Client, e.Min, e.Server)
+}
+
+// CheckServer returns a *TooOldError when server is older than min.
+func CheckServer(client string, server, min Version) error {
+	if server.Less(min) {
+		return &TooOldError{Client: client, Server: server, Min: min}
+	}
+	return nil
+}

@@ -1,0 +1,115 @@
+// Package cli is dbmeter's command line: one file per subcommand, binding
+// flags to the plain config structs of the packages that do the work, and
+// mapping outcomes to exit codes (0 ok, 1 failed run, 2 usage,
+// 128+signal when interrupted).
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// Env is the process state a command may use. Nothing else is global.
+type Env struct {
+	Args   []string
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+	Getenv func(string) string
+}
+
+// Main runs dbmeter with env and returns the process exit code.
+func Main(ctx context.Context, env Env) int {
+	root := newRoot(env)
+	root.SetArgs(env.Args)
+	root.SetOut(env.Stdout)
+	root.SetErr(env.Stderr)
+	root.SetIn(env.Stdin)
+	cmd, err := root.ExecuteC()
+	var sig signalCause
+	if errors.As(context.Cause(ctx), &sig) {
+		return sig.exitCode()
+	}
+	if err == nil {
+		return exitOK
+	}
+	code := exitCodeOf(err)
+	if msg := oneLine(err); msg != "" {
+		if code == exitUsage {
+			msg += fmt.Sprintf(" (see '%s --help')", cmd.CommandPath())
+		}
+		fmt.Fprintln(env.Stderr, "dbmeter: "+msg)
+	}
+	return code
+}
+
+func newRoot(env Env) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "dbmeter",
+		Short: "Benchmark database clients and storage engines side by side",
+		Long: `dbmeter benchmarks embedded K/V engines, PostgreSQL drivers and servers
+(pgbench-compatible) and ClickHouse clients, with latency histograms,
+open-loop timing corrected for coordinated omission, and a JSON result
+document every report reads.`,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		Args:          noArgs,
+		RunE:          func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+	}
+	root.CompletionOptions.DisableDefaultCmd = true
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.AddCommand(
+		newKVCmd(env),
+		newPGCmd(env),
+		newCHCmd(env),
+		newNullCmd(env),
+		newCalibrateCmd(env),
+		newVersionCmd(env),
+	)
+	return root
+}
+
+// noArgs rejects positional arguments with a usage error, and names an
+// unknown subcommand as such.
+func noArgs(cmd *cobra.Command, args []string) error {
+	if len(args) == 0 {
+		return nil
+	}
+	if cmd.HasSubCommands() {
+		return usagef("unknown command %q for %q", args[0], cmd.CommandPath())
+	}
+	return usagef("%s takes no arguments, got %q", cmd.CommandPath(), args[0])
+}
+
+// runE marks every error a command returns as a failed run unless it says
+// it is a usage error.
+func runE(fn func(cmd *cobra.Command, args []string) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		err := fn(cmd, args)
+		var u usageError
+		if err == nil || errors.As(err, &u) {
+			return err
+		}
+		return runError{err}
+	}
+}
+
+// flagParams records every flag of fs, set or defaulted, for Run.Params.
+// Secrets are masked by the caller's redaction of the whole map.
+func flagParams(fs *pflag.FlagSet, skip ...string) map[string]string {
+	params := map[string]string{}
+	fs.VisitAll(func(f *pflag.Flag) {
+		for _, s := range skip {
+			if f.Name == s {
+				return
+			}
+		}
+		params[f.Name] = f.Value.String()
+	})
+	return params
+}

@@ -1,0 +1,83 @@
+package cli
+
+import (
+
+	"github.com/spf13/pflag"
+
+	"github.com/dbmeter/dbmeter/internal/load"
+)
+
+// runFlags are the load-engine flags shared by the families that use long
+// names (null, kv, ch). pg binds pgbench's spellings to the same config.
+type runFlags struct {
+	cfg      load.Config
+	arrival  string
+	repeat   int
+	output   outputFlags
+	fs       *pflag.FlagSet
+}
+
+func (f *runFlags) bind(fs *pflag.FlagSet, def load.Config) {
+	f.fs = fs
+	f.cfg = def
+	fs.IntVar(&f.cfg.Workers, "workers", def.Workers, "closed loop: concurrent workers; open loop: workers made up front")
+	fs.Float64Var(&f.cfg.Rate, "rate", def.Rate, "open loop: operations per second in total (0: closed loop)")
+	fs.StringVar(&f.arrival, "arrival", string(load.ArrivalConstant), "open-loop arrival process: constant or poisson")
+	fs.IntVar(&f.cfg.MaxInFlight, "max-in-flight", def.MaxInFlight, "open loop: most operations in flight; later arrivals are counted as dropped")
+	fs.DurationVar(&f.cfg.Duration, "duration", def.Duration, "length of the measured window")
+	fs.Int64Var(&f.cfg.Count, "count", 0, "stop after this many measured operations instead of a duration")
+	fs.DurationVar(&f.cfg.Warmup, "warmup", def.Warmup, "run this long before measuring (0: no warm-up)")
+	fs.IntVar(&f.repeat, "repeat", 1, "independent repetitions, each a run in the result")
+	fs.Uint64Var(&f.cfg.Seed, "seed", def.Seed, "seed for every random choice")
+	fs.DurationVar(&f.cfg.Interval, "progress", def.Interval, "interval of progress snapshots; lines go to stderr when it is a terminal or this flag is given (0: none)")
+	fs.DurationVar(&f.cfg.Grace, "grace", def.Grace, "how long operations running at the end may take before they are cancelled")
+	f.output.bind(fs)
+}
+
+// config checks the flags and returns the load configuration.
+func (f *runFlags) config() (load.Config, error) {
+	cfg := f.cfg
+	changed := f.fs.Changed
+	if changed("count") && !changed("duration") {
+		cfg.Duration = 0
+	}
+	a, err := load.ParseArrival(f.arrival)
+	if err != nil {
+		return cfg, usageError{err}
+	}
+	cfg.Arrival = a
+	switch {
+	case changed("duration") && cfg.Duration <= 0:
+		return cfg, usagef("--duration must be positive, got %s", cfg.Duration)
+	case changed("count") && cfg.Count <= 0:
+		return cfg, usagef("--count must be positive, got %d", cfg.Count)
+	case changed("count") && changed("duration"):
+		return cfg, usagef("--count and --duration contradict each other: give one")
+	case changed("rate") && cfg.Rate <= 0:
+		return cfg, usagef("--rate must be positive, got %g", cfg.Rate)
+	case changed("arrival") && cfg.Rate == 0:
+		return cfg, usagef("--arrival needs --rate (it shapes open-loop arrivals)")
+	case changed("max-in-flight") && cfg.Rate == 0:
+		return cfg, usagef("--max-in-flight needs --rate (it bounds open-loop arrivals)")
+	case f.repeat < 1:
+		return cfg, usagef("--repeat must be at least 1, got %d", f.repeat)
+	case changed("progress") && cfg.Interval < 0:
+		return cfg, usagef("--progress must not be negative, got %s", cfg.Interval)
+	}
+	if cfg.Open() && !changed("max-in-flight") {
+		cfg.MaxInFlight = max(cfg.MaxInFlight, cfg.Workers)
+	}
+	if err := cfg.Validate(); err != nil {
+		return cfg, usageError{err}
+	}
+	return cfg, nil
+}
+
+// progressLines says whether interval lines go to stderr.
+func (f *runFlags) progressLines(stderrIsTerminal bool) bool {
+	return f.cfg.Interval > 0 && (stderrIsTerminal || f.fs.Changed("progress"))
+}
+
+// repeatSeed gives repetition rep (1-based) its own seed.
+func repeatSeed(seed uint64, rep int) uint64 { return seed + uint64(rep-1) }
+

@@ -1,0 +1,126 @@
+package load
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Config says how to drive the workers. The zero value is not valid; start
+// from DefaultConfig.
+type Config struct {
+	// Workers is the number of workers: in closed loop all of them issue
+	// operations back to back; in open loop they are made up front and more
+	// are made on demand, up to MaxInFlight.
+	Workers int
+	// Rate is the open-loop arrival rate in operations per second over all
+	// workers; 0 means closed loop.
+	Rate float64
+	// Arrival is the open-loop arrival process.
+	Arrival Arrival
+	// MaxInFlight bounds the operations in flight in open loop. Arrivals
+	// that find MaxInFlight operations running are counted as dropped.
+	MaxInFlight int
+	// Queue is how many open-loop arrivals may wait for a worker when
+	// MaxInFlight are busy; they are timed from their intended start, so the
+	// wait shows in latency but not in service time (pgbench -R works this
+	// way). 0: an arrival that finds no worker is dropped at once.
+	Queue int
+	// Duration of the measured window; 0 means stop after Count operations.
+	Duration time.Duration
+	// Count of measured operations; 0 means stop after Duration. In closed
+	// loop it is split evenly among the workers.
+	Count int64
+	// Warmup runs the load without recording it; 0 turns it off.
+	Warmup time.Duration
+	// Interval is the progress snapshot period; 0 means no intervals.
+	Interval time.Duration
+	// Grace is how long operations still running at the end of the window
+	// may take before their context is cancelled.
+	Grace time.Duration
+	// Seed seeds every random choice; workers get streams derived from it.
+	Seed uint64
+	// Classify sorts operation errors into kinds; nil means Classify.
+	Classify func(error) string
+	// InProcessTarget says the target runs inside dbmeter (an embedded
+	// engine, the null target), so dbmeter using all the CPU is expected
+	// rather than a sign the client starved the measurement.
+	InProcessTarget bool
+	// Sleep waits between open-loop arrivals. nil means a high-resolution
+	// sleep on a thread of its own; tests under testing/synctest, whose fake
+	// clock only moves for Go's own timers, set time.Sleep.
+	Sleep func(time.Duration)
+}
+
+// Defaults for the run flags.
+const (
+	DefaultWorkers     = 1
+	DefaultDuration    = 10 * time.Second
+	DefaultWarmup      = time.Second
+	DefaultInterval    = time.Second
+	DefaultGrace       = 5 * time.Second
+	DefaultMaxInFlight = 1000
+	DefaultSeed        = 1
+)
+
+// DefaultConfig returns a closed-loop, one-worker, 10 s run with 1 s of
+// warm-up and 1 s intervals.
+func DefaultConfig() Config {
+	return Config{
+		Workers:     DefaultWorkers,
+		Arrival:     ArrivalConstant,
+		MaxInFlight: DefaultMaxInFlight,
+		Duration:    DefaultDuration,
+		Warmup:      DefaultWarmup,
+		Interval:    DefaultInterval,
+		Grace:       DefaultGrace,
+		Seed:        DefaultSeed,
+	}
+}
+
+// Open reports whether c is an open-loop configuration.
+func (c Config) Open() bool { return c.Rate > 0 }
+
+// Mode is "open" or "closed", as results print it.
+func (c Config) Mode() string {
+	if c.Open() {
+		return "open"
+	}
+	return "closed"
+}
+
+// Validate reports the first setting that cannot work.
+func (c Config) Validate() error {
+	switch {
+	case c.Workers < 1:
+		return fmt.Errorf("workers must be at least 1, got %d", c.Workers)
+	case c.Rate < 0:
+		return fmt.Errorf("rate must be positive, got %g", c.Rate)
+	case c.Duration < 0:
+		return fmt.Errorf("duration must be positive, got %s", c.Duration)
+	case c.Count < 0:
+		return fmt.Errorf("count must be positive, got %d", c.Count)
+	case c.Duration == 0 && c.Count == 0:
+		return errors.New("give a duration or a count")
+	case c.Duration > 0 && c.Count > 0:
+		return errors.New("give a duration or a count, not both")
+	case c.Warmup < 0:
+		return fmt.Errorf("warmup must not be negative, got %s", c.Warmup)
+	case c.Interval < 0:
+		return fmt.Errorf("progress interval must not be negative, got %s", c.Interval)
+	case c.Queue < 0:
+		return fmt.Errorf("queue must not be negative, got %d", c.Queue)
+	case c.Grace < 0:
+		return fmt.Errorf("grace must not be negative, got %s", c.Grace)
+	case c.Open() && c.MaxInFlight < c.Workers:
+		return fmt.Errorf("max-in-flight (%d) must be at least workers (%d)", c.MaxInFlight, c.Workers)
+	case !c.Open() && c.Count > 0 && c.Count < int64(c.Workers):
+		return fmt.Errorf("count (%d) must be at least workers (%d)", c.Count, c.Workers)
+	}
+	if c.Open() {
+		if _, err := ParseArrival(string(c.Arrival)); err != nil {
+			return err
+		}
+	}
+	return nil
+}

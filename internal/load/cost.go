@@ -1,0 +1,37 @@
+package load
+
+import (
+	"runtime/metrics"
+	"syscall"
+	"time"
+)
+
+// costSample is the process's cumulative CPU time and allocations at one
+// moment; the difference of two samples is what the window cost.
+type costSample struct {
+	cpu        time.Duration
+	allocs     uint64
+	allocBytes uint64
+}
+
+var costMetrics = []string{"/gc/heap/allocs:objects", "/gc/heap/allocs:bytes"}
+
+func sampleCost() costSample {
+	var s costSample
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
+		s.cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	}
+	samples := make([]metrics.Sample, len(costMetrics))
+	for i, name := range costMetrics {
+		samples[i].Name = name
+	}
+	metrics.Read(samples)
+	if samples[0].Value.Kind() == metrics.KindUint64 {
+		s.allocs = samples[0].Value.Uint64()
+	}
+	if samples[1].Value.Kind() == metrics.KindUint64 {
+		s.allocBytes = samples[1].Value.Uint64()
+	}
+	return s
+}

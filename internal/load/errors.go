@@ -1,0 +1,64 @@
+package load
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"syscall"
+)
+
+// Error kinds. Every failed operation is counted under exactly one.
+const (
+	KindTimeout    = "timeout"
+	KindConnection = "connection"
+	KindServer     = "server"
+	KindOther      = "other"
+	// KindUnfinished counts operations still running when the run had to
+	// cancel them: after the grace period, or on interrupt.
+	KindUnfinished = "unfinished"
+)
+
+// kindError carries a kind chosen by the code that saw the error.
+type kindError struct {
+	kind string
+	err  error
+}
+
+func (e *kindError) Error() string     { return e.err.Error() }
+func (e *kindError) Unwrap() error     { return e.err }
+func (e *kindError) ErrorKind() string { return e.kind }
+
+// WithKind marks err as being of the given kind for Classify.
+func WithKind(err error, kind string) error {
+	if err == nil {
+		return nil
+	}
+	return &kindError{kind: kind, err: err}
+}
+
+// Classify sorts an operation error into a kind: the kind an error carries
+// (see WithKind) wins; otherwise timeouts, then connection failures, then
+// other.
+func Classify(err error) string {
+	var k interface{ ErrorKind() string }
+	if errors.As(err, &k) {
+		return k.ErrorKind()
+	}
+	var ne net.Error
+	if errors.Is(err, context.DeadlineExceeded) || (errors.As(err, &ne) && ne.Timeout()) {
+		return KindTimeout
+	}
+	var op *net.OpError
+	switch {
+	case errors.As(err, &op),
+		errors.Is(err, syscall.ECONNREFUSED),
+		errors.Is(err, syscall.ECONNRESET),
+		errors.Is(err, syscall.EPIPE),
+		errors.Is(err, net.ErrClosed),
+		errors.Is(err, io.EOF),
+		errors.Is(err, io.ErrUnexpectedEOF):
+		return KindConnection
+	}
+	return KindOther
+}

@@ -1,0 +1,129 @@
+package load
+
+import (
+	"runtime"
+	"time"
+
+	"github.com/dbmeter/dbmeter/internal/hist"
+	"github.com/dbmeter/dbmeter/internal/result"
+)
+
+// Result is what Run measured.
+type Result struct {
+	Mode    string
+	Ops     []string      // operation names, indexing Set and Intervals
+	Elapsed time.Duration // the measured window
+	Set     hist.Set      // per operation, over the whole window
+	Dropped int64         // open-loop arrivals that found no free worker
+	// Intervals holds each operation's intervals; Total holds all of them
+	// together. Both are empty when the run had no interval.
+	Intervals   [][]result.Interval
+	Total       []result.Interval
+	Cost        costSample // CPU and allocations of the window
+	CPUs        int        // cores the process could use
+	Warnings    []string
+	Interrupted bool
+}
+
+func (c costSample) sub(from costSample) costSample {
+	return costSample{cpu: c.cpu - from.cpu, allocs: c.allocs - from.allocs, allocBytes: c.allocBytes - from.allocBytes}
+}
+
+func usableCPUs() int { return min(runtime.NumCPU(), runtime.GOMAXPROCS(0)) }
+
+// CPUUtil is the share of the available CPU the process used in the window.
+func (r *Result) CPUUtil() float64 {
+	avail := r.Elapsed.Seconds() * float64(r.CPUs)
+	if avail <= 0 {
+		return 0
+	}
+	return r.Cost.cpu.Seconds() / avail
+}
+
+// OpIndex returns the index of the named operation, or -1.
+func (r *Result) OpIndex(name string) int {
+	for i, n := range r.Ops {
+		if n == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// Stats returns the figures of operation i, or of all operations when i is
+// -1. Client cost is the whole window's, divided per operation by the
+// operations it covers (all of them: the process cost cannot be split).
+func (r *Result) Stats(i int) result.Stats {
+	var op hist.Op
+	intervals := r.Total
+	if i < 0 {
+		op = r.Set.Total()
+	} else {
+		op = r.Set[i]
+		intervals = r.Intervals[i]
+	}
+	secs := r.Elapsed.Seconds()
+	per := func(v float64) float64 {
+		if secs <= 0 {
+			return 0
+		}
+		return v / secs
+	}
+	s := result.Stats{
+		DurationS:  secs,
+		Ops:        op.Ops,
+		Errors:     op.Errors,
+		ErrorKinds: map[string]int64{},
+		OpsPerS:    per(float64(op.Ops)),
+		RowsPerS:   per(float64(op.Rows)),
+		BytesPerS:  per(float64(op.Bytes)),
+		Rows:       op.Rows,
+		Bytes:      op.Bytes,
+		Latency:    result.LatencyOf(op.Latency),
+		Intervals:  intervals,
+	}
+	if intervals == nil {
+		s.Intervals = []result.Interval{}
+	}
+	for k, n := range op.Kinds {
+		s.ErrorKinds[k] = n
+	}
+	if i < 0 || len(r.Ops) == 1 {
+		s.Dropped = r.Dropped
+	}
+	s.Service = s.Latency
+	if op.Service != nil {
+		s.Service = result.LatencyOf(op.Service)
+	}
+	if op.Latency.TotalCount() > 0 {
+		s.LatencyHDR, _ = result.EncodeHDR(op.Latency)
+	}
+	all := r.Set.Total()
+	n := float64(all.Ops + all.Errors)
+	s.Client = result.Client{
+		CPUS:       r.Cost.cpu.Seconds(),
+		Allocs:     int64(r.Cost.allocs),
+		AllocBytes: int64(r.Cost.allocBytes),
+		CPUUtil:    r.CPUUtil(),
+	}
+	if n > 0 {
+		s.Client.CPUNsPerOp = float64(r.Cost.cpu.Nanoseconds()) / n
+		s.Client.AllocsPerOp = float64(r.Cost.allocs) / n
+		s.Client.AllocBytesPer = float64(r.Cost.allocBytes) / n
+	}
+	return s
+}
+
+// Fill completes run with what cfg asked for and res measured for operation
+// op (-1: all operations). The caller sets the family, target, workload,
+// params and repeat.
+func (r *Result) Fill(run result.Run, cfg Config, op int) result.Run {
+	run.Mode = cfg.Mode()
+	run.Workers = cfg.Workers
+	run.Rate = cfg.Rate
+	run.Seed = cfg.Seed
+	run.Stats = r.Stats(op)
+	run.Warnings = append(run.Warnings, r.Warnings...)
+	run.Interrupted = r.Interrupted
+	return run
+}

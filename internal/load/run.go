@@ -1,0 +1,449 @@
+package load
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/dbmeter/dbmeter/internal/hist"
+	"github.com/dbmeter/dbmeter/internal/result"
+)
+
+// A Watcher sees each interval as it ends (progress lines, live metrics).
+// It is called from the runner's control goroutine and must not block.
+type Watcher interface {
+	Tick(t Tick)
+}
+
+// Tick is one finished interval.
+type Tick struct {
+	Interval result.Interval // all operations together
+	Seconds  float64         // the interval's length
+	// Ops holds this interval's histograms, one per operation. It is only
+	// valid during the call.
+	Ops hist.Set
+}
+
+// maxShards bounds the recorders a run keeps. Workers share a recorder when
+// there are more of them (a slow target with hundreds of connections does
+// not need hundreds of histograms); a fast in-process target has few workers
+// and then each gets its own.
+const maxShards = 16
+
+type runner struct {
+	cfg       Config
+	nOps      int
+	newWorker NewWorker
+	classify  func(error) string
+	recs      []*hist.Recorder
+
+	base   time.Time
+	mStart int64        // start of the measured window, ns since base
+	end    atomic.Int64 // end of the window; arrivals and starts at or after it are not measured
+
+	dropped  atomic.Int64
+	inFlight atomic.Int64 // open loop: worker goroutines alive
+
+	mu struct {
+		sync.Mutex
+		workers []Worker
+	}
+}
+
+// Run drives workers made by newWorker until cfg's limit is reached or ctx is
+// cancelled, and returns what it measured. ops names the values of
+// Outcome.Op. A cancelled ctx is not an error: the result says Interrupted.
+// An error means the run could not start.
+func Run(ctx context.Context, cfg Config, ops []string, newWorker NewWorker, watch Watcher) (*Result, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if len(ops) == 0 || len(ops) > math.MaxUint8+1 {
+		return nil, fmt.Errorf("a workload needs 1 to 256 operations, got %d", len(ops))
+	}
+	r := &runner{cfg: cfg, nOps: len(ops), newWorker: newWorker, classify: cfg.Classify}
+	if r.classify == nil {
+		r.classify = Classify
+	}
+	shards := min(cfg.Workers, maxShards)
+	if cfg.Open() {
+		shards = min(cfg.MaxInFlight, maxShards)
+	}
+	for range shards {
+		r.recs = append(r.recs, hist.NewRecorder(len(ops), cfg.Open()))
+	}
+	workers := make([]Worker, 0, cfg.Workers)
+	for id := range cfg.Workers {
+		w, err := newWorker(ctx, id, Rand(cfg.Seed, uint64(id)))
+		if err != nil {
+			closeAll(workers)
+			return nil, fmt.Errorf("start worker %d: %w", id, err)
+		}
+		workers = append(workers, w)
+	}
+	r.mu.workers = workers
+	defer func() { closeAll(r.mu.workers) }()
+	return r.run(ctx, workers, ops, watch), nil
+}
+
+func closeAll(ws []Worker) {
+	for _, w := range ws {
+		if c, ok := w.(io.Closer); ok {
+			c.Close()
+		}
+	}
+}
+
+func (r *runner) now() int64 { return int64(time.Since(r.base)) }
+
+func (r *runner) run(ctx context.Context, workers []Worker, ops []string, watch Watcher) *Result {
+	wctx, cancelWorkers := context.WithCancel(ctx)
+	defer cancelWorkers()
+
+	r.base = time.Now()
+	r.mStart = int64(r.cfg.Warmup)
+	end := int64(math.MaxInt64)
+	if r.cfg.Duration > 0 {
+		end = r.mStart + int64(r.cfg.Duration)
+	}
+	r.end.Store(end)
+
+	done := make(chan struct{})
+	go func() {
+		if r.cfg.Open() {
+			r.openLoop(wctx, workers)
+		} else {
+			r.closedLoop(wctx, workers)
+		}
+		close(done)
+	}()
+
+	res := &Result{
+		Mode:      r.cfg.Mode(),
+		Ops:       ops,
+		Set:       hist.NewSet(r.nOps, r.cfg.Open()),
+		Intervals: make([][]result.Interval, r.nOps),
+	}
+	tick := hist.NewSet(r.nOps, r.cfg.Open())
+	scratch := hist.New()
+	var lastDropped int64
+	var lastTick int64 = r.mStart
+	emit := func(at int64) {
+		for _, rec := range r.recs {
+			rec.Drain(tick)
+		}
+		dropped := r.dropped.Load()
+		ts := float64(at-r.mStart) / 1e9
+		scratch.Reset()
+		total := result.Interval{TS: ts, Dropped: dropped - lastDropped}
+		for i := range tick {
+			op := &tick[i]
+			scratch.Merge(op.Latency)
+			total.Ops += op.Ops
+			total.Errors += op.Errors
+			res.Intervals[i] = append(res.Intervals[i], intervalOf(ts, op))
+		}
+		total.P50, total.P99 = scratch.ValueAtQuantile(50), scratch.ValueAtQuantile(99)
+		res.Total = append(res.Total, total)
+		if watch != nil {
+			watch.Tick(Tick{Interval: total, Ops: tick, Seconds: float64(at-lastTick) / 1e9})
+		}
+		res.Set.Merge(tick)
+		tick.Reset()
+		lastDropped, lastTick = dropped, at
+	}
+
+	timer := time.NewTimer(0)
+	<-timer.C
+	wait := func(until int64) (fired bool) {
+		timer.Reset(time.Duration(until - r.now()))
+		select {
+		case <-timer.C:
+			return true
+		case <-ctx.Done():
+		case <-done:
+		}
+		timer.Stop()
+		return false
+	}
+
+	// Warm-up: workers run, nothing is recorded.
+	interrupted := false
+	if r.mStart > 0 && !wait(r.mStart) {
+		interrupted = ctx.Err() != nil
+	}
+	costStart := sampleCost()
+	for !interrupted {
+		next := end
+		if r.cfg.Interval > 0 {
+			next = min(end, lastTick+int64(r.cfg.Interval))
+		}
+		if next == math.MaxInt64 { // count mode without intervals
+			next = r.now() + int64(time.Hour)
+		}
+		if !wait(next) {
+			interrupted = ctx.Err() != nil
+			break
+		}
+		if next >= end {
+			break
+		}
+		emit(next)
+	}
+	stopAt := r.now()
+	if interrupted {
+		r.end.Store(stopAt)
+		cancelWorkers()
+	}
+	costEnd := sampleCost()
+	select {
+	case <-done:
+	case <-time.After(r.cfg.Grace):
+		cancelWorkers()
+		<-done
+	}
+	if r.cfg.Count > 0 && !interrupted {
+		stopAt = r.now()
+		costEnd = sampleCost()
+	}
+	if r.cfg.Duration > 0 && !interrupted {
+		stopAt = end
+	}
+	elapsed := max(stopAt-r.mStart, 0)
+	emit(max(r.mStart+elapsed, lastTick)) // the tail: operations that ended after the last tick
+	if r.cfg.Interval == 0 {
+		res.Total, res.Intervals = nil, make([][]result.Interval, r.nOps)
+	}
+
+	res.Elapsed = time.Duration(elapsed)
+	res.Dropped = r.dropped.Load()
+	res.Interrupted = interrupted
+	res.Cost = costEnd.sub(costStart)
+	res.CPUs = usableCPUs()
+	if !r.cfg.InProcessTarget {
+		if u := res.CPUUtil(); u > 0.8 {
+			res.Warnings = append(res.Warnings, fmt.Sprintf(
+				"dbmeter used %.0f%% of the CPU it had: the client may have been the bottleneck, so these numbers understate the target", u*100))
+		}
+	}
+	if res.Dropped > 0 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf(
+			"%d arrivals were dropped: %d operations in flight could not keep up with %g/s", res.Dropped, r.cfg.MaxInFlight, r.cfg.Rate))
+	}
+	return res
+}
+
+func intervalOf(ts float64, op *hist.Op) result.Interval {
+	return result.Interval{
+		TS: ts, Ops: op.Ops, Errors: op.Errors,
+		P50: op.Latency.ValueAtQuantile(50), P99: op.Latency.ValueAtQuantile(99),
+	}
+}
+
+// record files one finished operation. start is when it was meant to start
+// (open loop) or did start (closed loop); began is when it actually started.
+func (r *runner) record(ctx context.Context, rec *hist.Recorder, out Outcome, err error, start, began, finished int64) {
+	if int(out.Op) >= r.nOps {
+		panic(fmt.Sprintf("load: worker returned operation %d, workload has %d", out.Op, r.nOps))
+	}
+	if err != nil {
+		kind := KindUnfinished
+		if ctx.Err() == nil || !errors.Is(err, ctx.Err()) {
+			kind = r.classify(err)
+		}
+		rec.RecordError(out.Op, kind)
+		return
+	}
+	rec.Record(out.Op, time.Duration(finished-start), time.Duration(finished-began), out.Rows, out.Bytes)
+}
+
+func (r *runner) closedLoop(ctx context.Context, workers []Worker) {
+	var wg sync.WaitGroup
+	n := int64(len(workers))
+	for i, w := range workers {
+		quota := int64(0)
+		if r.cfg.Count > 0 {
+			quota = r.cfg.Count / n
+			if int64(i) < r.cfg.Count%n {
+				quota++
+			}
+		}
+		rec := r.recs[i%len(r.recs)]
+		wg.Go(func() { r.closedWorker(ctx, w, rec, quota) })
+	}
+	wg.Wait()
+}
+
+// closedWorker reads the clock once per operation: the end of one operation
+// is the start of the next.
+func (r *runner) closedWorker(ctx context.Context, w Worker, rec *hist.Recorder, quota int64) {
+	buf := hist.NewBuffer(rec)
+	defer buf.Flush()
+	start := r.now()
+	for start < r.end.Load() {
+		out, err := w.Do(ctx)
+		end := r.now()
+		if start >= r.mStart {
+			if err == nil && int(out.Op) < r.nOps {
+				buf.Record(end, out.Op, time.Duration(end-start), out.Rows, out.Bytes)
+			} else {
+				r.record(ctx, rec, out, err, start, start, end)
+			}
+			if quota > 0 {
+				if quota--; quota == 0 {
+					return
+				}
+			}
+		}
+		start = end
+	}
+}
+
+// openLoop dispatches arrivals through an unbuffered channel: a send succeeds
+// only when a worker is idle and waiting. Otherwise a new worker is started,
+// up to MaxInFlight; beyond that the arrival waits in the backlog if there is
+// room (Queue), and is dropped and counted if not.
+func (r *runner) openLoop(ctx context.Context, workers []Worker) {
+	arrivals := make(chan int64)
+	backlog := make(chan int64, r.cfg.Queue)
+	var wg sync.WaitGroup
+	for i, w := range workers {
+		rec := r.recs[i%len(r.recs)]
+		r.inFlight.Add(1)
+		wg.Go(func() { r.openWorker(ctx, w, rec, arrivals, backlog, -1) })
+	}
+	nextID := len(workers)
+	spawn := func(due int64) {
+		id := nextID
+		nextID++
+		r.inFlight.Add(1)
+		rec := r.recs[id%len(r.recs)]
+		wg.Go(func() {
+			w, err := r.newWorker(ctx, id, Rand(r.cfg.Seed, uint64(id)))
+			if err != nil {
+				r.inFlight.Add(-1)
+				if due >= r.mStart {
+					rec.RecordError(0, r.classify(err))
+				}
+				return
+			}
+			r.mu.Lock()
+			r.mu.workers = append(r.mu.workers, w)
+			r.mu.Unlock()
+			r.openWorker(ctx, w, rec, arrivals, backlog, due)
+		})
+	}
+
+	sleep := r.cfg.Sleep
+	if sleep == nil {
+		var release func()
+		sleep, release = preciseSleeper()
+		defer release()
+	}
+	sched := NewSchedule(r.cfg.Arrival, r.cfg.Rate, Rand(r.cfg.Seed, math.MaxUint64))
+	var measured int64
+	maxInFlight := int64(r.cfg.MaxInFlight)
+	for {
+		due := int64(sched.Next()) // arrivals are timed from the start, warm-up included
+		if due >= r.end.Load() {
+			break
+		}
+		if r.cfg.Count > 0 && due >= r.mStart {
+			if measured == r.cfg.Count {
+				break
+			}
+			measured++
+		}
+		if !r.sleepUntil(sleep, due) {
+			break
+		}
+		select {
+		case arrivals <- due:
+			continue
+		default:
+		}
+		if r.inFlight.Load() < maxInFlight {
+			spawn(due)
+			continue
+		}
+		select {
+		case backlog <- due:
+		default:
+			if due >= r.mStart {
+				r.dropped.Add(1)
+			}
+		}
+	}
+	close(arrivals)
+	close(backlog)
+	wg.Wait()
+}
+
+// sleepUntil waits until t in slices short enough to notice an interrupt
+// (which moves the end of the window to now). It reports false when the
+// window ended first.
+// spinBelow is the wait under which the scheduler yields instead of
+// sleeping: a sleep costs a system call and a thread wake-up, more than the
+// wait itself at high rates.
+const spinBelow = int64(20 * time.Microsecond)
+
+func (r *runner) sleepUntil(sleep func(time.Duration), t int64) bool {
+	const slice = int64(50 * time.Millisecond)
+	for {
+		d := t - r.now()
+		if d <= 0 {
+			return true
+		}
+		if t >= r.end.Load() {
+			return false
+		}
+		if d < spinBelow {
+			runtime.Gosched()
+			continue
+		}
+		sleep(time.Duration(min(d, slice)))
+	}
+}
+
+// openWorker serves arrivals, oldest backlog first; first, when not -1, is
+// an arrival to serve before taking more.
+func (r *runner) openWorker(ctx context.Context, w Worker, rec *hist.Recorder, arrivals, backlog <-chan int64, first int64) {
+	if first >= 0 {
+		r.openOp(ctx, w, rec, first)
+	}
+	for {
+		var due int64
+		var ok bool
+		select {
+		case due, ok = <-backlog:
+		default:
+			select {
+			case due, ok = <-backlog:
+			case due, ok = <-arrivals:
+			}
+		}
+		if !ok {
+			// One channel is closed: both are, and only backlog may hold more.
+			for due := range backlog {
+				r.openOp(ctx, w, rec, due)
+			}
+			return
+		}
+		r.openOp(ctx, w, rec, due)
+	}
+}
+
+func (r *runner) openOp(ctx context.Context, w Worker, rec *hist.Recorder, due int64) {
+	began := r.now()
+	out, err := w.Do(ctx)
+	end := r.now()
+	if due >= r.mStart && due < r.end.Load() {
+		r.record(ctx, rec, out, err, due, began, end)
+	}
+}

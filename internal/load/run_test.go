@@ -1,0 +1,277 @@
+package load_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/dbmeter/dbmeter/internal/load"
+)
+
+// sleeper is a target whose every operation takes d.
+func sleeper(d time.Duration) load.NewWorker {
+	return func(context.Context, int, *rand.Rand) (load.Worker, error) {
+		return load.WorkerFunc(func(ctx context.Context) (load.Outcome, error) {
+			select {
+			case <-time.After(d):
+				return load.Outcome{Rows: 2, Bytes: 100}, nil
+			case <-ctx.Done():
+				return load.Outcome{}, ctx.Err()
+			}
+		}), nil
+	}
+}
+
+// staller is an instant target that freezes during [at, at+stall) since the
+// run began; every worker shares the freeze.
+func staller(start time.Time, at, stall time.Duration) load.NewWorker {
+	return func(context.Context, int, *rand.Rand) (load.Worker, error) {
+		return load.WorkerFunc(func(context.Context) (load.Outcome, error) {
+			if now := time.Since(start); now >= at && now < at+stall {
+				time.Sleep(at + stall - now)
+			}
+			return load.Outcome{}, nil
+		}), nil
+	}
+}
+
+func config(mut func(*load.Config)) load.Config {
+	cfg := load.DefaultConfig()
+	cfg.Warmup, cfg.Interval, cfg.Grace = 0, time.Second, time.Second
+	cfg.Sleep = time.Sleep // the fake clock of synctest moves only for Go's timers
+	mut(&cfg)
+	return cfg
+}
+
+func run(t *testing.T, ctx context.Context, cfg load.Config, nw load.NewWorker) *load.Result {
+	t.Helper()
+	res, err := load.Run(ctx, cfg, []string{"op"}, nw, nil)
+	if err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	return res
+}
+
+func TestRunCounts(t *testing.T) {
+	tests := []struct {
+		name       string
+		cfg        load.Config
+		target     time.Duration
+		wantOps    int64
+		wantP50    time.Duration
+		wantPeriod int // intervals
+	}{
+		{"closed loop: 10ms ops for 1s is 100 ops", config(func(c *load.Config) { c.Duration = time.Second }), 10 * time.Millisecond, 100, 10 * time.Millisecond, 1},
+		{"closed loop: warm-up is not measured", config(func(c *load.Config) { c.Duration, c.Warmup = time.Second, time.Second }), 10 * time.Millisecond, 100, 10 * time.Millisecond, 1},
+		{"closed loop: 4 workers share the work", config(func(c *load.Config) { c.Duration, c.Workers = 2*time.Second, 4 }), 10 * time.Millisecond, 800, 10 * time.Millisecond, 2},
+		{"closed loop: count split among workers", config(func(c *load.Config) { c.Duration, c.Count, c.Workers = 0, 1000, 3 }), time.Millisecond, 1000, time.Millisecond, 0},
+		{"open loop: 100/s for 5s is 500 arrivals", config(func(c *load.Config) { c.Duration, c.Rate = 5*time.Second, 100 }), time.Millisecond, 500, time.Millisecond, 5},
+		{"open loop: poisson 100/s for 5s", config(func(c *load.Config) {
+			c.Duration, c.Rate, c.Arrival = 5*time.Second, 100, load.ArrivalPoisson
+		}), time.Millisecond, -1, time.Millisecond, 5},
+		{"open loop: count", config(func(c *load.Config) { c.Duration, c.Count, c.Rate = 0, 250, 100 }), time.Millisecond, 250, time.Millisecond, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				res := run(t, t.Context(), tt.cfg, sleeper(tt.target))
+				op := res.Set[0]
+				if tt.wantOps >= 0 && op.Ops != tt.wantOps {
+					t.Errorf("ops = %d, want %d", op.Ops, tt.wantOps)
+				}
+				if tt.wantOps < 0 && (op.Ops < 400 || op.Ops > 600) {
+					t.Errorf("ops = %d, want about 500", op.Ops)
+				}
+				if got := time.Duration(op.Latency.ValueAtQuantile(50)); got < tt.wantP50 || got > tt.wantP50*101/100 {
+					t.Errorf("p50 = %v, want %v", got, tt.wantP50)
+				}
+				if op.Rows != 2*op.Ops || op.Bytes != 100*op.Ops {
+					t.Errorf("rows, bytes = %d, %d; want %d, %d", op.Rows, op.Bytes, 2*op.Ops, 100*op.Ops)
+				}
+				if op.Errors != 0 || res.Dropped != 0 {
+					t.Errorf("errors %d, dropped %d; want none", op.Errors, res.Dropped)
+				}
+				if tt.wantPeriod > 0 && len(res.Total) < tt.wantPeriod {
+					t.Errorf("%d intervals, want at least %d", len(res.Total), tt.wantPeriod)
+				}
+				var sum int64
+				for _, iv := range res.Total {
+					sum += iv.Ops
+				}
+				if len(res.Total) > 0 && sum != op.Ops {
+					t.Errorf("intervals add up to %d ops, want %d", sum, op.Ops)
+				}
+			})
+		})
+	}
+}
+
+// An open-loop run must time each operation from its intended start: a
+// 200 ms freeze at 100/s delays 20 arrivals by 200, 190, … 10 ms, and that
+// must show in p99 even though each operation, once started, is instant.
+func TestOpenLoopIntendedStart(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := config(func(c *load.Config) {
+			c.Duration, c.Rate, c.Workers, c.MaxInFlight, c.Queue = 5*time.Second, 100, 1, 1, 1000
+		})
+		res := run(t, t.Context(), cfg, staller(time.Now(), time.Second, 200*time.Millisecond))
+		op := res.Set[0]
+		if op.Ops != 500 {
+			t.Fatalf("ops = %d, want 500", op.Ops)
+		}
+		// Ranked, the 495th of 500 latencies is the 15th of 10, 20, … 200 ms:
+		// p99 is 150 ms (stall − 1% × run = 200 − 50 ms).
+		if got := time.Duration(op.Latency.ValueAtQuantile(99)); got < 149*time.Millisecond || got > 151*time.Millisecond {
+			t.Errorf("latency p99 = %v, want 150ms", got)
+		}
+		if got := time.Duration(op.Latency.Max()); got < 199*time.Millisecond || got > 201*time.Millisecond {
+			t.Errorf("latency max = %v, want 200ms", got)
+		}
+		// Service time from the actual start hides the freeze but for the one
+		// operation that was running when it began.
+		if got := time.Duration(op.Service.ValueAtQuantile(99)); got > time.Millisecond {
+			t.Errorf("service p99 = %v, want under 1ms", got)
+		}
+	})
+}
+
+// When MaxInFlight operations are running and there is no queue, arrivals
+// are dropped and counted, never silently skipped.
+func TestOpenLoopDrops(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := config(func(c *load.Config) {
+			c.Duration, c.Rate, c.Workers, c.MaxInFlight, c.Grace = 5*time.Second, 100, 2, 10, 2*time.Second
+		})
+		res := run(t, t.Context(), cfg, sleeper(time.Second))
+		op := res.Set[0]
+		if res.Dropped == 0 {
+			t.Fatalf("no drops; want most of 500 arrivals dropped")
+		}
+		if got := op.Ops + op.Errors + res.Dropped; got != 500 {
+			t.Errorf("ops %d + errors %d + dropped %d = %d, want every one of 500 arrivals accounted for", op.Ops, op.Errors, res.Dropped, got)
+		}
+		if len(res.Warnings) == 0 {
+			t.Errorf("no warning about drops")
+		}
+	})
+}
+
+// Workers beyond the initial ones are started when all are busy.
+func TestOpenLoopStartsWorkers(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var made atomic.Int64
+		nw := func(ctx context.Context, id int, rng *rand.Rand) (load.Worker, error) {
+			made.Add(1)
+			return sleeper(100*time.Millisecond)(ctx, id, rng)
+		}
+		cfg := config(func(c *load.Config) { c.Duration, c.Rate, c.Workers, c.MaxInFlight = time.Second, 100, 1, 100 })
+		res := run(t, t.Context(), cfg, nw)
+		if res.Set[0].Ops != 100 || res.Dropped != 0 {
+			t.Errorf("ops %d dropped %d, want 100 and 0", res.Set[0].Ops, res.Dropped)
+		}
+		if n := made.Load(); n < 10 || n > 12 {
+			t.Errorf("made %d workers, want about 10 (100/s × 100ms)", n)
+		}
+	})
+}
+
+type timeoutErr struct{}
+
+func (timeoutErr) Error() string   { return "i/o timeout" }
+func (timeoutErr) Timeout() bool   { return true }
+func (timeoutErr) Temporary() bool { return true }
+
+func TestErrorsAreCountedByKind(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		errs := []error{
+			nil,
+			timeoutErr{},
+			fmt.Errorf("dial: %w", syscall.ECONNREFUSED),
+			load.WithKind(errors.New("syntax error"), load.KindServer),
+			errors.New("something else"),
+		}
+		nw := func(context.Context, int, *rand.Rand) (load.Worker, error) {
+			i := 0
+			return load.WorkerFunc(func(context.Context) (load.Outcome, error) {
+				time.Sleep(time.Millisecond)
+				err := errs[i%len(errs)]
+				i++
+				return load.Outcome{}, err
+			}), nil
+		}
+		res := run(t, t.Context(), config(func(c *load.Config) { c.Duration, c.Count = 0, 500 }), nw)
+		op := res.Set[0]
+		want := map[string]int64{load.KindTimeout: 100, load.KindConnection: 100, load.KindServer: 100, load.KindOther: 100}
+		for k, n := range want {
+			if op.Kinds[k] != n {
+				t.Errorf("kind %s = %d, want %d (all: %v)", k, op.Kinds[k], n, op.Kinds)
+			}
+		}
+		if op.Ops != 100 || op.Errors != 400 || op.Latency.TotalCount() != 100 {
+			t.Errorf("ops %d errors %d histogram %d; want 100, 400, 100", op.Ops, op.Errors, op.Latency.TotalCount())
+		}
+	})
+}
+
+func TestInterruptKeepsWhatWasMeasured(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ctx, cancel := context.WithCancel(t.Context())
+		time.AfterFunc(500*time.Millisecond, cancel)
+		res := run(t, ctx, config(func(c *load.Config) { c.Duration = 10 * time.Second }), sleeper(10*time.Millisecond))
+		if !res.Interrupted {
+			t.Errorf("Interrupted = false, want true")
+		}
+		if res.Elapsed != 500*time.Millisecond {
+			t.Errorf("elapsed = %v, want 500ms", res.Elapsed)
+		}
+		if ops := res.Set[0].Ops; ops < 49 || ops > 50 {
+			t.Errorf("ops = %d, want 50", ops)
+		}
+	})
+}
+
+func TestWorkerSetupErrorStopsTheRun(t *testing.T) {
+	t.Parallel()
+	nw := func(context.Context, int, *rand.Rand) (load.Worker, error) {
+		return nil, errors.New("connection refused")
+	}
+	_, err := load.Run(t.Context(), load.DefaultConfig(), []string{"op"}, nw, nil)
+	if err == nil {
+		t.Fatal("Run succeeded with workers that cannot start")
+	}
+}
+
+func TestConfigValidate(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		mut  func(*load.Config)
+	}{
+		{"no workers", func(c *load.Config) { c.Workers = 0 }},
+		{"negative rate", func(c *load.Config) { c.Rate = -1 }},
+		{"negative duration", func(c *load.Config) { c.Duration = -time.Second }},
+		{"neither duration nor count", func(c *load.Config) { c.Duration = 0 }},
+		{"both duration and count", func(c *load.Config) { c.Count = 10 }},
+		{"negative warmup", func(c *load.Config) { c.Warmup = -1 }},
+		{"max in flight below workers", func(c *load.Config) { c.Rate, c.Workers, c.MaxInFlight = 10, 5, 2 }},
+		{"count below workers", func(c *load.Config) { c.Duration, c.Count, c.Workers = 0, 2, 5 }},
+		{"unknown arrival", func(c *load.Config) { c.Rate, c.Arrival = 10, "burst" }},
+		{"negative queue", func(c *load.Config) { c.Queue = -1 }},
+	}
+	for _, tt := range tests {
+		cfg := load.DefaultConfig()
+		tt.mut(&cfg)
+		if err := cfg.Validate(); err == nil {
+			t.Errorf("%s: Validate() = nil, want an error", tt.name)
+		}
+	}
+	if err := load.DefaultConfig().Validate(); err != nil {
+		t.Errorf("DefaultConfig().Validate() = %v", err)
+	}
+}

@@ -1,0 +1,39 @@
+package load
+
+import (
+	"context"
+	"math/rand/v2"
+)
+
+// Outcome says what one Do did. Op indexes the operation names given to Run;
+// Rows and Bytes may be 0 when the operation moves none.
+type Outcome struct {
+	Op    uint8
+	Rows  int64
+	Bytes int64
+}
+
+// A Worker performs one operation per call. Each Worker is used by one
+// goroutine at a time, so it may own buffers and its *rand.Rand without
+// locking. A Worker that also implements io.Closer is closed after the run.
+type Worker interface {
+	Do(ctx context.Context) (Outcome, error)
+}
+
+// WorkerFunc adapts a function to Worker.
+type WorkerFunc func(ctx context.Context) (Outcome, error)
+
+// Do calls f.
+func (f WorkerFunc) Do(ctx context.Context) (Outcome, error) { return f(ctx) }
+
+// NewWorker makes worker id (0, 1, …). rng is seeded from the run's seed and
+// id, so a run can be replayed. Workers made before the run starts are not
+// timed; in open loop, workers made on demand are timed as part of the
+// arrival that needed them, and NewWorker may then be called from several
+// goroutines at once.
+type NewWorker func(ctx context.Context, id int, rng *rand.Rand) (Worker, error)
+
+// Rand returns the generator for stream id of a run seeded with seed.
+func Rand(seed uint64, id uint64) *rand.Rand {
+	return rand.New(rand.NewPCG(seed, id))
+}
