@@ -30,7 +30,7 @@ func Main(ctx context.Context, env Env) int {
 	root.SetOut(env.Stdout)
 	root.SetErr(env.Stderr)
 	root.SetIn(env.Stdin)
-	cmd, err := root.ExecuteC()
+	cmd, err := root.ExecuteContextC(ctx)
 	var sig signalCause
 	if errors.As(context.Cause(ctx), &sig) {
 		return sig.exitCode()

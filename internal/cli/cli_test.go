@@ -1,0 +1,133 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// run invokes dbmeter in-process and returns its exit code and output.
+func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = Main(context.Background(), Env{
+		Args: args, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
+		Getenv: func(string) string { return "" },
+	})
+	return code, out.String(), errb.String()
+}
+
+func TestBadInput(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		args []string
+		want string // in the one line on stderr
+	}{
+		{"unknown command", []string{"nope"}, `unknown command "nope"`},
+		{"unknown flag", []string{"null", "--bogus"}, "unknown flag: --bogus"},
+		{"stray argument", []string{"null", "extra"}, "takes no arguments"},
+		{"zero workers", []string{"null", "--workers", "0"}, "workers must be at least 1"},
+		{"negative workers", []string{"null", "--workers", "-3"}, "workers must be at least 1"},
+		{"zero duration", []string{"null", "--duration", "0"}, "--duration must be positive"},
+		{"negative duration", []string{"null", "--duration", "-1s"}, "--duration must be positive"},
+		{"bad duration", []string{"null", "--duration", "ten"}, "invalid argument"},
+		{"zero count", []string{"null", "--count", "0"}, "--count must be positive"},
+		{"count and duration", []string{"null", "--count", "5", "--duration", "1s"}, "contradict"},
+		{"zero rate", []string{"null", "--rate", "0"}, "--rate must be positive"},
+		{"negative rate", []string{"null", "--rate", "-5"}, "--rate must be positive"},
+		{"arrival without rate", []string{"null", "--arrival", "poisson"}, "--arrival needs --rate"},
+		{"unknown arrival", []string{"null", "--rate", "10", "--arrival", "burst"}, "unknown arrival process"},
+		{"max-in-flight below workers", []string{"null", "--rate", "10", "--workers", "4", "--max-in-flight", "2"}, "max-in-flight (2) must be at least workers (4)"},
+		{"zero repeat", []string{"null", "--repeat", "0"}, "--repeat must be at least 1"},
+		{"negative warmup", []string{"null", "--warmup", "-1s"}, "warmup must not be negative"},
+		{"stall without period", []string{"null", "--stall", "10ms"}, "go together"},
+		{"stall longer than period", []string{"null", "--stall", "2s", "--stall-every", "1s"}, "shorter than"},
+		{"unwritable json", []string{"null", "--json", "/nonexistent-dir/r.json"}, "cannot write --json"},
+		{"calibrate bad rate", []string{"calibrate", "--rate", "0"}, "must be positive"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			code, stdout, stderr := run(t, tt.args...)
+			if code != 2 {
+				t.Errorf("dbmeter %s: exit %d, want 2 (stderr %q)", strings.Join(tt.args, " "), code, stderr)
+			}
+			lines := strings.Split(strings.TrimSpace(stderr), "\n")
+			if len(lines) != 1 || !strings.HasPrefix(lines[0], "dbmeter: ") || !strings.Contains(lines[0], tt.want) {
+				t.Errorf("dbmeter %s: stderr %q, want one line containing %q", strings.Join(tt.args, " "), stderr, tt.want)
+			}
+			if strings.Contains(stderr, "goroutine") || strings.Contains(stdout, "Usage:") {
+				t.Errorf("dbmeter %s: stack trace or usage dump in output", strings.Join(tt.args, " "))
+			}
+		})
+	}
+}
+
+// The result document carries every field the foundation issue fixed, with
+// these names: reporters and later tools depend on them.
+func TestNullDocument(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "r.json")
+	code, stdout, stderr := run(t, "null", "--workers", "1", "--duration", "300ms", "--warmup", "100ms",
+		"--progress", "100ms", "--repeat", "2", "--json", path)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	if !strings.Contains(stdout, "noop") {
+		t.Errorf("stdout has no result table: %q", stdout)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatalf("result is not JSON: %v", err)
+	}
+	requireKeys(t, "document", doc, "schema", "tool", "started_at", "env", "command", "runs")
+	if doc["schema"] != "dbmeter/v1" {
+		t.Errorf("schema = %v", doc["schema"])
+	}
+	requireKeys(t, "env", doc["env"].(map[string]any), "cpu_model", "cpus", "gomaxprocs", "mem_bytes", "os", "kernel", "go", "modules", "disk")
+	requireKeys(t, "env.disk", doc["env"].(map[string]any)["disk"].(map[string]any), "path", "fs", "rotational")
+	runs := doc["runs"].([]any)
+	if len(runs) != 2 {
+		t.Fatalf("%d runs, want 2 (--repeat 2)", len(runs))
+	}
+	for i, r := range runs {
+		run := r.(map[string]any)
+		requireKeys(t, "run", run, "family", "target", "workload", "params", "mode", "workers", "rate", "repeat",
+			"duration_s", "ops", "errors", "error_kinds", "dropped", "throughput_ops_s", "rows_s", "bytes_s",
+			"latency_ns", "service_ns", "intervals", "client")
+		for _, k := range []string{"latency_ns", "service_ns"} {
+			requireKeys(t, k, run[k].(map[string]any), "min", "mean", "stddev", "p50", "p90", "p99", "p999", "max")
+		}
+		requireKeys(t, "client", run["client"].(map[string]any), "cpu_s", "allocs", "alloc_bytes")
+		ivs := run["intervals"].([]any)
+		if len(ivs) < 2 {
+			t.Errorf("run %d: %d intervals, want about 3", i, len(ivs))
+		} else {
+			requireKeys(t, "interval", ivs[0].(map[string]any), "t_s", "ops", "errors", "p50_ns", "p99_ns")
+		}
+		if run["mode"] != "closed" || run["repeat"] != float64(i+1) || run["ops"].(float64) <= 0 {
+			t.Errorf("run %d: mode %v repeat %v ops %v", i, run["mode"], run["repeat"], run["ops"])
+		}
+		if d := run["duration_s"].(float64); d < 0.29 || d > 0.31 {
+			t.Errorf("run %d: duration_s = %v, want 0.3 (warm-up excluded)", i, d)
+		}
+	}
+}
+
+func requireKeys(t *testing.T, what string, m map[string]any, keys ...string) {
+	t.Helper()
+	for _, k := range keys {
+		if _, ok := m[k]; !ok {
+			t.Errorf("%s has no %q field", what, k)
+		}
+	}
+}
