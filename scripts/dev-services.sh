@@ -24,7 +24,6 @@ set -euo pipefail
 
 PROG=dev-services
 STATE_FILE=${DBMETER_SERVICES_STATE:-/tmp/dbmeter-services.state}
-LOCK_FILE="${STATE_FILE}.lock"
 MARKER=.dbmeter-services            # file proving a directory is ours to delete
 DB_USER=dbmeter
 DB_NAME=dbmeter
@@ -78,11 +77,14 @@ write_state() {
     mv -f "$tmp" "$STATE_FILE"
 }
 
-# serialize up/down so two concurrent callers do not race
+# serialize up/down so two concurrent callers do not race. The lock is taken
+# on the state file's directory, so no lock file is left behind.
 take_lock() {
     if have flock; then
-        exec 9>>"$LOCK_FILE"
-        flock -w 300 9 || die "could not lock $LOCK_FILE"
+        local d
+        d=$(dirname -- "$STATE_FILE")
+        exec 9<"$d" || die "cannot open $d for locking"
+        flock -w 120 9 || die "could not lock $d (another dev-services.sh up/down running?)"
     fi
 }
 
@@ -525,6 +527,7 @@ cmd_up() {
     S_PG_BIN=$(find_pg_bin)
     S_RUN_PG_AS=$(ensure_run_user postgres)
     S_RUN_CH_AS=$(ensure_run_user clickhouse)
+    S_CH_BIN=$(find_ch_server | tr '\n' ' ')
     S_PG_USER=$DB_USER
     S_CH_USER=$DB_USER
     if have openssl; then
