@@ -2,7 +2,7 @@
 # dev-services.sh - throwaway PostgreSQL 15 and ClickHouse servers for dbmeter
 # development and integration tests.
 #
-# Usage: scripts/dev-services.sh up|down|env|status
+# Usage: scripts/dev-services.sh up|down|env|status|stop pg|ch|start pg|ch
 #
 #   up      install missing Debian packages (apt-get, root only), then start a
 #           PostgreSQL 15 cluster and a ClickHouse server on 127.0.0.1, on free
@@ -12,6 +12,9 @@
 #           file. Succeeds when nothing is running.
 #   env     print shell exports; use as: eval "$(scripts/dev-services.sh env)"
 #   status  say what is running (exit 0 if both servers answer, 3 otherwise).
+#   stop pg|ch, start pg|ch
+#           stop one server keeping its data, and start it again on the same
+#           port: fault tests use them to take a server away mid-run.
 #
 # Environment:
 #   DBMETER_SERVICES_STATE  state file (default /tmp/dbmeter-services.state)
@@ -512,6 +515,39 @@ start_ch() {
     die "ClickHouse server exited during startup"
 }
 
+# restart_pg starts the existing cluster again on its port (after `stop pg`).
+restart_pg() {
+    local pgdir=$S_DIR/pg
+    log "starting PostgreSQL again on 127.0.0.1:$S_PG_PORT"
+    if ! (cd "$S_DIR" && as_user "$S_RUN_PG_AS" "$S_PG_BIN/pg_ctl" start -D "$pgdir/data" -l "$pgdir/postgres.log" \
+            -w -t "$START_TIMEOUT" \
+            -o "-h 127.0.0.1 -p $S_PG_PORT -k $pgdir/sock -c unix_socket_permissions=0700" \
+            >"$pgdir/pg_ctl.log" 2>&1 </dev/null); then
+        show_log_tail "$pgdir/pg_ctl.log" "$pgdir/postgres.log"
+        die "PostgreSQL did not start again"
+    fi
+}
+
+# cmd_stop and cmd_start stop one server and start it again with its data,
+# for tests of how dbmeter lives through a server outage.
+cmd_stop() {
+    load_state || die "services are not up; run: $0 up"
+    case ${1:-} in
+        pg) log "stopping PostgreSQL (data kept)"; stop_pg "$S_DIR" "$S_RUN_PG_AS" "$S_PG_BIN" ;;
+        ch) log "stopping ClickHouse (data kept)"; stop_ch ;;
+        *) die "stop what? pg or ch" ;;
+    esac
+}
+
+cmd_start() {
+    load_state || die "services are not up; run: $0 up"
+    case ${1:-} in
+        pg) pg_answers && return 0; restart_pg ;;
+        ch) ch_answers && return 0; start_ch ;;
+        *) die "start what? pg or ch" ;;
+    esac
+}
+
 cmd_up() {
     take_lock
     if load_state; then
@@ -625,6 +661,8 @@ main() {
         down) cmd_down ;;
         env) cmd_env ;;
         status) cmd_status ;;
+        stop) cmd_stop "${2:-}" ;;
+        start) cmd_start "${2:-}" ;;
         -h|--help|help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//' ;;
         *) usage ;;
     esac
