@@ -6,6 +6,7 @@ set -euo pipefail
 pkgs=(
 	librocksdb-dev    # rocksdb engine (cgo, build tag rocksdb)
 	build-essential   # cgo
+	chromium          # headless browser: the HTML report test renders the report in it
 )
 missing=()
 for p in "${pkgs[@]}"; do

@@ -5,14 +5,20 @@ import (
 	"database/sql"
 	"fmt"
 
-	_ "github.com/ClickHouse/clickhouse-go" // v1's database/sql driver "clickhouse": the one protocol every server version speaks
+	clickhousev1 "github.com/ClickHouse/clickhouse-go" // v1: the one protocol every server version speaks
 )
+
+// V1Driver is clickhouse-go v1's database/sql driver name. dbmeter links a
+// copy of v1 patched to register under this name (third_party/clickhouse-go-v1)
+// because v2 registers "clickhouse" too and database/sql panics on the
+// duplicate: sql.Open("clickhouse", …) is v2.
+const V1Driver = clickhousev1.DriverName
 
 // ServerVersion asks the server for its version over the native protocol
 // with clickhouse-go v1, which talks to servers old and new alike, so that a
 // client too new for the server is refused before it sends anything.
 func ServerVersion(ctx context.Context, d DSN) (Version, error) {
-	db, err := sql.Open("clickhouse", d.V1())
+	db, err := sql.Open(V1Driver, d.V1())
 	if err != nil {
 		return Version{}, fmt.Errorf("connect to ClickHouse %s: %w", d.Addr, err)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -13,42 +14,82 @@ import (
 	"golang.org/x/term"
 
 	"github.com/dbmeter/dbmeter/internal/load"
+	"github.com/dbmeter/dbmeter/internal/metrics"
 	"github.com/dbmeter/dbmeter/internal/redact"
 	"github.com/dbmeter/dbmeter/internal/report"
 	"github.com/dbmeter/dbmeter/internal/result"
 	"github.com/dbmeter/dbmeter/internal/sysinfo"
 )
 
-// outputFlags say where the result goes besides the text table on stdout.
+// outputFlags say where the result goes besides the text table on stdout,
+// and where live metrics are served.
 type outputFlags struct {
-	json  string
-	quiet bool
+	json        string
+	quiet       bool
+	html        string
+	md          string
+	csv         string
+	metricsAddr string
 }
 
 func (o *outputFlags) bind(fs *pflag.FlagSet) {
 	fs.StringVar(&o.json, "json", "", "write the result document to this file")
 	fs.BoolVar(&o.quiet, "quiet", false, "do not print the result tables on stdout")
+	fs.StringVar(&o.html, "html", "", "write a self-contained HTML report with charts to this file")
+	fs.StringVar(&o.md, "md", "", "write the result tables as Markdown to this file")
+	fs.StringVar(&o.csv, "csv", "", "write one CSV row per run to this file")
+	fs.StringVar(&o.metricsAddr, "metrics-addr", "", "serve live Prometheus metrics at http://ADDR/metrics during the run, e.g. 127.0.0.1:9464")
+}
+
+// outFile is an output file opened before any run, so that an unwritable
+// path fails at once, not after a long benchmark.
+type outFile struct {
+	flag, path string
+	f          *os.File
+	write      func(io.Writer, []report.Source) error
 }
 
 // session collects the runs of one invocation into a document and writes it
-// out. Output files are opened before any run so that an unwritable path
-// fails at once, not after a long benchmark.
+// out.
 type session struct {
-	env      Env
-	flags    outputFlags
-	doc      *result.Document
-	jsonFile *os.File
-	secrets  []string
+	env     Env
+	flags   outputFlags
+	doc     *result.Document
+	files   []*outFile
+	secrets []string
+	family  string
+	metrics *metrics.Metrics
+	server  *metrics.Server
+	// live is the terminal progress line still open, ended by a newline
+	// before anything else is printed.
+	live *progress
 }
 
 func newSession(env Env, flags outputFlags, diskPath string, secrets ...string) (*session, error) {
-	s := &session{env: env, flags: flags, secrets: secrets}
-	if flags.json != "" {
-		f, err := os.OpenFile(flags.json, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
-		if err != nil {
-			return nil, usagef("cannot write --json %s: %v", flags.json, errors.Unwrap(err))
+	s := &session{env: env, flags: flags, secrets: secrets, family: familyOf(env.Args)}
+	outs := []*outFile{
+		{flag: "json", path: flags.json},
+		{flag: "html", path: flags.html, write: report.HTML},
+		{flag: "md", path: flags.md, write: report.Markdown},
+		{flag: "csv", path: flags.csv, write: report.CSV},
+	}
+	for _, o := range outs {
+		if o.path == "" {
+			continue
 		}
-		s.jsonFile = f
+		f, err := os.OpenFile(o.path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+		if err != nil {
+			s.abort()
+			return nil, usagef("cannot write --%s %s: %v", o.flag, o.path, errors.Unwrap(err))
+		}
+		o.f = f
+		s.files = append(s.files, o)
+	}
+	if flags.metricsAddr != "" {
+		if err := s.serveMetrics(flags.metricsAddr); err != nil {
+			s.abort()
+			return nil, err
+		}
 	}
 	s.doc = &result.Document{
 		Schema:    result.Schema,
@@ -61,8 +102,33 @@ func newSession(env Env, flags outputFlags, diskPath string, secrets ...string) 
 	return s, nil
 }
 
+// familyOf is the subcommand, which names the family for metric labels.
+func familyOf(args []string) string {
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") {
+			return a
+		}
+	}
+	return "dbmeter"
+}
+
+func (s *session) serveMetrics(addr string) error {
+	m := metrics.New()
+	srv, err := metrics.Serve(addr, m)
+	if err != nil {
+		return usagef("cannot serve --metrics-addr %s: %v", addr, errors.Unwrap(err))
+	}
+	s.metrics, s.server = m, srv
+	if !metrics.IsLoopback(addr) {
+		fmt.Fprintf(s.env.Stderr, "dbmeter: warning: --metrics-addr %s is not a loopback address: anyone who can reach this machine can read the metrics\n", addr)
+	}
+	fmt.Fprintf(s.env.Stderr, "dbmeter: Prometheus metrics at %s\n", srv.URL())
+	return nil
+}
+
 // add records a finished run, masking secrets in its params.
 func (s *session) add(run result.Run) {
+	s.endLine()
 	for k, v := range run.Params {
 		if strings.Contains(strings.ToLower(k), "password") && v != "" {
 			run.Params[k] = redact.Mask
@@ -73,21 +139,29 @@ func (s *session) add(run result.Run) {
 	s.doc.Runs = append(s.doc.Runs, run)
 }
 
-// finish writes the document and the text report, and says whether any run
-// had errors. It is called even when a run was interrupted, so nothing
-// measured is lost.
+// finish writes the document, the reports and the text tables, and says
+// whether any run had errors. It is called even when a run was
+// interrupted, so nothing measured is lost.
 func (s *session) finish(ctx context.Context) error {
+	s.endLine()
+	s.stopMetrics()
 	if ctx.Err() != nil {
 		s.doc.Interrupted = true
 	}
 	var errs []error
-	if s.jsonFile != nil {
-		err := result.Write(s.jsonFile, s.doc)
-		if cerr := s.jsonFile.Close(); err == nil {
+	srcs := []report.Source{{Name: s.sourceName(), Doc: s.doc}}
+	for _, o := range s.files {
+		var err error
+		if o.write == nil {
+			err = result.Write(o.f, s.doc)
+		} else {
+			err = o.write(o.f, srcs)
+		}
+		if cerr := o.f.Close(); err == nil {
 			err = cerr
 		}
 		if err != nil {
-			errs = append(errs, fmt.Errorf("write %s: %w", s.flags.json, err))
+			errs = append(errs, fmt.Errorf("write %s: %w", o.path, err))
 		}
 	}
 	if !s.flags.quiet {
@@ -110,11 +184,37 @@ func (s *session) finish(ctx context.Context) error {
 	return nil
 }
 
-// abort removes a --json file that no run ever wrote to.
+// sourceName is what the reports call this invocation's document.
+func (s *session) sourceName() string {
+	if s.flags.json != "" {
+		return filepath.Base(s.flags.json)
+	}
+	return "dbmeter " + s.family
+}
+
+// abort removes the output files no run ever wrote to and stops serving
+// metrics.
 func (s *session) abort() {
-	if s.jsonFile != nil {
-		s.jsonFile.Close()
-		os.Remove(s.flags.json)
+	s.endLine()
+	s.stopMetrics()
+	for _, o := range s.files {
+		o.f.Close()
+		os.Remove(o.path)
+	}
+	s.files = nil
+}
+
+func (s *session) stopMetrics() {
+	if s.server != nil {
+		s.server.Close()
+		s.server = nil
+	}
+}
+
+func (s *session) endLine() {
+	if s.live != nil {
+		s.live.end()
+		s.live = nil
 	}
 }
 
@@ -124,26 +224,82 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// progress prints one line per interval on stderr.
-type progress struct {
-	w     io.Writer
-	label string
-}
-
-func (p progress) Tick(t load.Tick) {
-	iv := t.Interval
-	line := fmt.Sprintf("%7.1fs %-28s %12.0f ops/s  p50 %9s  p99 %9s  errors %d",
-		iv.TS, p.label, float64(iv.Ops)/t.Seconds, report.Nanos(iv.P50), report.Nanos(iv.P99), iv.Errors)
-	if iv.Dropped > 0 {
-		line += fmt.Sprintf("  dropped %d", iv.Dropped)
+// watcher returns what watches a run: progress on stderr and live metrics,
+// or nil. label is "target/workload"; ops names the run's operations in the
+// order of load.Tick.Ops (may be omitted when it has one, the workload).
+func (s *session) watcher(rf *runFlags, label string, ops ...string) load.Watcher {
+	var ws watchers
+	if rf != nil {
+		terminal := isTerminal(s.env.Stderr)
+		if rf.progressLines(terminal) {
+			p := &progress{w: s.env.Stderr, label: label}
+			if terminal {
+				p.live = true
+				p.width = termWidth(s.env.Stderr)
+				p.total, p.count = rf.limit()
+				s.endLine()
+				s.live = p
+			}
+			ws = append(ws, p)
+		}
 	}
-	fmt.Fprintln(p.w, line)
-}
-
-// watcher returns the progress watcher for a run, or nil.
-func (s *session) watcher(rf *runFlags, label string) load.Watcher {
-	if !rf.progressLines(isTerminal(s.env.Stderr)) {
+	if s.metrics != nil {
+		target, workload := s.metricLabels(label)
+		ws = append(ws, s.metrics.Watcher(s.family, target, workload, ops))
+	}
+	switch len(ws) {
+	case 0:
 		return nil
+	case 1:
+		return ws[0]
 	}
-	return progress{w: s.env.Stderr, label: label}
+	return ws
+}
+
+// metricLabels splits a progress label "target/workload" for the metrics.
+// A label that starts with the family ("ch/clickhouse-go-v1") names only
+// the target; its workload is then the subcommand ("insert").
+func (s *session) metricLabels(label string) (target, workload string) {
+	target, workload = label, label
+	if i := strings.LastIndex(label, "/"); i >= 0 {
+		target, workload = label[:i], label[i+1:]
+	}
+	if sub := subcommandOf(s.env.Args); sub != "" && target == s.family {
+		return workload, sub
+	}
+	return target, workload
+}
+
+// subcommandOf is the second word of the command line ("insert" in
+// "ch insert"), "" when there is none.
+func subcommandOf(args []string) string {
+	var words []string
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") {
+			break
+		}
+		words = append(words, a)
+	}
+	if len(words) < 2 {
+		return ""
+	}
+	return words[1]
+}
+
+// watchers fans one tick out to several watchers, in order.
+type watchers []load.Watcher
+
+func (ws watchers) Tick(t load.Tick) {
+	for _, w := range ws {
+		w.Tick(t)
+	}
+}
+
+func termWidth(w io.Writer) int {
+	if f, ok := w.(*os.File); ok {
+		if width, _, err := term.GetSize(int(f.Fd())); err == nil {
+			return width
+		}
+	}
+	return 0
 }

@@ -70,6 +70,8 @@ document every report reads.`,
 		newNullCmd(env),
 		newCalibrateCmd(env),
 		newVersionCmd(env),
+		newReportCmd(env),
+		newCompareCmd(env),
 	)
 	return root
 }

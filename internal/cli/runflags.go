@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"time"
 
 	"github.com/spf13/pflag"
 
@@ -10,11 +11,11 @@ import (
 // runFlags are the load-engine flags shared by the families that use long
 // names (null, kv, ch). pg binds pgbench's spellings to the same config.
 type runFlags struct {
-	cfg      load.Config
-	arrival  string
-	repeat   int
-	output   outputFlags
-	fs       *pflag.FlagSet
+	cfg     load.Config
+	arrival string
+	repeat  int
+	output  outputFlags
+	fs      *pflag.FlagSet
 }
 
 func (f *runFlags) bind(fs *pflag.FlagSet, def load.Config) {
@@ -75,9 +76,22 @@ func (f *runFlags) config() (load.Config, error) {
 
 // progressLines says whether interval lines go to stderr.
 func (f *runFlags) progressLines(stderrIsTerminal bool) bool {
-	return f.cfg.Interval > 0 && (stderrIsTerminal || f.fs.Changed("progress"))
+	return f.cfg.Interval > 0 && (stderrIsTerminal || f.changed("progress"))
+}
+
+// changed says whether the user gave flag name; false before bind.
+func (f *runFlags) changed(name string) bool {
+	return f.fs != nil && f.fs.Lookup(name) != nil && f.fs.Changed(name)
+}
+
+// limit is what bounds each run, for the progress display: the measured
+// window, or in count mode the operations.
+func (f *runFlags) limit() (time.Duration, int64) {
+	if f.changed("count") && !f.changed("duration") {
+		return 0, f.cfg.Count
+	}
+	return f.cfg.Duration, 0
 }
 
 // repeatSeed gives repetition rep (1-based) its own seed.
 func repeatSeed(seed uint64, rep int) uint64 { return seed + uint64(rep-1) }
-

@@ -57,7 +57,6 @@ func (r *Recorder) Drain(dst Set) {
 	r.spare.Reset()
 }
 
-
 // Buffer batches one worker's records so that a fast operation pays for the
 // Recorder's lock once per batch instead of once per operation; the lock is
 // most of the cost of recording. A Buffer is owned by one goroutine and

@@ -1,7 +1,9 @@
 package report
 
 import (
+	"fmt"
 	"io"
+	"text/tabwriter"
 
 	"github.com/dbmeter/dbmeter/internal/result"
 )
@@ -28,6 +30,35 @@ func chTables(w io.Writer, runs []result.Run) error {
 	return nil
 }
 
-// chInsertTable renders `ch insert` runs; until it has its own layout it
-// uses Generic.
-func chInsertTable(w io.Writer, runs []result.Run) error { return Generic(w, runs) }
+// chInsertTable renders `ch insert` runs in the seed's layout, one row per
+// client path: rows/s and MB/s (uncompressed payload), batch latency, what
+// the client process spent per row, and how a batch's time split between
+// building it in the client and sending it.
+func chInsertTable(w io.Writer, runs []result.Run) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "client\tserver\tworkers\tbatch\tblk/ins\trep\trows/s\tMB/s\tbatch p50\tbatch p99\tbuild p50\tsend p50\tbuild %\tcpu µs/row\tallocs/row\trows\tcounted\terrors\t")
+	for _, r := range runs {
+		build, send := r.Extra["build_s"], r.Extra["send_s"]
+		share := "-"
+		if build+send > 0 {
+			share = fmt.Sprintf("%.0f%%", 100*build/(build+send))
+		}
+		counted := "ok"
+		if r.Extra["rows_counted"] != r.Extra["rows_acknowledged"] {
+			counted = fmt.Sprintf("%s≠%s", Count(r.Extra["rows_counted"]), Count(r.Extra["rows_acknowledged"]))
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%d\t%s\t%.1f\t%s\t%s\t%s\t%s\t%s\t%.2f\t%.1f\t%s\t%s\t%d\t\n",
+			r.Target, orDash(r.Server), r.Workers, orDash(r.Params["batch"]), orDash(r.Params["blocks-per-insert"]), r.Repeat,
+			Count(r.RowsPerS), r.BytesPerS/1e6, Nanos(r.Latency.P50), Nanos(r.Latency.P99),
+			Nanos(r.Phases["build"].P50), Nanos(r.Phases["send"].P50), share,
+			r.Extra["client_cpu_us_per_row"], r.Extra["allocs_per_row"], Count(float64(r.Rows)), counted, r.Errors)
+	}
+	return tw.Flush()
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

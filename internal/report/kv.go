@@ -1,11 +1,183 @@
 package report
 
 import (
+	"fmt"
 	"io"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
 
 	"github.com/dbmeter/dbmeter/internal/result"
 )
 
-// kvTables renders the kv family's runs; until the family has its own
-// layout it uses Generic.
-func kvTables(w io.Writer, runs []result.Run) error { return Generic(w, runs) }
+// kvOpOrder is the row order of the kv tables: the seed's operations, then
+// batchset. Operations not listed (from a newer dbmeter) follow.
+var kvOpOrder = []string{"set", "get", "del", "setmixed", "getmixed", "batchset"}
+
+// kvTables renders the kv family as the seed did: per fsync mode, a
+// throughput table and a latency table, operations as rows and engines as
+// columns. With repetitions, each cell shows the repetition with the median
+// throughput. A cell whose run had errors is marked with "!" (the notes
+// below the tables give the counts).
+func kvTables(w io.Writer, runs []result.Run) error {
+	modes := kvGroup(runs, func(r result.Run) string { return r.Params["fsync"] })
+	for i, mode := range modes.keys {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		if err := kvMode(w, mode, modes.runs[mode]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// kvMode prints the table pair of one fsync mode.
+func kvMode(w io.Writer, mode string, runs []result.Run) error {
+	engines := kvGroup(runs, func(r result.Run) string { return r.Target })
+	ops := kvGroup(runs, func(r result.Run) string { return r.Workload })
+	rows := slices.Clone(ops.keys)
+	sort.SliceStable(rows, func(i, j int) bool { return kvOpRank(rows[i]) < kvOpRank(rows[j]) })
+	cells := map[[2]string]result.Run{}
+	for _, e := range engines.keys {
+		for _, op := range rows {
+			if r, ok := kvMedian(engines.runs[e], op); ok {
+				cells[[2]string{op, e}] = r
+			}
+		}
+	}
+	fsync := "fsync off"
+	if mode == "true" {
+		fsync = "fsync on (every write durable before it is acknowledged)"
+	}
+	p := runs[0].Params
+	fmt.Fprintf(w, "kv  %s  ·  %s workers  ·  %s keys preloaded  ·  key %sB value %sB  ·  %s\n",
+		fsync, p["workers"], kvCount(p["preloaded_keys"]), p["key-size"], p["value-size"], kvWindow(p))
+
+	cell := func(op, e string, f func(r result.Run) string) string {
+		r, ok := cells[[2]string{op, e}]
+		if !ok {
+			return "-"
+		}
+		s := f(r)
+		if r.Errors > 0 {
+			s += "!"
+		}
+		return s
+	}
+	header := "throughput (ops/s)\t" + strings.Join(engines.keys, "\t") + "\t"
+
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, header)
+	for _, op := range rows {
+		label := op
+		if op == "batchset" {
+			label = "batchset (batches/s)"
+		}
+		fmt.Fprint(tw, label+"\t")
+		for _, e := range engines.keys {
+			fmt.Fprint(tw, cell(op, e, func(r result.Run) string { return Count(r.OpsPerS) })+"\t")
+		}
+		fmt.Fprintln(tw)
+		if op == "batchset" {
+			fmt.Fprint(tw, "batchset (keys/s)\t")
+			for _, e := range engines.keys {
+				fmt.Fprint(tw, cell(op, e, func(r result.Run) string { return Count(r.RowsPerS) })+"\t")
+			}
+			fmt.Fprintln(tw)
+		}
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+
+	fmt.Fprintln(w)
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "latency per op\t"+strings.Join(engines.keys, "\t")+"\t")
+	stats := []struct {
+		name string
+		f    func(r result.Run) string
+	}{
+		{"p50", func(r result.Run) string { return Nanos(r.Latency.P50) }},
+		{"p99", func(r result.Run) string { return Nanos(r.Latency.P99) }},
+		{"mean", func(r result.Run) string { return nanos(r.Latency.Mean) }},
+	}
+	for _, op := range rows {
+		for _, st := range stats {
+			fmt.Fprintf(tw, "%s %s\t", op, st.name)
+			for _, e := range engines.keys {
+				fmt.Fprint(tw, cell(op, e, st.f)+"\t")
+			}
+			fmt.Fprintln(tw)
+		}
+		if op == "batchset" {
+			fmt.Fprint(tw, "batchset mean per key\t")
+			for _, e := range engines.keys {
+				fmt.Fprint(tw, cell(op, e, func(r result.Run) string { return nanos(r.Extra["ns_per_key"]) })+"\t")
+			}
+			fmt.Fprintln(tw)
+		}
+	}
+	return tw.Flush()
+}
+
+// kvWindow says how long each operation ran.
+func kvWindow(p map[string]string) string {
+	if c := p["count"]; c != "" && c != "0" {
+		return c + " ops per operation"
+	}
+	return p["duration"] + " per operation (del: each preloaded key once)"
+}
+
+// kvCount formats a whole number kept as a string param.
+func kvCount(s string) string {
+	n, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return s
+	}
+	return Count(n)
+}
+
+func kvOpRank(op string) int {
+	if i := slices.Index(kvOpOrder, op); i >= 0 {
+		return i
+	}
+	return len(kvOpOrder)
+}
+
+// kvMedian returns the run of op with the median throughput among the
+// repetitions in runs.
+func kvMedian(runs []result.Run, op string) (result.Run, bool) {
+	var of []result.Run
+	for _, r := range runs {
+		if r.Workload == op {
+			of = append(of, r)
+		}
+	}
+	if len(of) == 0 {
+		return result.Run{}, false
+	}
+	sort.SliceStable(of, func(i, j int) bool { return of[i].OpsPerS < of[j].OpsPerS })
+	return of[(len(of)-1)/2], true
+}
+
+// kvGroups holds runs grouped by a key, keys in order of first appearance.
+type kvGroups struct {
+	keys []string
+	runs map[string][]result.Run
+}
+
+func kvGroup(runs []result.Run, key func(result.Run) string) kvGroups {
+	g := kvGroups{runs: map[string][]result.Run{}}
+	for _, r := range runs {
+		k := key(r)
+		if _, ok := g.runs[k]; !ok {
+			g.keys = append(g.keys, k)
+		}
+		g.runs[k] = append(g.runs[k], r)
+	}
+	return g
+}

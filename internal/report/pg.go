@@ -1,11 +1,142 @@
 package report
 
 import (
+	"fmt"
 	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
 
 	"github.com/dbmeter/dbmeter/internal/result"
 )
 
-// pgTables renders the pg family's runs; until the family has its own
-// layout it uses Generic.
-func pgTables(w io.Writer, runs []result.Run) error { return Generic(w, runs) }
+// pgTables renders the pg family: for each server × driver pgbench's
+// summary block, as a pgbench user knows it, then dbmeter's percentiles and
+// client cost; with several runs, a side-by-side table at the end.
+func pgTables(w io.Writer, runs []result.Run) error {
+	for i, r := range runs {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		if err := pgSummary(w, r); err != nil {
+			return err
+		}
+	}
+	if len(runs) > 1 {
+		fmt.Fprintln(w)
+		return pgSideBySide(w, runs)
+	}
+	return nil
+}
+
+func ms(ns float64) string { return fmt.Sprintf("%.3f", ns/1e6) }
+
+func pct(n, of float64) float64 {
+	if of == 0 {
+		return 0
+	}
+	return 100 * n / of
+}
+
+// pgSummary prints one run in pgbench's words and order.
+func pgSummary(w io.Writer, r result.Run) error {
+	p := r.Params
+	fmt.Fprintf(w, "== %s  (%s) ==\n", r.Target, r.Server)
+	fmt.Fprintf(w, "transaction type: %s\n", p["transaction_type"])
+	fmt.Fprintf(w, "scaling factor: %s\n", p["scale"])
+	fmt.Fprintf(w, "query mode: %s\n", p["query_mode"])
+	fmt.Fprintf(w, "number of clients: %s\n", p["client"])
+	fmt.Fprintf(w, "number of threads: %s\n", p["jobs"])
+	fmt.Fprintf(w, "driver: %s\n", p["driver"])
+	total := float64(r.Ops + r.Errors)
+	if t, _ := strconv.Atoi(p["time"]); t > 0 {
+		fmt.Fprintf(w, "duration: %d s\n", t)
+		fmt.Fprintf(w, "number of transactions actually processed: %d\n", r.Ops)
+	} else {
+		perClient, _ := strconv.ParseInt(p["transactions"], 10, 64)
+		clients, _ := strconv.ParseInt(p["client"], 10, 64)
+		fmt.Fprintf(w, "number of transactions per client: %d\n", perClient)
+		fmt.Fprintf(w, "number of transactions actually processed: %d/%d\n", r.Ops, perClient*clients)
+	}
+	fmt.Fprintf(w, "number of failed transactions: %d (%.3f%%)\n", r.Errors, pct(float64(r.Errors), total))
+	if r.Mode == "open" {
+		if skipped, ok := r.Extra["skipped_ops"]; ok && p["latency-limit"] != "0" {
+			fmt.Fprintf(w, "number of transactions skipped: %.0f (%.3f%%)\n", skipped, pct(skipped, total+skipped))
+		}
+	}
+	if late, ok := r.Extra["late_ops"]; ok {
+		fmt.Fprintf(w, "number of transactions above the %s ms latency limit: %.0f/%d (%.3f%%)\n",
+			p["latency-limit"], late, r.Ops, pct(late, float64(r.Ops)))
+	}
+	fmt.Fprintf(w, "latency average = %s ms\n", ms(r.Latency.Mean))
+	fmt.Fprintf(w, "latency stddev = %s ms\n", ms(r.Latency.Stddev))
+	if lag, ok := r.Extra["schedule_lag_ns_mean"]; ok {
+		fmt.Fprintf(w, "rate limit schedule lag: avg %s ms\n", ms(lag))
+	}
+	fmt.Fprintf(w, "initial connection time = %s ms\n", ms(r.Extra["initial_connection_time_ns"]))
+	fmt.Fprintf(w, "tps = %f (without initial connection time)\n", r.OpsPerS)
+	pgScripts(w, r)
+	l := r.Latency
+	fmt.Fprintf(w, "latency percentiles: p50 %s  p90 %s  p99 %s  p99.9 %s  max %s ms\n",
+		ms(float64(l.P50)), ms(float64(l.P90)), ms(float64(l.P99)), ms(float64(l.P999)), ms(float64(l.Max)))
+	if r.Mode == "open" {
+		s := r.Service
+		fmt.Fprintf(w, "service time (from the actual start): p50 %s  p99 %s  max %s ms\n",
+			ms(float64(s.P50)), ms(float64(s.P99)), ms(float64(s.Max)))
+	}
+	_, err := fmt.Fprintf(w, "client cpu per transaction = %s (dbmeter used %.0f%% of %s)\n",
+		nanos(r.Client.CPUNsPerOp), r.Client.CPUUtil*100, "its CPUs")
+	if n := r.Extra["reconnects"]; n > 0 && err == nil {
+		_, err = fmt.Fprintf(w, "reconnects after lost connections: %.0f\n", n)
+	}
+	return err
+}
+
+// pgScripts prints pgbench's per-script block when a run mixed scripts.
+func pgScripts(w io.Writer, r result.Run) {
+	var idx []int
+	for k := range r.Params {
+		if n, ok := strings.CutPrefix(k, "script_"); ok && !strings.Contains(n, "_") {
+			if i, err := strconv.Atoi(n); err == nil {
+				idx = append(idx, i)
+			}
+		}
+	}
+	sort.Ints(idx)
+	totalW := 0.0
+	for _, i := range idx {
+		wt, _ := strconv.ParseFloat(r.Params[fmt.Sprintf("script_%d_weight", i)], 64)
+		totalW += wt
+	}
+	for _, i := range idx {
+		key := fmt.Sprintf("script_%d", i)
+		wt, _ := strconv.ParseFloat(r.Params[key+"_weight"], 64)
+		ops, errs := r.Extra[key+"_ops"], r.Extra[key+"_errors"]
+		tps := 0.0
+		if r.DurationS > 0 {
+			tps = ops / r.DurationS
+		}
+		fmt.Fprintf(w, "SQL script %d: %s\n", i, r.Params[key])
+		fmt.Fprintf(w, " - weight: %.0f (targets %.1f%% of total)\n", wt, pct(wt, totalW))
+		fmt.Fprintf(w, " - %.0f transactions (%.1f%% of total, tps = %f)\n", ops, pct(ops, float64(r.Ops)), tps)
+		fmt.Fprintf(w, " - number of failed transactions: %.0f (%.3f%%)\n", errs, pct(errs, ops+errs))
+		fmt.Fprintf(w, " - latency average = %s ms\n", ms(r.Extra[key+"_latency_ns_mean"]))
+		fmt.Fprintf(w, " - latency stddev = %s ms\n", ms(r.Extra[key+"_latency_ns_stddev"]))
+	}
+}
+
+// pgSideBySide compares the runs in one table, one row per server ×
+// driver.
+func pgSideBySide(w io.Writer, runs []result.Run) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "target\tserver\tscript\tmode\tclients\ttps\tlat avg\tp50\tp90\tp99\tp99.9\tmax\tfailed\tcpu/tx\t")
+	for _, r := range runs {
+		l := r.Latency
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t\n",
+			r.Target, strings.TrimPrefix(r.Server, "PostgreSQL "), r.Workload, r.Params["query_mode"], r.Params["client"],
+			fmt.Sprintf("%.1f", r.OpsPerS), nanos(l.Mean), Nanos(l.P50), Nanos(l.P90), Nanos(l.P99), Nanos(l.P999), Nanos(l.Max),
+			r.Errors, nanos(r.Client.CPUNsPerOp))
+	}
+	return tw.Flush()
+}

@@ -41,7 +41,7 @@ func Text(w io.Writer, doc *result.Document) error {
 			return err
 		}
 	}
-	return notes(w, doc.Runs)
+	return notes(w, doc)
 }
 
 func families(runs []result.Run) []string {
@@ -83,24 +83,9 @@ func Generic(w io.Writer, runs []result.Run) error {
 	return tw.Flush()
 }
 
-// notes lists what a reader must not miss: errors by kind, drops, warnings.
-func notes(w io.Writer, runs []result.Run) error {
-	var lines []string
-	for _, r := range runs {
-		name := r.Target + "/" + r.Workload
-		if r.Repeat > 1 {
-			name += fmt.Sprintf(" #%d", r.Repeat)
-		}
-		if r.Errors > 0 {
-			lines = append(lines, fmt.Sprintf("%s: %d errors (%s)", name, r.Errors, kinds(r.ErrorKinds)))
-		}
-		if r.Interrupted {
-			lines = append(lines, name+": interrupted, partial result")
-		}
-		for _, warn := range r.Warnings {
-			lines = append(lines, name+": "+warn)
-		}
-	}
+// notes prints Notes after the tables.
+func notes(w io.Writer, doc *result.Document) error {
+	lines := Notes(doc)
 	if len(lines) == 0 {
 		return nil
 	}

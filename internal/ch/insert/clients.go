@@ -1,0 +1,89 @@
+package insert
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/ClickHouse/clickhouse-go/v2/resources"
+
+	"github.com/dbmeter/dbmeter/internal/ch"
+)
+
+// A Client is one registered insert path.
+type Client struct {
+	// Open connects one inserter (one connection).
+	Open func(ctx context.Context, o Options) (ch.Inserter, error)
+	// MinServer is the oldest server the library supports.
+	MinServer ch.Version
+	// Streams says the path can stream several blocks through one INSERT
+	// (--blocks-per-insert).
+	Streams bool
+	// NoDelay says the path sets TCP_NODELAY through its dialer or an
+	// option (--tcp-nodelay).
+	NoDelay bool
+	// Module is the Go module that does the work.
+	Module string
+	// RoundTrip converts a block with the path's own build code, encodes
+	// the result with the library's own encoder and decodes it back,
+	// without a server. The conformance test checks that every path sends
+	// exactly the block it was given.
+	RoundTrip func(b *ch.Block) (*ch.Block, error)
+}
+
+// Oldest supported servers, from the libraries themselves.
+var (
+	// clickhouse-go v2 declares its minimum in resources.MinSupportedVersion
+	// ("the minimum ClickHouse server version supported by this driver");
+	// gorm's driver and v2's database/sql interface are v2 underneath.
+	minV2 = ch.Version{Major: int(resources.MinSupportedVersion.Major), Minor: int(resources.MinSupportedVersion.Minor), Patch: int(resources.MinSupportedVersion.Patch)}
+	// ch-go v0.74 has no constant; its end-to-end tests run against the
+	// server versions ClickHouse supports (SECURITY.md), the oldest being
+	// 25.8 LTS (.github/workflows/e2e.yml).
+	minCHGo = ch.Version{Major: 25, Minor: 8}
+	// clickhouse-go v1 speaks protocol revision 54213 (lib/data
+	// ClickHouseRevision), that is server 1.1.54213 (2017) and later.
+	minV1 = ch.Version{Major: 1, Minor: 1, Patch: 54213}
+)
+
+// clients is the registry: one line per path.
+var clients = map[string]Client{
+	"clickhouse-go-row":       {Open: openV2Row, MinServer: minV2, Streams: true, NoDelay: true, Module: modV2, RoundTrip: roundTripV2Row},
+	"clickhouse-go-column":    {Open: openV2Column, MinServer: minV2, Streams: true, NoDelay: true, Module: modV2, RoundTrip: roundTripV2Column},
+	"ch-go":                   {Open: openCHGo, MinServer: minCHGo, Streams: true, NoDelay: true, Module: modCHGo, RoundTrip: roundTripCHGo},
+	"database-sql":            {Open: openSQL, MinServer: minV2, NoDelay: true, Module: modV2, RoundTrip: roundTripV2Row},
+	"sqlx":                    {Open: openSQLX, MinServer: minV2, NoDelay: true, Module: modSQLX, RoundTrip: roundTripV2Row},
+	"gorm":                    {Open: openGorm, MinServer: minV2, NoDelay: true, Module: modGorm, RoundTrip: roundTripGorm},
+	"clickhouse-go-v1":        {Open: openV1, MinServer: minV1, NoDelay: true, Module: modV1, RoundTrip: roundTripV1Row},
+	"sqlx-v1":                 {Open: openSQLXV1, MinServer: minV1, NoDelay: true, Module: modSQLX, RoundTrip: roundTripV1Row},
+	"clickhouse-go-v1-column": {Open: openV1Column, MinServer: minV1, Streams: true, NoDelay: true, Module: modV1, RoundTrip: roundTripV1Column},
+}
+
+// Module paths, as `dbmeter version` and the result's env list them.
+const (
+	modV2   = "github.com/ClickHouse/clickhouse-go/v2"
+	modV1   = "github.com/ClickHouse/clickhouse-go"
+	modCHGo = "github.com/ClickHouse/ch-go"
+	modSQLX = "github.com/jmoiron/sqlx"
+	modGorm = "gorm.io/driver/clickhouse"
+)
+
+// Names lists the registered paths, sorted.
+func Names() []string {
+	out := make([]string, 0, len(clients))
+	for n := range clients {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Lookup returns the named path, or an error listing the known ones.
+func Lookup(name string) (Client, error) {
+	c, ok := clients[name]
+	if !ok {
+		return Client{}, fmt.Errorf("unknown client %q: known clients are %s", name, strings.Join(Names(), ", "))
+	}
+	return c, nil
+}

@@ -1,0 +1,134 @@
+// Package chv2 holds the two clickhouse-go v2 client paths of `dbmeter ch
+// query`: the native API (conn.Query and rows.Scan) and v2's database/sql
+// driver (registered as "clickhouse"; dbmeter's v1 copy registers as
+// ch.V1Driver so both can be linked).
+package chv2
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"reflect"
+	"time"
+
+	"github.com/ClickHouse/clickhouse-go/v2"
+	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
+	"github.com/ClickHouse/clickhouse-go/v2/lib/proto"
+
+	"github.com/dbmeter/dbmeter/internal/ch/query"
+)
+
+// forever stands for "no limit" where v2 reads 0 as a default.
+const forever = 100 * 365 * 24 * time.Hour
+
+// Ignores lists the pool knobs v2 cannot honour: it reads a max-idle of 0
+// as its default 5 and has no idle timeout.
+func Ignores(p query.Pool) []string {
+	var out []string
+	if p.MaxIdle == 0 {
+		out = append(out, "pool-max-idle")
+	}
+	if p.IdleTimeout > 0 {
+		out = append(out, "pool-idle-timeout")
+	}
+	return out
+}
+
+func options(o query.Options, d *query.Dialer) (*clickhouse.Options, error) {
+	opts := &clickhouse.Options{
+		Addr:     []string{o.DSN.Addr},
+		Auth:     clickhouse.Auth{Database: o.DSN.Database, Username: o.DSN.User, Password: o.DSN.Password},
+		Protocol: clickhouse.Native,
+		DialContext: func(ctx context.Context, addr string) (net.Conn, error) {
+			return d.DialContext(ctx, "tcp", addr)
+		},
+		MaxOpenConns:    o.Pool.MaxOpen,
+		MaxIdleConns:    o.Pool.MaxIdle,
+		ConnMaxLifetime: o.Pool.Lifetime,
+		DialTimeout:     10 * time.Second,
+	}
+	if opts.MaxOpenConns == 0 {
+		opts.MaxOpenConns = 1 << 16
+	}
+	if opts.ConnMaxLifetime == 0 {
+		opts.ConnMaxLifetime = forever
+	}
+	if o.Protocol == query.HTTP {
+		u, err := url.Parse(o.HTTPURL)
+		if err != nil || u.Host == "" {
+			return nil, fmt.Errorf("--http-url %q is not an http:// address", o.HTTPURL)
+		}
+		opts.Protocol, opts.Addr = clickhouse.HTTP, []string{u.Host}
+	}
+	return opts, nil
+}
+
+// native is clickhouse-go v2's own API. "Prepared" passes the arguments to
+// conn.Query, which binds them into the text on the client; otherwise
+// dbmeter inlines them. Rows come through rows.Scan: v2 keeps its column
+// blocks to itself, so column decode copies scanned rows into columns.
+type native struct {
+	conn   driver.Conn
+	dialer *query.Dialer
+	decode query.Decode
+}
+
+// OpenNative opens the v2 native-API path.
+func OpenNative(_ context.Context, o query.Options) (query.Querier, error) {
+	d := query.NewDialer()
+	opts, err := options(o, d)
+	if err != nil {
+		return nil, err
+	}
+	conn, err := clickhouse.Open(opts)
+	if err != nil {
+		return nil, fmt.Errorf("open clickhouse-go v2: %w", err)
+	}
+	return &native{conn: conn, dialer: d, decode: o.Decode}, nil
+}
+
+func (q *native) Query(ctx context.Context, text string, args ...any) (query.QueryStats, error) {
+	rows, err := q.conn.Query(ctx, text, args...)
+	if err != nil {
+		return query.QueryStats{}, mark(err)
+	}
+	defer rows.Close()
+	cts := rows.ColumnTypes()
+	types := make([]reflect.Type, len(cts))
+	for i, ct := range cts {
+		types[i] = ct.ScanType()
+	}
+	st, err := query.ScanRows(rows, types, q.decode)
+	if err != nil {
+		return st, mark(err)
+	}
+	return st, mark(rows.Close())
+}
+
+func (q *native) Pool() query.PoolStats { return q.dialer.Stats() }
+func (q *native) Close() error          { return q.conn.Close() }
+
+// OpenSQL opens v2's database/sql path: the pool is database/sql's, with
+// the knobs set on it; "prepared" is db.Prepare once, which v2 also
+// resolves on the client.
+func OpenSQL(_ context.Context, o query.Options) (query.Querier, error) {
+	opts, err := options(o, query.NewDialer())
+	if err != nil {
+		return nil, err
+	}
+	return query.NewSQL(clickhouse.Connector(opts), o, isException), nil
+}
+
+func isException(err error) bool {
+	var e *proto.Exception
+	return errors.As(err, &e)
+}
+
+func mark(err error) error {
+	if err != nil && isException(err) {
+		return query.ServerError(err)
+	}
+	return err
+}

@@ -1,0 +1,89 @@
+package clients
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	chgo "github.com/ClickHouse/ch-go"
+	"github.com/ClickHouse/ch-go/proto"
+
+	"github.com/dbmeter/dbmeter/internal/ch/query"
+)
+
+// chgoQuerier is ch-go, ClickHouse's low-level columnar client: each
+// result block arrives as proto columns ([]uint64, []float64, strings in
+// one buffer), so column decode walks real column blocks and row decode
+// walks the same blocks row by row. ch-go has no client-side parameter
+// binding: arguments are always inlined (Prepared is refused). Its pool is
+// dbmeter's own (chgopool.go), because ch-go's chpool needs a module
+// dbmeter does not carry and has no max-idle knob.
+type chgoQuerier struct {
+	decode query.Decode
+	pool   *chgoPool
+}
+
+func openCHGo(_ context.Context, o query.Options) (query.Querier, error) {
+	if o.Prepared {
+		return nil, fmt.Errorf("ch-go has no parameter binding: run it without --prepared: %w", query.ErrUnsupported)
+	}
+	d := query.NewDialer()
+	opts := chgo.Options{
+		Address: o.DSN.Addr, Database: o.DSN.Database, User: o.DSN.User, Password: o.DSN.Password,
+		Dialer: d, DialTimeout: 10 * time.Second, ClientName: "dbmeter",
+	}
+	return &chgoQuerier{decode: o.Decode, pool: newCHGoPool(opts, o.Pool, d)}, nil
+}
+
+// Query implements query.Querier. Decode time is the time spent walking
+// each block in OnResult: ch-go has already read the block off the wire
+// into its columns, which is receive work interleaved with the network.
+func (q *chgoQuerier) Query(ctx context.Context, text string, args ...any) (query.QueryStats, error) {
+	if len(args) > 0 {
+		return query.QueryStats{}, fmt.Errorf("ch-go cannot bind arguments: %w", query.ErrUnsupported)
+	}
+	c, err := q.pool.acquire(ctx)
+	if err != nil {
+		return query.QueryStats{}, err
+	}
+	var (
+		res    proto.Results
+		cols   []proto.ColResult
+		st     query.QueryStats
+		decode time.Duration
+		t      query.Tally
+	)
+	err = c.client.Do(ctx, chgo.Query{
+		Body:   text,
+		Result: res.Auto(),
+		OnResult: func(_ context.Context, b proto.Block) error {
+			start := time.Now()
+			if len(cols) != len(res) {
+				cols = cols[:0]
+				for _, r := range res {
+					cols = append(cols, r.Data)
+				}
+			}
+			bt := query.WalkBlock(q.decode, cols)
+			t.Sum += bt.Sum
+			t.Bytes += bt.Bytes
+			decode += time.Since(start)
+			st.Rows += int64(b.Rows)
+			return nil
+		},
+	})
+	broken := err != nil && !chgo.IsException(err)
+	q.pool.release(c, broken)
+	if err != nil {
+		if chgo.IsException(err) {
+			err = query.ServerError(err)
+		}
+		return st, err
+	}
+	st.Bytes, st.DecodeNs = t.Bytes, int64(decode)
+	query.Keep(t)
+	return st, nil
+}
+
+func (q *chgoQuerier) Pool() query.PoolStats { return q.pool.stats() }
+func (q *chgoQuerier) Close() error          { q.pool.close(); return nil }

@@ -1,0 +1,44 @@
+package clients
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/dbmeter/dbmeter/internal/ch"
+	"github.com/dbmeter/dbmeter/internal/ch/query"
+	"github.com/dbmeter/dbmeter/internal/ch/query/chv2"
+)
+
+// modern is the oldest server dbmeter lets clickhouse-go v2 and ch-go talk
+// to: they speak a newer native protocol revision and send settings 18.16
+// does not know. 21.8 is the oldest LTS line their end-to-end suites cover.
+var modern = ch.Version{Major: 21, Minor: 8}
+
+// registry holds every client path. Nothing writes to it after start-up.
+var registry = map[string]query.Client{
+	"clickhouse-go":     {Open: chv2.OpenNative, MinServer: modern, Protocols: []query.Protocol{query.Native, query.HTTP}, Prepare: true, Ignores: chv2.Ignores},
+	"clickhouse-go-sql": {Open: chv2.OpenSQL, MinServer: modern, Protocols: []query.Protocol{query.Native, query.HTTP}, Prepare: true, Ignores: noKnobsIgnored},
+	"clickhouse-go-v1":  {Open: openV1, Protocols: []query.Protocol{query.Native}, Prepare: true, Ignores: noKnobsIgnored},
+	"ch-go":             {Open: openCHGo, MinServer: modern, Protocols: []query.Protocol{query.Native}, Columnar: true, Ignores: noKnobsIgnored},
+	"http":              {Open: openHTTP, Protocols: []query.Protocol{query.HTTP}, Ignores: httpIgnores},
+}
+
+func noKnobsIgnored(query.Pool) []string { return nil }
+
+// Lookup returns the named client path.
+func Lookup(name string) (query.Client, error) {
+	if c, ok := registry[name]; ok {
+		return c, nil
+	}
+	return query.Client{}, fmt.Errorf("unknown client %q: pick from %v", name, Names())
+}
+
+// Names lists the client paths in this build, sorted.
+func Names() []string {
+	names := make([]string, 0, len(registry))
+	for n := range registry {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}

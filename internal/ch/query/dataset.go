@@ -1,0 +1,220 @@
+package query
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Dataset is dbmeter's own data for the presets: three tables in a
+// database of its own, generated on the server from a seed (cityHash64 of
+// the row number and the seed), so the same flags give the same rows.
+type Dataset struct {
+	Database string
+	Seed     uint64
+	Events   int64 // rows in events(dt Date, tag String, user_id UInt64, value Float64)
+	Metrics  int64 // rows in metrics(ts DateTime, service String, value Float64)
+	Users    int64 // rows in users(id UInt64, name String, score Float64)
+}
+
+// Shape of the generated data.
+const (
+	datasetDays     = 90  // events.dt and metrics.ts span this many days from 2024-01-01
+	datasetTags     = 100 // distinct events.tag values
+	datasetServices = 20  // distinct metrics.service values
+	// markerTable marks a database as made by dbmeter: dbmeter drops or
+	// rewrites tables only in a database that has it.
+	markerTable = "dbmeter_created"
+)
+
+// DefaultDataset is the data set the presets use unless told otherwise.
+func DefaultDataset() Dataset {
+	return Dataset{Database: "dbmeter_query", Seed: 1, Events: 1_000_000, Metrics: 1_000_000, Users: 100_000}
+}
+
+// Validate reports the first setting that cannot work.
+func (d Dataset) Validate() error {
+	switch {
+	case d.Database == "" || !identifier(d.Database):
+		return fmt.Errorf("database name %q must be letters, digits and _", d.Database)
+	case d.Events < 1 || d.Metrics < 1 || d.Users < 1:
+		return fmt.Errorf("every table needs at least one row (events %d, metrics %d, users %d)", d.Events, d.Metrics, d.Users)
+	}
+	return nil
+}
+
+func identifier(s string) bool {
+	for i, c := range s {
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// ErrNotOurs is returned when the database exists but dbmeter did not make it.
+var ErrNotOurs = errors.New("exists and was not created by dbmeter")
+
+// Create makes the data set through db (any database/sql ClickHouse
+// driver). It reuses tables whose marker records the same seed and sizes,
+// regenerates them otherwise, and refuses a database dbmeter did not make.
+// It reports whether it generated data.
+func (d Dataset) Create(ctx context.Context, db *sql.DB) (bool, error) {
+	exists, err := d.exists(ctx, db, "")
+	if err != nil {
+		return false, err
+	}
+	if exists {
+		ours, err := d.exists(ctx, db, markerTable)
+		if err != nil {
+			return false, err
+		}
+		if !ours {
+			return false, fmt.Errorf("database %s %w: pick another with --database", d.Database, ErrNotOurs)
+		}
+		if same, err := d.sameAsMarker(ctx, db); err != nil || same {
+			return false, err
+		}
+	}
+	for _, q := range d.ddl(exists) {
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			return false, fmt.Errorf("create data set: %s: %w", firstWords(q), err)
+		}
+	}
+	return true, nil
+}
+
+// exists reports whether the database (table "") or one of its tables exists.
+func (d Dataset) exists(ctx context.Context, db *sql.DB, table string) (bool, error) {
+	var n uint64
+	var err error
+	if table == "" {
+		err = db.QueryRowContext(ctx, "SELECT count() FROM system.databases WHERE name = '"+d.Database+"'").Scan(&n)
+	} else {
+		err = db.QueryRowContext(ctx, "SELECT count() FROM system.tables WHERE database = '"+d.Database+"' AND name = '"+table+"'").Scan(&n)
+	}
+	if err != nil {
+		return false, fmt.Errorf("look for %s %s: %w", d.Database, table, err)
+	}
+	return n > 0, nil
+}
+
+func (d Dataset) sameAsMarker(ctx context.Context, db *sql.DB) (bool, error) {
+	var seed, events, metrics, users uint64
+	err := db.QueryRowContext(ctx, fmt.Sprintf("SELECT seed, events, metrics, users FROM %s.%s LIMIT 1", d.Database, markerTable)).
+		Scan(&seed, &events, &metrics, &users)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("read %s.%s: %w", d.Database, markerTable, err)
+	}
+	return seed == d.Seed && int64(events) == d.Events && int64(metrics) == d.Metrics && int64(users) == d.Users, nil
+}
+
+// ddl is the statements that (re)make the data set. The marker table is
+// made first, so a half-made database is still known to be dbmeter's, and
+// its row is written last, so it only ever describes complete data.
+func (d Dataset) ddl(exists bool) []string {
+	db, s := d.Database, d.Seed
+	var q []string
+	if !exists {
+		q = append(q, "CREATE DATABASE "+db)
+	}
+	q = append(q,
+		fmt.Sprintf("CREATE TABLE IF NOT EXISTS %s.%s (created_by String, seed UInt64, events UInt64, metrics UInt64, users UInt64, created_at DateTime) ENGINE = TinyLog", db, markerTable),
+		fmt.Sprintf("TRUNCATE TABLE %s.%s", db, markerTable),
+		fmt.Sprintf("DROP TABLE IF EXISTS %s.events", db),
+		fmt.Sprintf("DROP TABLE IF EXISTS %s.metrics", db),
+		fmt.Sprintf("DROP TABLE IF EXISTS %s.users", db),
+		fmt.Sprintf("CREATE TABLE %s.events (dt Date, tag String, user_id UInt64, value Float64) ENGINE = MergeTree() PARTITION BY toYYYYMM(dt) ORDER BY (tag, dt)", db),
+		fmt.Sprintf("CREATE TABLE %s.metrics (ts DateTime, service String, value Float64) ENGINE = MergeTree() PARTITION BY toYYYYMM(ts) ORDER BY (service, ts)", db),
+		fmt.Sprintf("CREATE TABLE %s.users (id UInt64, name String, score Float64) ENGINE = MergeTree() ORDER BY id", db),
+		fmt.Sprintf(`INSERT INTO %s.events SELECT toDate('2024-01-01') + (cityHash64(number, %d, 1) %% %d),
+			concat('tag', toString(cityHash64(number, %d, 2) %% %d)), cityHash64(number, %d, 3) %% 100000,
+			(cityHash64(number, %d, 4) %% 1000000) / 100 FROM numbers(%d)`, db, s, datasetDays, s, datasetTags, s, s, d.Events),
+		fmt.Sprintf(`INSERT INTO %s.metrics SELECT toDateTime('2024-01-01 00:00:00') + (cityHash64(number, %d, 1) %% %d),
+			concat('svc', toString(cityHash64(number, %d, 2) %% %d)), (cityHash64(number, %d, 3) %% 1000000) / 1000
+			FROM numbers(%d)`, db, s, datasetDays*86400, s, datasetServices, s, d.Metrics),
+		fmt.Sprintf(`INSERT INTO %s.users SELECT number, concat('user', toString(cityHash64(number, %d, 1) %% 1000000000)),
+			(cityHash64(number, %d, 2) %% 1000000) / 1000 FROM numbers(%d)`, db, s, s, d.Users),
+		fmt.Sprintf("INSERT INTO %s.%s SELECT 'dbmeter', %d, %d, %d, %d, now()", db, markerTable, s, d.Events, d.Metrics, d.Users),
+	)
+	return q
+}
+
+func firstWords(q string) string {
+	if len(q) > 60 {
+		return q[:60] + "…"
+	}
+	return q
+}
+
+// LoadRanges reads the parameter ranges of the data set, and fails with
+// what to do when the table a preset needs is missing or empty.
+func (d Dataset) LoadRanges(ctx context.Context, db *sql.DB, table string, window time.Duration) (Ranges, error) {
+	r := Ranges{Window: window}
+	ok, err := d.exists(ctx, db, table)
+	if err != nil {
+		return r, err
+	}
+	if !ok {
+		return r, fmt.Errorf("table %s.%s does not exist: run with --create to make dbmeter's data set", d.Database, table)
+	}
+	switch table {
+	case "events":
+		var first, last string
+		err = db.QueryRowContext(ctx, fmt.Sprintf("SELECT toString(min(dt)), toString(max(dt)) FROM %s.events", d.Database)).Scan(&first, &last)
+		if err == nil {
+			r.FirstDay, _ = time.Parse(time.DateOnly, first)
+			r.LastDay, _ = time.Parse(time.DateOnly, last)
+			r.Tags, err = queryStrings(ctx, db, fmt.Sprintf("SELECT DISTINCT tag FROM %s.events ORDER BY tag LIMIT 100000", d.Database))
+		}
+	case "metrics":
+		var first, last uint64
+		err = db.QueryRowContext(ctx, fmt.Sprintf("SELECT toUInt64(toUInt32(min(ts))), toUInt64(toUInt32(max(ts))) FROM %s.metrics", d.Database)).Scan(&first, &last)
+		if err == nil {
+			r.FirstTS, r.LastTS = int64(first), int64(last)
+			r.Services, err = queryStrings(ctx, db, fmt.Sprintf("SELECT DISTINCT service FROM %s.metrics ORDER BY service LIMIT 100000", d.Database))
+		}
+	}
+	if err != nil {
+		return r, fmt.Errorf("read the ranges of %s.%s: %w", d.Database, table, err)
+	}
+	if err := r.check(table); err != nil {
+		return r, fmt.Errorf("%s.%w: run with --create to regenerate it", d.Database, err)
+	}
+	return r, nil
+}
+
+func queryStrings(ctx context.Context, db *sql.DB, q string) ([]string, error) {
+	rows, err := db.QueryContext(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+// Drop removes the data set's database, only if dbmeter made it.
+func (d Dataset) Drop(ctx context.Context, db *sql.DB) error {
+	ours, err := d.exists(ctx, db, markerTable)
+	if err != nil {
+		return err
+	}
+	if !ours {
+		return fmt.Errorf("database %s %w: not dropping it", d.Database, ErrNotOurs)
+	}
+	_, err = db.ExecContext(ctx, "DROP DATABASE "+d.Database)
+	return err
+}

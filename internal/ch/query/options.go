@@ -1,0 +1,90 @@
+package query
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/dbmeter/dbmeter/internal/ch"
+)
+
+// Protocol is the wire a client talks: ClickHouse's native TCP protocol or
+// its HTTP interface.
+type Protocol string
+
+// Protocols.
+const (
+	Native Protocol = "native"
+	HTTP   Protocol = "http"
+)
+
+// Decode says how a result is walked once it is in the client.
+type Decode string
+
+// Decode modes.
+const (
+	// Row walks each row and reads every column of it, picking each
+	// column's type per value, as row-oriented APIs (rows.Scan) do.
+	Row Decode = "row"
+	// Column walks each column's values contiguously, picking the type once
+	// per column and block.
+	Column Decode = "column"
+)
+
+// Pool holds the connection-pool knobs. They map onto database/sql's
+// SetMaxOpenConns, SetMaxIdleConns, SetConnMaxIdleTime and
+// SetConnMaxLifetime, onto clickhouse-go v2's Options, onto
+// http.Transport, and onto dbmeter's own small pool for ch-go. A client
+// that cannot honour a knob says so in Client.Ignores.
+type Pool struct {
+	MaxOpen     int           // most connections open at once; 0: no limit
+	MaxIdle     int           // most idle connections kept; 0: none, every query dials
+	IdleTimeout time.Duration // close connections idle this long; 0: never
+	Lifetime    time.Duration // close connections this old; 0: never
+}
+
+// DefaultPool is database/sql's own default: no limit on open connections,
+// two idle ones kept, no timeouts.
+func DefaultPool() Pool { return Pool{MaxIdle: 2} }
+
+// Validate reports the first knob that cannot work.
+func (p Pool) Validate() error {
+	switch {
+	case p.MaxOpen < 0:
+		return fmt.Errorf("pool max open must not be negative, got %d", p.MaxOpen)
+	case p.MaxIdle < 0:
+		return fmt.Errorf("pool max idle must not be negative, got %d", p.MaxIdle)
+	case p.IdleTimeout < 0:
+		return fmt.Errorf("pool idle timeout must not be negative, got %s", p.IdleTimeout)
+	case p.Lifetime < 0:
+		return fmt.Errorf("pool lifetime must not be negative, got %s", p.Lifetime)
+	}
+	return nil
+}
+
+// Options configure one Querier.
+type Options struct {
+	DSN ch.DSN
+	// HTTPURL is the base URL of the server's HTTP interface
+	// (http://host:8123), for clients talking HTTP.
+	HTTPURL  string
+	Protocol Protocol
+	Decode   Decode
+	// Prepared sends parameters through the client's own binding or prepare
+	// API; false inlines them into the SQL text before the client sees it.
+	Prepared bool
+	Pool     Pool
+}
+
+// Validate reports the first setting that cannot work.
+func (o Options) Validate() error {
+	if o.Protocol != Native && o.Protocol != HTTP {
+		return fmt.Errorf("protocol must be native or http, got %q", o.Protocol)
+	}
+	if o.Decode != Row && o.Decode != Column {
+		return fmt.Errorf("decode must be row or column, got %q", o.Decode)
+	}
+	if o.Protocol == HTTP && o.HTTPURL == "" {
+		return fmt.Errorf("the http protocol needs the server's HTTP address")
+	}
+	return o.Pool.Validate()
+}

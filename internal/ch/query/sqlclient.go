@@ -1,0 +1,114 @@
+package query
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"fmt"
+	"reflect"
+	"sync"
+)
+
+// SQLQuerier runs queries through database/sql over any driver.Connector:
+// clickhouse-go v1 and clickhouse-go v2's database/sql driver both use it.
+// With Options.Prepared each distinct SQL text is prepared once
+// (db.PrepareContext) and run with stmt.QueryContext; what "prepare" means
+// is up to the driver (ClickHouse 18.16 has no server-side prepared
+// statements: both drivers keep the text and interpolate at execution).
+type SQLQuerier struct {
+	db       *sql.DB
+	count    *connCounter
+	opts     Options
+	isServer func(error) bool
+	mu       struct {
+		sync.Mutex
+		stmts map[string]*sql.Stmt
+	}
+}
+
+// NewSQL opens a database/sql pool over c with o's pool knobs. isServer
+// says which driver errors are the server refusing a query.
+func NewSQL(c driver.Connector, o Options, isServer func(error) bool) *SQLQuerier {
+	q := &SQLQuerier{count: &connCounter{}, opts: o, isServer: isServer}
+	q.db = sql.OpenDB(connector{Connector: c, count: q.count})
+	applySQLPool(q.db, o.Pool)
+	q.mu.stmts = map[string]*sql.Stmt{}
+	return q
+}
+
+// Query implements Querier.
+func (q *SQLQuerier) Query(ctx context.Context, text string, args ...any) (QueryStats, error) {
+	rows, err := q.rows(ctx, text, args)
+	if err != nil {
+		return QueryStats{}, q.mark(err)
+	}
+	defer rows.Close()
+	cts, err := rows.ColumnTypes()
+	if err != nil {
+		return QueryStats{}, q.mark(fmt.Errorf("read column types: %w", err))
+	}
+	types := make([]reflect.Type, len(cts))
+	for i, ct := range cts {
+		if types[i] = ct.ScanType(); types[i] == nil {
+			types[i] = reflect.TypeFor[any]()
+		}
+	}
+	st, err := ScanRows(rows, types, q.opts.Decode)
+	if err != nil {
+		return st, q.mark(err)
+	}
+	return st, q.mark(rows.Close())
+}
+
+func (q *SQLQuerier) rows(ctx context.Context, text string, args []any) (*sql.Rows, error) {
+	if !q.opts.Prepared {
+		return q.db.QueryContext(ctx, text, args...)
+	}
+	stmt, err := q.stmt(ctx, text)
+	if err != nil {
+		return nil, err
+	}
+	return stmt.QueryContext(ctx, args...)
+}
+
+// stmt prepares text once per Querier; database/sql re-prepares it on each
+// new connection by itself.
+func (q *SQLQuerier) stmt(ctx context.Context, text string) (*sql.Stmt, error) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if s, ok := q.mu.stmts[text]; ok {
+		return s, nil
+	}
+	s, err := q.db.PrepareContext(ctx, text)
+	if err != nil {
+		return nil, fmt.Errorf("prepare: %w", err)
+	}
+	q.mu.stmts[text] = s
+	return s, nil
+}
+
+func (q *SQLQuerier) mark(err error) error {
+	if err != nil && q.isServer(err) {
+		return ServerError(err)
+	}
+	return err
+}
+
+// Pool implements Querier.
+func (q *SQLQuerier) Pool() PoolStats { return sqlPoolStats(q.db, q.count) }
+
+// Close implements Querier.
+func (q *SQLQuerier) Close() error {
+	q.mu.Lock()
+	for _, s := range q.mu.stmts {
+		s.Close()
+	}
+	q.mu.stmts = nil
+	q.mu.Unlock()
+	return q.db.Close()
+}
+
+// DSNConnector makes a connector of a driver that only has Open(dsn).
+func DSNConnector(drv driver.Driver, dsn string) driver.Connector {
+	return dsnConnector{dsn: dsn, drv: drv}
+}

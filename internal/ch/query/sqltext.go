@@ -1,0 +1,121 @@
+package query
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Placeholders counts the ? placeholders of text outside quoted strings,
+// quoted identifiers and comments.
+func Placeholders(text string) int {
+	n := 0
+	scanSQL(text, func(int) { n++ })
+	return n
+}
+
+// Inline replaces each ? placeholder of text by its argument written as a
+// ClickHouse literal: what a client without parameter binding sends.
+func Inline(text string, args []any) (string, error) {
+	var b strings.Builder
+	last, i := 0, 0
+	var err error
+	scanSQL(text, func(at int) {
+		if i >= len(args) {
+			i++
+			return
+		}
+		b.WriteString(text[last:at])
+		b.WriteString(Literal(args[i]))
+		last = at + 1
+		i++
+	})
+	if i != len(args) {
+		return "", fmt.Errorf("query has %d placeholders but %d arguments", i, len(args))
+	}
+	b.WriteString(text[last:])
+	return b.String(), err
+}
+
+// scanSQL calls at for the offset of every placeholder.
+func scanSQL(text string, at func(int)) {
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; c {
+		case '\'', '"', '`':
+			for i++; i < len(text) && text[i] != c; i++ {
+				if text[i] == '\\' {
+					i++
+				}
+			}
+		case '-':
+			if i+1 < len(text) && text[i+1] == '-' {
+				for i < len(text) && text[i] != '\n' {
+					i++
+				}
+			}
+		case '/':
+			if i+1 < len(text) && text[i+1] == '*' {
+				end := strings.Index(text[i+2:], "*/")
+				if end < 0 {
+					return
+				}
+				i += end + 3
+			}
+		case '?':
+			at(i)
+		}
+	}
+}
+
+// Literal writes v as a ClickHouse literal.
+func Literal(v any) string {
+	switch v := v.(type) {
+	case string:
+		return quote(v)
+	case int64:
+		return strconv.FormatInt(v, 10)
+	case uint64:
+		return strconv.FormatUint(v, 10)
+	case int:
+		return strconv.Itoa(v)
+	case float64:
+		if math.IsInf(v, 0) || math.IsNaN(v) {
+			return quote(strconv.FormatFloat(v, 'g', -1, 64))
+		}
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	case time.Time:
+		return quote(v.Format(time.DateTime))
+	}
+	return quote(fmt.Sprint(v))
+}
+
+func quote(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	b.WriteByte('\'')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '\\', '\'':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte('\'')
+	return b.String()
+}
+
+// ParseArg turns a --arg value into the Go value a client binds: an
+// integer, a float, or else the string itself.
+func ParseArg(s string) any {
+	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+		return n
+	}
+	if f, err := strconv.ParseFloat(s, 64); err == nil && !strings.ContainsAny(s, "xXnN") {
+		return f
+	}
+	return s
+}

@@ -1,0 +1,124 @@
+package cli
+
+import (
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dbmeter/dbmeter/internal/ch"
+	"github.com/dbmeter/dbmeter/internal/result"
+)
+
+func TestCHInsertBadInput(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"unknown client", []string{"--dsn", "clickhouse://h", "--clients", "clickhouse-go-v3"}, 2, "known clients are ch-go, "},
+		{"bad dsn", []string{"--dsn", "http://u:secretpw@h:8123"}, 2, "want clickhouse://"},
+		{"no dsn", nil, 2, "--dsn is required"},
+		{"bad table", []string{"--dsn", "clickhouse://h", "--table", "a.b.c"}, 2, "want db.name"},
+		{"rows and duration", []string{"--dsn", "clickhouse://h", "--rows", "10", "--duration", "1s"}, 2, "contradict"},
+		{"rows and warmup", []string{"--dsn", "clickhouse://h", "--rows", "10", "--warmup", "1s"}, 2, "--warmup needs --duration"},
+		{"too few blocks", []string{"--dsn", "clickhouse://h", "--rows", "10", "--workers", "4"}, 2, "fewer than --workers 4"},
+		{"zero batch", []string{"--dsn", "clickhouse://h", "--batch", "0"}, 2, "--batch must be at least 1"},
+		{"extra without create", []string{"--dsn", "clickhouse://h", "--extra-columns", "5"}, 2, "add --create"},
+		{"unreachable", []string{"--dsn", "clickhouse://u:secretpw@127.0.0.1:1/db", "--rows", "10"}, 1, "127.0.0.1:1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			code, stdout, stderr := run(t, append([]string{"ch", "insert"}, tt.args...)...)
+			lines := strings.Split(strings.TrimSpace(stderr), "\n")
+			if code != tt.code || len(lines) != 1 || !strings.Contains(stderr, tt.want) {
+				t.Errorf("exit %d, stderr %q; want exit %d and one line containing %q", code, stderr, tt.code, tt.want)
+			}
+			if strings.Contains(stdout+stderr, "secretpw") {
+				t.Errorf("the password leaked: %q %q", stdout, stderr)
+			}
+		})
+	}
+}
+
+func TestCHInsertDump(t *testing.T) {
+	t.Parallel()
+	code, stdout, stderr := run(t, "ch", "insert", "--dump-format", "TSV", "--rows", "3", "--batch", "2")
+	if code != 0 || strings.Count(stdout, "\n") != 3 || strings.Count(strings.SplitN(stdout, "\n", 2)[0], "\t") != 31 {
+		t.Errorf("exit %d, stderr %q, %d lines; want 3 rows of 32 columns", code, stderr, strings.Count(stdout, "\n"))
+	}
+}
+
+// TestCHInsertLegacy is the "done when" against the dev-services
+// server, scaled down: clickhouse-go-v1 inserts and the rows reconcile;
+// listed modern clients are each refused with one line; exit 1.
+func TestCHInsertLegacy(t *testing.T) {
+	if os.Getenv("DBMETER_E2E") == "0" {
+		t.Skip("DBMETER_E2E=0: integration tests off")
+	}
+	dsn := os.Getenv("DBMETER_CLICKHOUSE_LEGACY_DSN")
+	if dsn == "" {
+		if os.Getenv("DBMETER_E2E") == "1" {
+			t.Fatal("DBMETER_E2E=1 but DBMETER_CLICKHOUSE_LEGACY_DSN is not set")
+		}
+		t.Skip("DBMETER_CLICKHOUSE_LEGACY_DSN is not set: no ClickHouse server")
+	}
+	d, err := ch.ParseDSN(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := fmt.Sprintf("dbmeter_chi_%08x", rand.Uint32())
+	t.Cleanup(func() { dropDB(t, d, db) })
+	out := filepath.Join(t.TempDir(), "r.json")
+	code, stdout, stderr := run(t, "ch", "insert", "--dsn", dsn, "--create", "--table", db+".event",
+		"--clients", "clickhouse-go-v1,ch-go,clickhouse-go-column", "--rows", "3000", "--batch", "1000", "--json", out)
+	if code != 1 {
+		t.Errorf("exit %d, want 1 (modern clients refused); stderr %q", code, stderr)
+	}
+	for _, c := range []string{"ch-go", "clickhouse-go-column"} {
+		if !strings.Contains(stderr, "client "+c+" needs ClickHouse 25.8.0 or newer, but the server is 18.16") {
+			t.Errorf("no refusal line for %s in %q", c, stderr)
+		}
+	}
+	if !strings.Contains(stdout, "clickhouse-go-v1") || strings.Contains(stdout+stderr, d.Password) {
+		t.Errorf("table missing or password shown:\n%s", stdout)
+	}
+	doc, err := result.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Runs) != 1 {
+		t.Fatalf("%d runs, want 1", len(doc.Runs))
+	}
+	r := doc.Runs[0]
+	if r.Target != "clickhouse-go-v1" || r.Rows != 3000 || r.Errors != 0 || r.Extra["rows_counted"] != 3000 || r.Extra["rows_acknowledged"] != 3000 {
+		b, _ := json.Marshal(r.Extra)
+		t.Errorf("run %s: %d rows, %d errors, extra %s", r.Target, r.Rows, r.Errors, b)
+	}
+	if r.Phases["build"].P50 == 0 || r.Phases["send"].P50 == 0 || r.Server == "" {
+		t.Errorf("phases %+v, server %q", r.Phases, r.Server)
+	}
+	if strings.Contains(r.Params["dsn"], d.Password) {
+		t.Errorf("params show the password: %s", r.Params["dsn"])
+	}
+}
+
+func dropDB(t *testing.T, d ch.DSN, db string) {
+	t.Helper()
+	sqlDB, err := sql.Open(ch.V1Driver, d.V1())
+	if err != nil {
+		t.Error(err)
+		return
+	}
+	defer sqlDB.Close()
+	if _, err := sqlDB.Exec("DROP DATABASE IF EXISTS " + db); err != nil {
+		t.Errorf("drop %s: %v", db, err)
+	}
+}

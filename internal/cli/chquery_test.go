@@ -1,0 +1,45 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestCHQueryBadInput covers the mistakes `ch query` refuses before it
+// connects to anything: each is one line on stderr and exit 2.
+func TestCHQueryBadInput(t *testing.T) {
+	t.Parallel()
+	const dsn = "tcp://127.0.0.1:1?username=u&password=s3cretpw"
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no dsn", []string{"--preset", "count"}, "--dsn is required"},
+		{"unknown preset", []string{"--dsn", dsn, "--preset", "nope"}, `unknown preset "nope"`},
+		{"unknown client", []string{"--dsn", dsn, "--preset", "count", "--clients", "odbc"}, `unknown client "odbc"`},
+		{"too few args", []string{"--dsn", dsn, "--query", "SELECT ? + ?", "--arg", "1"}, "2 ? placeholders but 1 --arg"},
+		{"args with preset", []string{"--dsn", dsn, "--preset", "count", "--arg", "1"}, "--arg goes with --query"},
+		{"preset and query", []string{"--dsn", dsn, "--preset", "count", "--query", "SELECT 1"}, "contradict"},
+		{"list without matrix", []string{"--dsn", dsn, "--preset", "count", "--pool-max-idle", "0,10"}, "add --matrix"},
+		{"bad decode", []string{"--dsn", dsn, "--preset", "count", "--decode", "diagonal"}, "want row or column"},
+		{"prepared over http", []string{"--dsn", dsn, "--preset", "count", "--clients", "http", "--prepared"}, "no prepare or bind API"},
+		{"protocol a client lacks", []string{"--dsn", dsn, "--preset", "count", "--clients", "clickhouse-go-v1", "--protocol", "http"}, "speaks native, not http"},
+		{"bad dsn", []string{"--dsn", "mysql://x", "--preset", "count"}, "parse DSN"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			code, _, stderr := run(t, append([]string{"ch", "query"}, tt.args...)...)
+			if code != 2 || !strings.Contains(stderr, tt.want) {
+				t.Errorf("ch query %s: exit %d, stderr %q; want exit 2 and %q", strings.Join(tt.args, " "), code, stderr, tt.want)
+			}
+			if strings.Contains(stderr, "s3cretpw") {
+				t.Errorf("stderr shows the password: %q", stderr)
+			}
+			if n := strings.Count(strings.TrimSpace(stderr), "\n"); n > 0 {
+				t.Errorf("stderr has %d lines, want one: %q", n+1, stderr)
+			}
+		})
+	}
+}

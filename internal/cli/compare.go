@@ -1,0 +1,60 @@
+package cli
+
+import (
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dbmeter/dbmeter/internal/report"
+)
+
+func newCompareCmd(env Env) *cobra.Command {
+	var format, out string
+	cmd := &cobra.Command{
+		Use:   "compare BASE.json NEW.json",
+		Short: "Compare two result documents figure by figure, with significance",
+		Long: `compare matches the runs of two result documents by family, target,
+workload and the params that define them (not --json, --seed, --repeat,
+--progress, --duration and the like) and prints, per figure, the base and new
+medians, the change, and whether it is significant: a Mann-Whitney U test
+over the repetitions (--repeat), at alpha 0.05, as benchstat does. With too
+few repetitions to ever show a difference it says "~ (n too small)".
+
+--format gobench writes the documents in Go's benchmark format instead, for
+benchstat (golang.org/x/perf/cmd/benchstat); it also takes a single file.`,
+		Example: `  dbmeter null --repeat 6 --json base.json
+  dbmeter null --repeat 6 --json new.json
+  dbmeter compare base.json new.json
+
+  dbmeter compare --format gobench base.json > base.txt
+  dbmeter compare --format gobench new.json > new.txt
+  benchstat base.txt new.txt`,
+	}
+	f := cmd.Flags()
+	f.StringVar(&format, "format", "text", "output format: text or gobench")
+	f.StringVarP(&out, "output", "o", "-", "write to this file instead of stdout")
+	cmd.Args = func(cmd *cobra.Command, args []string) error {
+		switch {
+		case format != "text" && format != "gobench":
+			return usagef("unknown --format %q: want text or gobench", format)
+		case format == "text" && len(args) != 2:
+			return usagef("compare needs two result documents, BASE.json and NEW.json; got %d", len(args))
+		case format == "gobench" && len(args) == 0:
+			return usagef("compare --format gobench needs at least one result document")
+		}
+		return nil
+	}
+	cmd.RunE = runE(func(cmd *cobra.Command, args []string) error {
+		srcs, err := readSources(args)
+		if err != nil {
+			return err
+		}
+		return writeTo(env, "output", out, func(w io.Writer) error {
+			if format == "gobench" {
+				return report.GoBench(w, srcs)
+			}
+			return report.Compare(w, srcs[0], srcs[1])
+		})
+	})
+	return cmd
+}

@@ -1,0 +1,107 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dbmeter/dbmeter/internal/report"
+)
+
+func newReportCmd(env Env) *cobra.Command {
+	var html, md, csv string
+	cmd := &cobra.Command{
+		Use:   "report FILE.json [FILE.json ...]",
+		Short: "Render result documents as HTML with charts, Markdown or CSV",
+		Long: `report reads result documents written with --json and renders them: a
+self-contained HTML page with charts (--html), Markdown tables in the seeds'
+layout (--md), one CSV row per run (--csv). With several files, the charts
+overlay their runs. With no output flag it prints the text tables. A path
+of - writes to stdout.`,
+		Example: `  dbmeter report r.json --html r.html
+  dbmeter report fsync-on.json fsync-off.json --html kv.html --md kv.md`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usagef("report needs at least one result document (FILE.json)")
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&html, "html", "", "write a self-contained HTML report with charts to this file")
+	f.StringVar(&md, "md", "", "write Markdown tables to this file")
+	f.StringVar(&csv, "csv", "", "write one CSV row per run to this file")
+	cmd.RunE = runE(func(cmd *cobra.Command, args []string) error {
+		srcs, err := readSources(args)
+		if err != nil {
+			return err
+		}
+		outs := []struct {
+			flag, path string
+			write      func(io.Writer, []report.Source) error
+		}{{"html", html, report.HTML}, {"md", md, report.Markdown}, {"csv", csv, report.CSV}}
+		wrote := false
+		for _, o := range outs {
+			if o.path == "" {
+				continue
+			}
+			wrote = true
+			if err := writeTo(env, o.flag, o.path, func(w io.Writer) error { return o.write(w, srcs) }); err != nil {
+				return err
+			}
+		}
+		if wrote {
+			return nil
+		}
+		for i, s := range srcs {
+			if len(srcs) > 1 {
+				if i > 0 {
+					fmt.Fprintln(env.Stdout)
+				}
+				fmt.Fprintf(env.Stdout, "== %s\n", s.Name)
+			}
+			if err := report.Text(env.Stdout, s.Doc); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return cmd
+}
+
+// readSources reads result documents; one that cannot be read is a usage
+// error, named in one line.
+func readSources(paths []string) ([]report.Source, error) {
+	srcs, err := report.ReadSources(paths...)
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			return nil, usagef("cannot read %s: %v", pe.Path, pe.Err)
+		}
+		return nil, usageError{err}
+	}
+	return srcs, nil
+}
+
+// writeTo writes a report to path, or to stdout for "-". A file that
+// cannot be created is a usage error.
+func writeTo(env Env, flag, path string, write func(io.Writer) error) error {
+	if path == "-" {
+		return write(env.Stdout)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return usagef("cannot write --%s %s: %v", flag, path, errors.Unwrap(err))
+	}
+	err = write(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,243 @@
+package report
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/dbmeter/dbmeter/internal/result"
+)
+
+// A Chart is one ECharts chart of the HTML report: its option object as
+// ECharts takes it, plus the formats of its axes, which the page turns into
+// formatter functions (JSON cannot carry functions).
+type Chart struct {
+	ID     string         `json:"id"`
+	Title  string         `json:"title"`
+	Option map[string]any `json:"option"`
+	// X and Y name the axis formats: "ns" (a latency in nanoseconds),
+	// "pct" (1/(1-q) shown as a percentile), "count", "" (as is).
+	X string `json:"x"`
+	Y string `json:"y"`
+}
+
+// palette gives each series label the same colour in every chart.
+var palette = []string{"#5470c6", "#91cc75", "#fac858", "#ee6666", "#73c0de", "#3ba272", "#fc8452", "#9a60b4", "#ea7ccc", "#2f4554", "#c23531", "#61a0a8"}
+
+type colors map[string]string
+
+func (c colors) of(label string) string {
+	if col, ok := c[label]; ok {
+		return col
+	}
+	col := palette[len(c)%len(palette)]
+	c[label] = col
+	return col
+}
+
+// Charts builds the report's charts over every source, so runs of several
+// files overlay: per family, throughput bars per target × operation,
+// percentile curves per workload, and throughput and p99 over time.
+func Charts(srcs []Source) ([]Chart, error) {
+	es := entriesOf(srcs)
+	l := newLabeler(srcs, es)
+	col := colors{}
+	var out []Chart
+	for _, family := range ordered(es, func(e entry) string { return e.run.Family }) {
+		var fam []entry
+		for _, e := range es {
+			if e.run.Family == family {
+				fam = append(fam, e)
+			}
+		}
+		id := func(kind string) string { return fmt.Sprintf("chart-%d", len(out)+1) + "-" + kind }
+		out = append(out, throughputBars(id("throughput"), family, "ops/s", l, col, fam, func(r *result.Run) float64 { return r.OpsPerS }))
+		if hasRows(fam) {
+			out = append(out, throughputBars(id("rows"), family, "rows/s", l, col, fam, func(r *result.Run) float64 { return r.RowsPerS }))
+		}
+		for _, w := range ordered(fam, func(e entry) string { return e.run.Workload }) {
+			var wl []entry
+			for _, e := range fam {
+				if e.run.Workload == w {
+					wl = append(wl, e)
+				}
+			}
+			c, err := percentileCurves(id("percentiles"), family+" "+w, l, col, wl)
+			if err != nil {
+				return nil, err
+			}
+			if c != nil {
+				out = append(out, *c)
+			}
+			if hasIntervals(wl) {
+				what := family + " " + w
+				out = append(out, overTime(id("ops-time"), what, l, col, wl, false), overTime(id("p99-time"), what, l, col, wl, true))
+			}
+		}
+	}
+	return out, nil
+}
+
+func hasRows(es []entry) bool {
+	for _, e := range es {
+		if e.run.RowsPerS > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// hasIntervals says whether a run has enough intervals to draw a line.
+func hasIntervals(es []entry) bool {
+	for _, e := range es {
+		if len(e.run.Intervals) > 1 {
+			return true
+		}
+	}
+	return false
+}
+
+func base(title string) map[string]any {
+	return map[string]any{
+		"animation": false,
+		"title":     map[string]any{"text": title, "left": "center", "textStyle": map[string]any{"fontSize": 14}},
+		"legend":    map[string]any{"bottom": 0, "type": "scroll"},
+		"grid":      map[string]any{"left": 80, "right": 40, "top": 50, "bottom": 70},
+		"toolbox":   map[string]any{"right": 8, "top": 24, "feature": map[string]any{"dataZoom": map[string]any{}, "restore": map[string]any{}}},
+	}
+}
+
+// throughputBars: operations along the axis, a bar per target; repetitions
+// fold into their median.
+func throughputBars(id, family, unit string, l labeler, col colors, es []entry, fig func(*result.Run) float64) Chart {
+	ops := ordered(es, func(e entry) string { return e.run.Workload })
+	var series []any
+	for _, t := range ordered(es, l.target) {
+		data := make([]any, len(ops))
+		for i, w := range ops {
+			var vs []float64
+			for _, e := range es {
+				if e.run.Workload == w && l.target(e) == t {
+					vs = append(vs, fig(e.run))
+				}
+			}
+			if len(vs) > 0 {
+				data[i] = math.Round(median(vs))
+			}
+		}
+		series = append(series, map[string]any{"name": t, "type": "bar", "data": data, "color": col.of(t)})
+	}
+	o := base(fmt.Sprintf("%s: throughput (%s)", family, unit))
+	o["tooltip"] = map[string]any{"trigger": "axis", "axisPointer": map[string]any{"type": "shadow"}}
+	o["xAxis"] = map[string]any{"type": "category", "data": ops}
+	o["yAxis"] = map[string]any{"type": "value", "name": unit}
+	o["series"] = series
+	return Chart{ID: id, Title: o["title"].(map[string]any)["text"].(string), Option: o, Y: "count"}
+}
+
+// percentileCurves draws latency against percentile on a log axis of
+// 1/(1-q), as HdrHistogram's plotter does, one curve per target with the
+// repetitions' histograms merged. Nil when no run has a histogram.
+func percentileCurves(id, what string, l labeler, col colors, es []entry) (*Chart, error) {
+	var series []any
+	for _, t := range ordered(es, l.target) {
+		var merged *hdrhistogram.Histogram
+		for _, e := range es {
+			if l.target(e) != t || e.run.LatencyHDR == "" {
+				continue
+			}
+			h, err := result.DecodeHDR(e.run.LatencyHDR)
+			if err != nil {
+				return nil, fmt.Errorf("%s %s: %w", t, e.run.Workload, err)
+			}
+			if merged == nil {
+				merged = h
+			} else {
+				merged.Merge(h)
+			}
+		}
+		if merged == nil || merged.TotalCount() == 0 {
+			continue
+		}
+		series = append(series, map[string]any{
+			"name": t, "type": "line", "showSymbol": false, "data": curve(merged), "color": col.of(t),
+		})
+	}
+	if len(series) == 0 {
+		return nil, nil
+	}
+	o := base(what + ": latency by percentile")
+	o["tooltip"] = map[string]any{"trigger": "axis"}
+	o["xAxis"] = map[string]any{"type": "log", "name": "percentile", "nameLocation": "middle", "nameGap": 28, "min": 1, "logBase": 10}
+	o["yAxis"] = map[string]any{"type": "log", "name": "latency", "logBase": 10}
+	o["series"] = series
+	return &Chart{ID: id, Title: what + ": latency by percentile", Option: o, X: "pct", Y: "ns"}, nil
+}
+
+// curve samples h at ten points per decade of 1/(1-q), up to the last
+// percentile the count can resolve, then the maximum.
+func curve(h *hdrhistogram.Histogram) [][2]float64 {
+	n := float64(h.TotalCount())
+	var pts [][2]float64
+	for k := 0; ; k++ {
+		x := math.Pow(10, float64(k)/10)
+		if x >= n {
+			break
+		}
+		pts = append(pts, [2]float64{x, float64(max(h.ValueAtPercentile(100*(1-1/x)), 1))})
+	}
+	return append(pts, [2]float64{math.Max(n, 1), float64(max(h.Max(), 1))})
+}
+
+// overTime plots the intervals of each run of one workload: throughput, with failed operations
+// marked where they happened, or p99.
+func overTime(id, what string, l labeler, col colors, es []entry, p99 bool) Chart {
+	var series []any
+	for _, e := range es {
+		if len(e.run.Intervals) == 0 {
+			continue
+		}
+		name := l.run(e)
+		var data, errs []any
+		prev := 0.0
+		for _, iv := range e.run.Intervals {
+			secs := iv.TS - prev
+			prev = iv.TS
+			if secs <= 1e-3 { // a sliver at the end of a count-bounded run: its rate means nothing
+				continue
+			}
+			rate := float64(iv.Ops+iv.Errors) / secs
+			switch {
+			case p99 && iv.Ops > 0:
+				data = append(data, []float64{iv.TS, float64(iv.P99)})
+			case !p99:
+				data = append(data, []float64{iv.TS, math.Round(rate)})
+			}
+			if !p99 && iv.Errors > 0 {
+				errs = append(errs, []any{iv.TS, math.Round(rate), iv.Errors})
+			}
+		}
+		// Repetitions share their target's colour and differ by dash.
+		dash := []string{"solid", "dashed", "dotted"}[max(e.run.Repeat-1, 0)%3]
+		series = append(series, map[string]any{"name": name, "type": "line", "showSymbol": len(data) < 30, "data": data,
+			"color": col.of(l.target(e)), "lineStyle": map[string]any{"type": dash}})
+		if len(errs) > 0 {
+			series = append(series, map[string]any{
+				"name": "errors: " + name, "type": "scatter", "data": errs, "color": "#d00000",
+				"symbol": "triangle", "symbolSize": 12, "z": 10,
+			})
+		}
+	}
+	o := base(what + ": throughput over time (▲ failed operations)")
+	y, yfmt := map[string]any{"type": "value", "name": "ops/s"}, "count"
+	if p99 {
+		o = base(what + ": p99 latency per interval")
+		y, yfmt = map[string]any{"type": "log", "name": "p99", "logBase": 10}, "ns"
+	}
+	o["tooltip"] = map[string]any{"trigger": "axis"}
+	o["xAxis"] = map[string]any{"type": "value", "name": "seconds into the measured window", "nameLocation": "middle", "nameGap": 28}
+	o["yAxis"] = y
+	o["series"] = series
+	return Chart{ID: id, Title: o["title"].(map[string]any)["text"].(string), Option: o, Y: yfmt}
+}

@@ -1,0 +1,79 @@
+package report
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/dbmeter/dbmeter/internal/result"
+)
+
+func pgRun(target string, tps float64) result.Run {
+	return result.Run{
+		Family: "pg", Target: target, Workload: "select-only", Server: "PostgreSQL 15.18", Mode: "closed",
+		Params: map[string]string{"transaction_type": "<builtin: select only>", "scale": "10", "query_mode": "prepared",
+			"client": "8", "jobs": "2", "time": "10", "transactions": "10", "driver": "pgx", "latency-limit": "0"},
+		Stats: result.Stats{DurationS: 10, Ops: int64(tps * 10), OpsPerS: tps,
+			Latency: result.Latency{Mean: 312_000, Stddev: 45_000, P50: 300_000, P90: 400_000, P99: 900_000, P999: 2_000_000, Max: 5_000_000},
+			Client:  result.Client{CPUNsPerOp: 11_500, CPUUtil: 0.4}},
+		Extra: map[string]float64{"initial_connection_time_ns": 5_250_000},
+	}
+}
+
+func TestPGTables(t *testing.T) {
+	t.Parallel()
+	var b bytes.Buffer
+	if err := pgTables(&b, []result.Run{pgRun("h:5432/pgx", 25000), pgRun("h:5432/pq", 20000)}); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"transaction type: <builtin: select only>\n",
+		"scaling factor: 10\n",
+		"query mode: prepared\n",
+		"number of clients: 8\n",
+		"number of threads: 2\n",
+		"duration: 10 s\n",
+		"number of transactions actually processed: 250000\n",
+		"number of failed transactions: 0 (0.000%)\n",
+		"latency average = 0.312 ms\n",
+		"latency stddev = 0.045 ms\n",
+		"initial connection time = 5.250 ms\n",
+		"tps = 25000.000000 (without initial connection time)\n",
+		"latency percentiles: p50 0.300  p90 0.400  p99 0.900  p99.9 2.000  max 5.000 ms\n",
+		"client cpu per transaction = 11.5µs",
+		"h:5432/pq",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("pg report lacks %q:\n%s", want, out)
+		}
+	}
+	// Side by side: a header and one row per run.
+	if n := strings.Count(out, "select-only  prepared"); n != 2 {
+		t.Errorf("side-by-side table has %d rows, want 2:\n%s", n, out)
+	}
+}
+
+func TestPGTablesCountMode(t *testing.T) {
+	t.Parallel()
+	r := pgRun("h:5432/pgx", 100)
+	r.Params["time"] = "0"
+	r.Ops, r.Errors = 78, 2
+	r.Mode = "open"
+	r.Extra["schedule_lag_ns_mean"] = 120_000
+	r.Extra["skipped_ops"] = 0
+	var b bytes.Buffer
+	if err := pgTables(&b, []result.Run{r}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"number of transactions per client: 10\n",
+		"number of transactions actually processed: 78/80\n",
+		"number of failed transactions: 2 (2.500%)\n",
+		"rate limit schedule lag: avg 0.120 ms\n",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("pg report lacks %q:\n%s", want, b.String())
+		}
+	}
+}

@@ -1,0 +1,182 @@
+package report
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/dbmeter/dbmeter/internal/result"
+)
+
+// Source is one result document and the name a report shows it under
+// (usually its file name).
+type Source struct {
+	Name string
+	Doc  *result.Document
+}
+
+// ReadSources reads each path as a result document, named by its base name.
+func ReadSources(paths ...string) ([]Source, error) {
+	srcs := make([]Source, 0, len(paths))
+	for _, p := range paths {
+		doc, err := result.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		srcs = append(srcs, Source{Name: filepath.Base(p), Doc: doc})
+	}
+	return srcs, nil
+}
+
+// IgnoredParams are run params that say how a run was observed or how long
+// it lasted, not what was measured: compare matches runs without them, and
+// reports do not split tables by them.
+var IgnoredParams = []string{
+	"json", "html", "md", "csv", "quiet", "metrics-addr", "progress",
+	"seed", "repeat", "grace", "duration", "count", "warmup", "help",
+}
+
+// defining returns the params of r that define what it measured.
+func defining(r *result.Run) map[string]string {
+	out := make(map[string]string, len(r.Params))
+	for k, v := range r.Params {
+		if !slices.Contains(IgnoredParams, k) {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// entry is a run and the source it came from.
+type entry struct {
+	src int
+	run *result.Run
+}
+
+func entriesOf(srcs []Source) []entry {
+	var es []entry
+	for i, s := range srcs {
+		for j := range s.Doc.Runs {
+			es = append(es, entry{src: i, run: &s.Doc.Runs[j]})
+		}
+	}
+	return es
+}
+
+// splitKeys returns the params that tell apart runs of the same source,
+// family, target and workload other than by repetition, for example
+// fsync on and off in one invocation. They become part of a run's label.
+func splitKeys(es []entry) []string {
+	type cell struct {
+		src                      int
+		family, target, workload string
+	}
+	first := map[cell]map[string]string{}
+	keys := map[string]bool{}
+	for _, e := range es {
+		c := cell{e.src, e.run.Family, e.run.Target, e.run.Workload}
+		p := defining(e.run)
+		base, ok := first[c]
+		if !ok {
+			first[c] = p
+			continue
+		}
+		for k, v := range p {
+			if base[k] != v {
+				keys[k] = true
+			}
+		}
+		for k := range base {
+			if _, ok := p[k]; !ok {
+				keys[k] = true
+			}
+		}
+	}
+	out := make([]string, 0, len(keys))
+	for k := range keys {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// labeler names runs for tables and chart series: the target, the split
+// params, and the source when there are several.
+type labeler struct {
+	srcs  []Source
+	split []string
+}
+
+func newLabeler(srcs []Source, es []entry) labeler {
+	return labeler{srcs: srcs, split: splitKeys(es)}
+}
+
+// config is the split params of r, "" when none.
+func (l labeler) config(r *result.Run) string {
+	var parts []string
+	for _, k := range l.split {
+		if v, ok := r.Params[k]; ok {
+			parts = append(parts, k+"="+v)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// target is the target with its config and, across sources, the source.
+func (l labeler) target(e entry) string {
+	s := e.run.Target
+	if c := l.config(e.run); c != "" {
+		s += " (" + c + ")"
+	}
+	if len(l.srcs) > 1 {
+		s += " [" + l.srcs[e.src].Name + "]"
+	}
+	return s
+}
+
+// run names one run: target, workload and repetition.
+func (l labeler) run(e entry) string {
+	s := l.target(e) + " " + e.run.Workload
+	if e.run.Repeat > 1 || l.repeated(e) {
+		s += fmt.Sprintf(" #%d", e.run.Repeat)
+	}
+	return s
+}
+
+func (l labeler) repeated(e entry) bool {
+	for _, r := range l.srcs[e.src].Doc.Runs {
+		if r.Repeat > 1 {
+			return true
+		}
+	}
+	return false
+}
+
+// ordered returns the distinct values of key over es in first-seen order.
+func ordered(es []entry, key func(entry) string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, e := range es {
+		if k := key(e); !seen[k] {
+			seen[k] = true
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// median of vs; 0 when empty.
+func median(vs []float64) float64 {
+	if len(vs) == 0 {
+		return 0
+	}
+	s := slices.Clone(vs)
+	sort.Float64s(s)
+	if n := len(s); n%2 == 1 {
+		return s[n/2]
+	} else {
+		return (s[n/2-1] + s[n/2]) / 2
+	}
+}

@@ -1,0 +1,205 @@
+package report
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/dbmeter/dbmeter/internal/result"
+)
+
+// A Grid is a titled table of formatted cells that the Markdown and HTML
+// reports render alike. The first column is a name; the others are figures.
+type Grid struct {
+	Title  string
+	Header []string
+	Rows   [][]string
+	Note   string
+	Labels int // the leading columns that hold names, not figures (at least 1)
+}
+
+// Tables lays out one source's runs as the seeds did: engine × operation
+// matrices for kv, one row per client for ch insert, one row per run for
+// the rest.
+func Tables(srcs []Source, src int) []Grid {
+	es := entriesOf(srcs)
+	var mine []entry
+	for _, e := range es {
+		if e.src == src {
+			mine = append(mine, e)
+		}
+	}
+	l := newLabeler(srcs[src:src+1], rebase(mine))
+	var out []Grid
+	for _, family := range ordered(mine, func(e entry) string { return e.run.Family }) {
+		var runs []entry
+		for _, e := range mine {
+			if e.run.Family == family {
+				runs = append(runs, rebase([]entry{e})[0])
+			}
+		}
+		switch family {
+		case "kv":
+			out = append(out, kvMatrices(l, runs)...)
+		case "ch":
+			var ins, rest []entry
+			for _, e := range runs {
+				if e.run.Workload == "insert" {
+					ins = append(ins, e)
+				} else {
+					rest = append(rest, e)
+				}
+			}
+			if len(ins) > 0 {
+				out = append(out, insertTable(l, ins))
+			}
+			if len(rest) > 0 {
+				out = append(out, runTable("ch query: latency at the requested rate", l, rest))
+			}
+		case "pg":
+			out = append(out, runTable("pg: transactions per second and latency", l, runs))
+		default:
+			out = append(out, runTable(family, l, runs))
+		}
+	}
+	return out
+}
+
+// rebase points entries at source 0, for a labeler over one source.
+func rebase(es []entry) []entry {
+	out := make([]entry, len(es))
+	for i, e := range es {
+		out[i] = entry{src: 0, run: e.run}
+	}
+	return out
+}
+
+// kvMatrices gives the seed's tables: operations down, engines across;
+// throughput, mean latency (the seed's "time") and p99. Repetitions are
+// folded into their median.
+func kvMatrices(l labeler, es []entry) []Grid {
+	cols := ordered(es, l.target)
+	rows := ordered(es, func(e entry) string { return e.run.Workload })
+	cell := func(fig func(r *result.Run) float64, format func(float64) string) [][]string {
+		var out [][]string
+		for _, w := range rows {
+			line := []string{w}
+			for _, c := range cols {
+				var vs []float64
+				for _, e := range es {
+					if e.run.Workload == w && l.target(e) == c {
+						vs = append(vs, fig(e.run))
+					}
+				}
+				if len(vs) == 0 {
+					line = append(line, "-")
+				} else {
+					line = append(line, format(median(vs)))
+				}
+			}
+			out = append(out, line)
+		}
+		return out
+	}
+	header := append([]string{"operation"}, cols...)
+	note := ""
+	if n := maxRepeat(es); n > 1 {
+		note = fmt.Sprintf("median of %d repetitions", n)
+	}
+	ns := func(v float64) string { return nanos(v) }
+	return []Grid{
+		{Title: "kv throughput (ops/s)", Header: header, Rows: cell(func(r *result.Run) float64 { return r.OpsPerS }, Count), Note: note, Labels: 1},
+		{Title: "kv latency, mean", Header: header, Rows: cell(func(r *result.Run) float64 { return r.Latency.Mean }, ns), Note: note, Labels: 1},
+		{Title: "kv latency, p99", Header: header, Rows: cell(func(r *result.Run) float64 { return float64(r.Latency.P99) }, ns), Note: note, Labels: 1},
+	}
+}
+
+func maxRepeat(es []entry) int {
+	n := 0
+	for _, e := range es {
+		n = max(n, e.run.Repeat)
+	}
+	return n
+}
+
+// insertTable is the seed's clients × rows/s table, with the batch
+// latency split into building it in the client and sending it.
+func insertTable(l labeler, es []entry) Grid {
+	t := Grid{
+		Labels: 1,
+		Title:  "ch insert: rows per second by client",
+		Header: []string{"client", "workers", "rep", "rows/s", "MB/s", "batches/s", "batch p50", "batch p99", "build p50", "send p50", "CPU/row", "allocs/row", "errors"},
+	}
+	for _, e := range es {
+		r := e.run
+		perRow := func(v float64) string {
+			if r.Rows == 0 {
+				return "-"
+			}
+			return strconv.FormatFloat(v*float64(r.Ops)/float64(r.Rows), 'f', 1, 64)
+		}
+		cpuRow := "-"
+		if r.Rows > 0 {
+			cpuRow = nanos(r.Client.CPUNsPerOp * float64(r.Ops+r.Errors) / float64(r.Rows))
+		}
+		t.Rows = append(t.Rows, []string{
+			l.target(e), strconv.Itoa(r.Workers), strconv.Itoa(r.Repeat), Count(r.RowsPerS),
+			fmt.Sprintf("%.1f", r.BytesPerS/1e6), fmt.Sprintf("%.2f", r.OpsPerS),
+			Nanos(r.Latency.P50), Nanos(r.Latency.P99), phase(r, "build"), phase(r, "send"),
+			cpuRow, perRow(r.Client.AllocsPerOp), strconv.FormatInt(r.Errors, 10),
+		})
+	}
+	return t
+}
+
+func phase(r *result.Run, name string) string {
+	p, ok := r.Phases[name]
+	if !ok {
+		return "-"
+	}
+	return Nanos(p.P50)
+}
+
+// runTable is one row per run with the figures every family has.
+func runTable(title string, l labeler, es []entry) Grid {
+	t := Grid{
+		Labels: 3,
+		Title:  title,
+		Header: []string{"target", "workload", "mode", "workers", "rate/s", "rep", "ops/s", "p50", "p90", "p99", "p99.9", "max", "mean", "errors", "dropped"},
+	}
+	for _, e := range es {
+		r := e.run
+		rate := "-"
+		if r.Mode == "open" {
+			rate = Count(r.Rate)
+		}
+		lat := r.Latency
+		t.Rows = append(t.Rows, []string{
+			l.target(e), r.Workload, r.Mode, strconv.Itoa(r.Workers), rate, strconv.Itoa(r.Repeat), Count(r.OpsPerS),
+			Nanos(lat.P50), Nanos(lat.P90), Nanos(lat.P99), Nanos(lat.P999), Nanos(lat.Max), nanos(lat.Mean),
+			strconv.FormatInt(r.Errors, 10), strconv.FormatInt(r.Dropped, 10),
+		})
+	}
+	return t
+}
+
+// Notes lists what a reader must not miss in one source's runs: errors by
+// kind, interrupted runs, warnings.
+func Notes(doc *result.Document) []string {
+	var lines []string
+	for _, r := range doc.Runs {
+		name := r.Target + "/" + r.Workload
+		if r.Repeat > 1 {
+			name += fmt.Sprintf(" #%d", r.Repeat)
+		}
+		if r.Errors > 0 {
+			lines = append(lines, fmt.Sprintf("%s: %d errors (%s)", name, r.Errors, kinds(r.ErrorKinds)))
+		}
+		if r.Interrupted {
+			lines = append(lines, name+": interrupted, partial result")
+		}
+		for _, w := range r.Warnings {
+			lines = append(lines, name+": "+w)
+		}
+	}
+	return lines
+}
