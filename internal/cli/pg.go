@@ -1,9 +1,680 @@
 package cli
 
-import "github.com/spf13/cobra"
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
 
-// newPGCmd is replaced by the pg family's command.
+	"github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/dbmeter/dbmeter/internal/hist"
+	"github.com/dbmeter/dbmeter/internal/load"
+	"github.com/dbmeter/dbmeter/internal/pg"
+	"github.com/dbmeter/dbmeter/internal/pg/script"
+	"github.com/dbmeter/dbmeter/internal/redact"
+	"github.com/dbmeter/dbmeter/internal/result"
+)
+
+// pgFlags are pgbench's options, spelled as pgbench spells them, plus
+// dbmeter's own (--dsn, --driver, --force, output flags).
+type pgFlags struct {
+	clients, jobs    int
+	seconds, perCli  int
+	progress         int
+	rate, latencyMS  float64
+	protocol         string
+	scale            int64
+	fillfactor       int
+	initialize       bool
+	initSteps        string
+	foreignKeys      bool
+	noVacuum         bool
+	simpleUpdate     bool
+	selectOnly       bool
+	builtins, files  []string
+	defines          []string
+	seed             uint64
+	dsns, drivers    []string
+	host, port, user string
+	force            bool
+	warmup, grace    time.Duration
+	output           outputFlags
+	fs               *pflag.FlagSet
+}
+
+func (f *pgFlags) bind(fs *pflag.FlagSet) {
+	f.fs = fs
+	fs.Bool("help", false, "help for pg")
+	fs.IntVarP(&f.clients, "client", "c", 1, "number of concurrent database clients (sessions)")
+	fs.IntVarP(&f.jobs, "jobs", "j", 1, "number of threads, as pgbench (must not exceed -c; Go schedules the clients on GOMAXPROCS threads)")
+	fs.IntVarP(&f.seconds, "time", "T", 0, "duration of the benchmark in seconds")
+	fs.IntVarP(&f.perCli, "transactions", "t", 10, "number of transactions each client runs (default when -T is not given)")
+	fs.IntVarP(&f.progress, "progress", "P", 0, "show a pgbench progress line every NUM seconds")
+	fs.Float64VarP(&f.rate, "rate", "R", 0, "target rate in transactions per second (open loop, latency from the scheduled start)")
+	fs.Float64VarP(&f.latencyMS, "latency-limit", "L", 0, "count transactions lasting more than NUM ms as late (with -R, skip those already that late)")
+	fs.StringVarP(&f.protocol, "protocol", "M", "simple", "query mode: simple, extended or prepared")
+	fs.Int64VarP(&f.scale, "scale", "s", 1, "scaling factor (-i: rows to create; runs: read from pgbench_branches when not given)")
+	fs.IntVarP(&f.fillfactor, "fillfactor", "F", 100, "-i: fill factor of the tables")
+	fs.BoolVarP(&f.initialize, "initialize", "i", false, "initialise the pgbench tables and exit")
+	fs.StringVarP(&f.initSteps, "init-steps", "I", "dtgvp", "-i: steps to run: d drop, t create, g generate (COPY), G generate on the server, v vacuum, p primary keys, f foreign keys")
+	fs.BoolVar(&f.foreignKeys, "foreign-keys", false, "-i: create foreign keys between the tables")
+	fs.BoolVarP(&f.noVacuum, "no-vacuum", "n", false, "do not vacuum before the run (-i: skip the vacuum step)")
+	fs.BoolVarP(&f.simpleUpdate, "skip-some-updates", "N", false, "run the simple-update built-in script (-b simple-update)")
+	fs.BoolVarP(&f.selectOnly, "select-only", "S", false, "run the select-only built-in script (-b select-only)")
+	fs.StringArrayVarP(&f.builtins, "builtin", "b", nil, "built-in script NAME[@WEIGHT]: tpcb-like, simple-update, select-only (repeatable)")
+	fs.StringArrayVarP(&f.files, "file", "f", nil, "script FILE[@WEIGHT] in pgbench's format (repeatable)")
+	fs.StringArrayVarP(&f.defines, "define", "D", nil, "define a script variable NAME=VALUE (repeatable)")
+	fs.Uint64Var(&f.seed, "random-seed", load.DefaultSeed, "seed for every random choice (the result records it)")
+	fs.StringArrayVar(&f.dsns, "dsn", nil, "server to benchmark, postgres://user:password@host:port/db or key=value form (repeat for several servers side by side); default: -h/-p/-U/DBNAME and PG* variables")
+	fs.StringSliceVar(&f.drivers, "driver", []string{"pgx"}, "Go drivers to benchmark, repeatable or comma-separated: "+strings.Join(pg.DriverNames(), ", "))
+	fs.StringVarP(&f.host, "host", "h", "", "database server host or socket directory (default: PGHOST)")
+	fs.StringVarP(&f.port, "port", "p", "", "database server port (default: PGPORT)")
+	fs.StringVarP(&f.user, "username", "U", "", "database user name (default: PGUSER)")
+	fs.BoolVar(&f.force, "force", false, "let -i drop and reload pgbench tables dbmeter did not create, and let runs empty such a pgbench_history")
+	fs.DurationVar(&f.warmup, "warmup", 0, "run this long before measuring (pgbench has none)")
+	fs.DurationVar(&f.grace, "grace", load.DefaultGrace, "how long transactions running at the end may take before they are cancelled")
+	f.output.bind(fs)
+}
+
 func newPGCmd(env Env) *cobra.Command {
-	return &cobra.Command{Use: "pg", Short: "(pg family: not built yet)", Hidden: true, Args: noArgs,
-		RunE: runE(func(*cobra.Command, []string) error { return usagef("the pg family is not built yet") })}
+	var f pgFlags
+	cmd := &cobra.Command{
+		Use:   "pg [flags] [DBNAME]",
+		Short: "pgbench-compatible TPC-B benchmark across Go drivers and servers",
+		Long: `pg runs pgbench's benchmark with pgbench's flags: -i -s SCALE initialises the
+four pgbench tables; a run executes the built-in scripts (tpcb-like,
+simple-update -N, select-only -S) or -f script files, with -c clients for -T
+seconds or -t transactions per client, in query mode -M. It runs through one
+or more Go drivers (--driver pgx,pgx-stdlib,pq) against one or more servers
+(--dsn, repeatable), prints pgbench's summary block with percentiles for each,
+and records one run per server × driver in the result document.
+
+Without --dsn the connection comes from -h, -p, -U, DBNAME and the PGHOST,
+PGPORT, PGUSER, PGDATABASE, PGPASSWORD and PGSSLMODE variables.`,
+		Example: `  dbmeter pg -i -s 10
+  dbmeter pg -c 8 -j 2 -T 10 -S -M prepared --driver pgx,pgx-stdlib,pq
+  dbmeter pg -c 32 -T 60 -P 5 --dsn postgres://bench@hostA/bench --dsn postgres://bench@hostB/bench --json r.json`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 1 {
+				return usagef("pg takes at most one argument, the database name; got %q", args)
+			}
+			return nil
+		},
+	}
+	f.bind(cmd.Flags())
+	cmd.RunE = runE(func(cmd *cobra.Command, args []string) error {
+		return runPG(cmd.Context(), env, &f, args)
+	})
+	return cmd
+}
+
+// pgPlan is the checked command line.
+type pgPlan struct {
+	dsns    []string
+	drivers []string
+	mode    pg.QueryMode
+	scripts []pg.Weighted
+	builtin bool // some script is built in, so the pgbench tables must exist
+	vars    map[string]script.Value
+	load    load.Config
+	secrets []string
+}
+
+func runPG(ctx context.Context, env Env, f *pgFlags, args []string) error {
+	p, err := f.plan(env, args)
+	if err != nil {
+		return err
+	}
+	if f.initialize {
+		return runPGInit(ctx, env, f, p)
+	}
+	s, err := newSession(env, f.output, "", p.secrets...)
+	if err != nil {
+		return err
+	}
+	err = runPGBench(ctx, env, f, p, s)
+	if err != nil {
+		s.abort()
+		return scrubbed(err, p.secrets)
+	}
+	return s.finish(ctx)
+}
+
+// scrubbed masks secrets a driver or server may have put in an error.
+func scrubbed(err error, secrets []string) error {
+	if err == nil {
+		return nil
+	}
+	msg := redact.Scrub(err.Error(), secrets...)
+	if msg == err.Error() {
+		return err
+	}
+	var u usageError
+	if errors.As(err, &u) {
+		return usageError{errors.New(msg)}
+	}
+	return errors.New(msg)
+}
+
+// plan checks the flags, as pgbench does, before anything connects.
+func (f *pgFlags) plan(env Env, args []string) (*pgPlan, error) {
+	changed := f.fs.Changed
+	switch {
+	case f.clients < 1:
+		return nil, usagef("-c must be at least 1, got %d", f.clients)
+	case f.jobs < 1:
+		return nil, usagef("-j must be at least 1, got %d", f.jobs)
+	case f.jobs > f.clients:
+		return nil, usagef("-j (%d) must not exceed -c (%d): each thread needs at least one client", f.jobs, f.clients)
+	case changed("time") && f.seconds <= 0:
+		return nil, usagef("-T must be a positive number of seconds, got %d", f.seconds)
+	case changed("transactions") && f.perCli <= 0:
+		return nil, usagef("-t must be a positive number of transactions, got %d", f.perCli)
+	case changed("time") && changed("transactions"):
+		return nil, usagef("-T and -t contradict each other: give one")
+	case f.progress < 0:
+		return nil, usagef("-P must not be negative, got %d", f.progress)
+	case changed("rate") && f.rate <= 0:
+		return nil, usagef("-R must be a positive rate, got %g", f.rate)
+	case f.latencyMS < 0:
+		return nil, usagef("--latency-limit must not be negative, got %g", f.latencyMS)
+	case changed("scale") && f.scale < 1:
+		return nil, usagef("-s must be at least 1, got %d", f.scale)
+	case f.warmup < 0 || f.grace < 0:
+		return nil, usagef("--warmup and --grace must not be negative")
+	case f.initialize && (f.output.json != "" || f.output.html != "" || f.output.md != "" || f.output.csv != ""):
+		return nil, usagef("-i only initialises the tables and writes no result: leave out --json, --html, --md and --csv")
+	}
+	mode, err := pg.ParseMode(f.protocol)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	p := &pgPlan{mode: mode, vars: map[string]script.Value{}}
+	if p.dsns, p.secrets, err = f.servers(env, args); err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	for _, d := range f.drivers {
+		d = strings.TrimSpace(d)
+		if _, err := pg.LookupDriver(d); err != nil {
+			return nil, usageError{err}
+		}
+		if !seen[d] {
+			seen[d] = true
+			p.drivers = append(p.drivers, d)
+		}
+	}
+	if len(p.drivers) == 0 {
+		return nil, usagef("--driver needs at least one of: %s", strings.Join(pg.DriverNames(), ", "))
+	}
+	var defined []string
+	for _, d := range f.defines {
+		name, value, ok := strings.Cut(d, "=")
+		if !ok || name == "" {
+			return nil, usagef("-D %q: want NAME=VALUE", d)
+		}
+		p.vars[name] = script.Text(value)
+		defined = append(defined, name)
+	}
+	if !f.initialize {
+		if err := f.loadScripts(p, defined); err != nil {
+			return nil, err
+		}
+	}
+	p.load = f.loadConfig()
+	if err := p.load.Validate(); err != nil {
+		return nil, usageError{err}
+	}
+	return p, nil
+}
+
+// servers returns the DSNs to benchmark and the secrets they hold.
+func (f *pgFlags) servers(env Env, args []string) ([]string, []string, error) {
+	var secrets []string
+	if pw := env.Getenv("PGPASSWORD"); pw != "" {
+		secrets = append(secrets, pw)
+	}
+	if len(f.dsns) > 0 {
+		if f.host != "" || f.port != "" || f.user != "" || len(args) > 0 {
+			return nil, nil, usagef("give the server with --dsn or with -h/-p/-U/DBNAME, not both")
+		}
+		for _, d := range f.dsns {
+			if _, _, err := pg.Endpoint(d); err != nil {
+				return nil, nil, usagef("--dsn %s: %v", redact.String(d), errors.Unwrap(err))
+			}
+			secrets = append(secrets, redact.Values(d)...)
+		}
+		return f.dsns, secrets, nil
+	}
+	or := func(flag, name string) string {
+		if flag != "" {
+			return flag
+		}
+		return env.Getenv(name)
+	}
+	ci := pg.ConnInfo{
+		Host:     or(f.host, "PGHOST"),
+		Port:     or(f.port, "PGPORT"),
+		User:     or(f.user, "PGUSER"),
+		Password: env.Getenv("PGPASSWORD"),
+		DBName:   env.Getenv("PGDATABASE"),
+		SSLMode:  env.Getenv("PGSSLMODE"),
+	}
+	if len(args) == 1 {
+		ci.DBName = args[0]
+	}
+	if ci.DBName == "" {
+		ci.DBName = ci.User // libpq's default
+	}
+	dsn := ci.DSN()
+	if _, _, err := pg.Endpoint(dsn); err != nil {
+		return nil, nil, usagef("bad connection settings: %v", errors.Unwrap(err))
+	}
+	return []string{dsn}, secrets, nil
+}
+
+// splitWeight cuts "NAME@WEIGHT" (weight 1 when absent).
+func splitWeight(spec, flag string) (string, int, error) {
+	i := strings.LastIndex(spec, "@")
+	if i < 0 {
+		return spec, 1, nil
+	}
+	w, err := strconv.Atoi(spec[i+1:])
+	if err != nil || w < 0 {
+		return "", 0, usagef("%s %q: the weight after @ must be a non-negative integer", flag, spec)
+	}
+	return spec[:i], w, nil
+}
+
+// loadScripts reads -b, -S, -N and -f in pgbench's order: built-ins first.
+func (f *pgFlags) loadScripts(p *pgPlan, defined []string) error {
+	specs := append([]string(nil), f.builtins...)
+	if f.selectOnly {
+		specs = append(specs, "select-only")
+	}
+	if f.simpleUpdate {
+		specs = append(specs, "simple-update")
+	}
+	if len(specs) == 0 && len(f.files) == 0 {
+		specs = []string{"tpcb-like"}
+	}
+	for _, spec := range specs {
+		name, w, err := splitWeight(spec, "-b")
+		if err != nil {
+			return err
+		}
+		full, s, err := script.Builtin(name, defined)
+		if err != nil {
+			return usageError{err}
+		}
+		p.scripts = append(p.scripts, pg.Weighted{Name: full, Script: s, Weight: w})
+		p.builtin = true
+	}
+	for _, spec := range f.files {
+		path, w, err := splitWeight(spec, "-f")
+		if err != nil {
+			return err
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return usagef("-f %s: %v", path, errors.Unwrap(err))
+		}
+		s, err := script.Parse(path, string(src), append(script.Predefined(), defined...))
+		if err != nil {
+			return usageError{err}
+		}
+		p.scripts = append(p.scripts, pg.Weighted{Name: filepath.Base(path), Script: s, Weight: w})
+	}
+	total := 0
+	for _, s := range p.scripts {
+		total += s.Weight
+	}
+	if total == 0 {
+		return usagef("the script weights add up to 0: give at least one a positive weight")
+	}
+	return nil
+}
+
+// loadConfig maps pgbench's run flags onto the load engine. -R uses
+// pgbench's model: one connection per client and a queue, so a transaction
+// that waits for a busy client is timed from its scheduled start.
+func (f *pgFlags) loadConfig() load.Config {
+	cfg := load.DefaultConfig()
+	cfg.Workers = f.clients
+	cfg.MaxInFlight = f.clients
+	cfg.Warmup = f.warmup
+	cfg.Grace = f.grace
+	cfg.Seed = f.seed
+	cfg.Classify = pg.Classify
+	cfg.Interval = time.Second
+	if f.progress > 0 {
+		cfg.Interval = time.Duration(f.progress) * time.Second
+	}
+	if f.fs.Changed("time") {
+		cfg.Duration = time.Duration(f.seconds) * time.Second
+	} else {
+		cfg.Duration = 0
+		cfg.Count = int64(f.perCli) * int64(f.clients)
+	}
+	if f.rate > 0 {
+		cfg.Rate = f.rate
+		cfg.Queue = int(min(max(f.rate*60, 1000), 1<<20))
+		if f.latencyMS > 0 {
+			cfg.SkipLate = time.Duration(f.latencyMS * float64(time.Millisecond))
+		}
+	}
+	return cfg
+}
+
+func runPGInit(ctx context.Context, env Env, f *pgFlags, p *pgPlan) error {
+	steps := f.initSteps
+	if f.noVacuum {
+		steps = strings.ReplaceAll(steps, "v", "")
+	}
+	if f.foreignKeys && !strings.Contains(steps, "f") {
+		steps += "f"
+	}
+	ic := pg.InitConfig{Scale: f.scale, Fillfactor: f.fillfactor, Steps: steps, Force: f.force, Log: env.Stderr}
+	if err := ic.Validate(); err != nil {
+		return usageError{err}
+	}
+	for _, dsn := range p.dsns {
+		where, db, _ := pg.Endpoint(dsn)
+		conn, err := pg.Connect(ctx, dsn)
+		if err != nil {
+			return scrubbed(err, p.secrets)
+		}
+		fmt.Fprintf(env.Stderr, "dbmeter pg: initialising %s/%s at scale %d\n", where, db, f.scale)
+		err = pg.Init(ctx, conn, ic)
+		conn.Close(context.Background())
+		if err != nil {
+			return scrubbed(fmt.Errorf("initialise %s/%s: %w", where, db, err), p.secrets)
+		}
+	}
+	return nil
+}
+
+// pgServer is what a run needs to know about one server.
+type pgServer struct {
+	dsn, target, version string
+	scale                int64
+}
+
+func runPGBench(ctx context.Context, env Env, f *pgFlags, p *pgPlan, s *session) error {
+	targets := targetNames(p.dsns)
+	params := flagParams(f.fs, "help", "dsn", "host", "port", "username")
+	for i, dsn := range p.dsns {
+		srv, err := f.prepareServer(ctx, env, p, dsn, targets[i])
+		if err != nil {
+			return err
+		}
+		for _, drv := range p.drivers {
+			if ctx.Err() != nil {
+				return nil
+			}
+			run, err := f.runOne(ctx, env, p, s, srv, drv, params)
+			if err != nil {
+				return err
+			}
+			s.add(run)
+		}
+	}
+	return nil
+}
+
+// targetNames names each server host:port, adding the database when two
+// DSNs share a host and port.
+func targetNames(dsns []string) []string {
+	out := make([]string, len(dsns))
+	count := map[string]int{}
+	for i, d := range dsns {
+		hp, _, _ := pg.Endpoint(d)
+		out[i] = hp
+		count[hp]++
+	}
+	for i, d := range dsns {
+		if count[out[i]] > 1 {
+			_, db, _ := pg.Endpoint(d)
+			out[i] += "/" + db
+		}
+	}
+	return out
+}
+
+// prepareServer connects once to read the version and the scale and to
+// check the tables.
+func (f *pgFlags) prepareServer(ctx context.Context, env Env, p *pgPlan, dsn, target string) (*pgServer, error) {
+	conn, err := pg.Connect(ctx, dsn)
+	if err != nil {
+		return nil, err
+	}
+	defer conn.Close(context.Background())
+	srv := &pgServer{dsn: dsn, target: target, scale: f.scale}
+	if srv.version, err = pg.ServerVersion(ctx, conn); err != nil {
+		return nil, err
+	}
+	if !p.builtin {
+		return srv, nil
+	}
+	st, err := pg.ReadTables(ctx, conn)
+	if err != nil {
+		return nil, err
+	}
+	_, db, _ := pg.Endpoint(dsn)
+	if err := pg.CheckTables(st, fmt.Sprintf("database %q on %s", db, target)); err != nil {
+		return nil, err
+	}
+	scale, err := pg.Scale(ctx, conn)
+	if err != nil {
+		return nil, err
+	}
+	if f.fs.Changed("scale") && scale != f.scale {
+		fmt.Fprintf(env.Stderr, "dbmeter pg: %s: scale option ignored, using count from pgbench_branches table (%d)\n", target, scale)
+	}
+	srv.scale = scale
+	return srv, nil
+}
+
+// vacuum does pgbench's pre-run vacuum on its own connection.
+func (f *pgFlags) vacuum(ctx context.Context, env Env, srv *pgServer) error {
+	conn, err := pg.Connect(ctx, srv.dsn)
+	if err != nil {
+		return err
+	}
+	defer conn.Close(context.Background())
+	st, err := pg.ReadTables(ctx, conn)
+	if err != nil {
+		return err
+	}
+	fmt.Fprint(env.Stderr, "starting vacuum...")
+	truncated, err := pg.Vacuum(ctx, conn, st, f.force)
+	if err != nil {
+		fmt.Fprintln(env.Stderr)
+		return fmt.Errorf("%s: %w", srv.target, err)
+	}
+	fmt.Fprintln(env.Stderr, "end.")
+	if st.Exists["pgbench_history"] && !truncated {
+		fmt.Fprintf(env.Stderr, "dbmeter pg: %s: pgbench_history was not created by dbmeter, so it was not emptied (pgbench would; --force to allow)\n", srv.target)
+	}
+	return nil
+}
+
+func (f *pgFlags) runOne(ctx context.Context, env Env, p *pgPlan, s *session, srv *pgServer, drvName string, params map[string]string) (result.Run, error) {
+	drv, _ := pg.LookupDriver(drvName)
+	vars := map[string]script.Value{"scale": script.Int(srv.scale), "random_seed": script.Int(int64(f.seed))}
+	for k, v := range p.vars {
+		vars[k] = v
+	}
+	bench, err := pg.NewBench(pg.Config{Driver: drv, DSN: srv.dsn, Mode: p.mode, Scripts: p.scripts, Vars: vars})
+	if err != nil {
+		return result.Run{}, usageError{err}
+	}
+	if !f.noVacuum {
+		if err := f.vacuum(ctx, env, srv); err != nil {
+			return result.Run{}, err
+		}
+	}
+	target := srv.target + "/" + drvName
+	label := target + "/" + workloadName(p.scripts)
+	var watch load.Watcher
+	if f.progress > 0 {
+		suffix := ""
+		if len(p.dsns)*len(p.drivers) > 1 {
+			suffix = " [" + target + "]"
+		}
+		watch = &pgProgress{w: env.Stderr, suffix: suffix, rate: f.rate > 0, scratch: hist.New(), service: hist.New()}
+	}
+	if mw := s.watcher(nil, label, bench.Ops()...); mw != nil {
+		if watch != nil {
+			watch = watchers{watch, mw}
+		} else {
+			watch = mw
+		}
+	}
+	cfg := p.load
+	res, err := load.Run(ctx, cfg, bench.Ops(), bench.NewWorker, watch)
+	if err != nil {
+		return result.Run{}, fmt.Errorf("%s: %w", target, startError(srv.dsn, err))
+	}
+	run := res.Fill(result.Run{
+		Family:   "pg",
+		Target:   target,
+		Workload: workloadName(p.scripts),
+		Params:   copyParams(params),
+		Server:   "PostgreSQL " + srv.version,
+		Repeat:   1,
+	}, cfg, -1)
+	f.describe(&run, res, cfg, p, srv, drvName, bench)
+	return run, nil
+}
+
+// startError explains a client that could not connect at the start.
+func startError(dsn string, err error) error {
+	if pg.Classify(err) == load.KindConnection || pg.SQLState(err) != "" {
+		return pg.ConnectError(dsn, err)
+	}
+	return err
+}
+
+func copyParams(m map[string]string) map[string]string {
+	out := make(map[string]string, len(m)+8)
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}
+
+func workloadName(ws []pg.Weighted) string {
+	if len(ws) == 1 {
+		return ws[0].Name
+	}
+	parts := make([]string, len(ws))
+	for i, w := range ws {
+		parts[i] = fmt.Sprintf("%s@%d", w.Name, w.Weight)
+	}
+	return strings.Join(parts, "+")
+}
+
+// describe adds what pgbench reports and the engine does not know: the
+// params the pg report prints and the family's extra figures.
+func (f *pgFlags) describe(run *result.Run, res *load.Result, cfg load.Config, p *pgPlan, srv *pgServer, drv string, b *pg.Bench) {
+	pr := run.Params
+	pr["dsn"] = srv.dsn // masked by session.add
+	pr["driver"] = drv
+	pr["scale"] = strconv.FormatInt(srv.scale, 10)
+	pr["query_mode"] = p.mode.String()
+	pr["transaction_type"] = "multiple scripts"
+	if len(p.scripts) == 1 {
+		pr["transaction_type"] = p.scripts[0].Script.Name
+	}
+	if run.Extra == nil {
+		run.Extra = map[string]float64{}
+	}
+	conn := b.ConnectTimes()
+	run.Phases = map[string]result.Latency{"connect": result.LatencyOf(conn)}
+	// pgbench's "initial connection time" is the connecting time summed over
+	// clients and divided by threads: each thread connects its clients in
+	// turn.
+	run.Extra["initial_connection_time_ns"] = conn.Mean() * float64(conn.TotalCount()) / float64(f.jobs)
+	run.Extra["reconnects"] = float64(b.Reconnects())
+	all := res.Set.Total()
+	if cfg.Open() {
+		lag := run.Latency.Mean - run.Service.Mean
+		run.Extra["schedule_lag_ns_mean"] = max(lag, 0)
+		run.Extra["skipped_ops"] = float64(run.Dropped)
+	}
+	if f.latencyMS > 0 {
+		run.Extra["late_ops"] = float64(above(all.Latency, int64(f.latencyMS*1e6)))
+	}
+	if len(p.scripts) > 1 {
+		for i, w := range p.scripts {
+			st := res.Stats(i)
+			key := fmt.Sprintf("script_%d", i+1)
+			pr[key] = w.Script.Name
+			pr[key+"_weight"] = strconv.Itoa(w.Weight)
+			run.Extra[key+"_ops"] = float64(st.Ops)
+			run.Extra[key+"_errors"] = float64(st.Errors)
+			run.Extra[key+"_latency_ns_mean"] = st.Latency.Mean
+			run.Extra[key+"_latency_ns_stddev"] = st.Latency.Stddev
+		}
+	}
+}
+
+// above counts the recorded values greater than limit.
+func above(h *hdrhistogram.Histogram, limit int64) int64 {
+	var n int64
+	for _, b := range h.Distribution() {
+		if b.From > limit {
+			n += b.Count
+		}
+	}
+	return n
+}
+
+// pgProgress prints pgbench's progress line for each interval.
+type pgProgress struct {
+	w       io.Writer
+	suffix  string
+	rate    bool
+	scratch *hdrhistogram.Histogram
+	service *hdrhistogram.Histogram
+}
+
+func (p *pgProgress) Tick(t load.Tick) {
+	p.scratch.Reset()
+	p.service.Reset()
+	for i := range t.Ops {
+		p.scratch.Merge(t.Ops[i].Latency)
+		if t.Ops[i].Service != nil {
+			p.service.Merge(t.Ops[i].Service)
+		}
+	}
+	iv := t.Interval
+	tps := 0.0
+	if t.Seconds > 0 {
+		tps = float64(iv.Ops) / t.Seconds
+	}
+	line := fmt.Sprintf("progress: %.1f s, %.1f tps, lat %.3f ms stddev %.3f, %d failed",
+		iv.TS, tps, p.scratch.Mean()/1e6, stddev(p.scratch)/1e6, iv.Errors)
+	if p.rate {
+		line += fmt.Sprintf(", lag %.3f ms", math.Max(p.scratch.Mean()-p.service.Mean(), 0)/1e6)
+		line += fmt.Sprintf(", %d skipped", iv.Dropped)
+	}
+	fmt.Fprintln(p.w, line+p.suffix)
+}
+
+func stddev(h *hdrhistogram.Histogram) float64 {
+	if h.TotalCount() == 0 {
+		return 0
+	}
+	return h.StdDev()
 }

@@ -26,6 +26,10 @@ type Config struct {
 	// wait shows in latency but not in service time (pgbench -R works this
 	// way). 0: an arrival that finds no worker is dropped at once.
 	Queue int
+	// SkipLate, in open loop, skips an arrival that a worker takes up more
+	// than SkipLate after its scheduled start: it is not run and counts as
+	// dropped (pgbench -R --latency-limit). 0: every arrival runs.
+	SkipLate time.Duration
 	// Duration of the measured window; 0 means stop after Count operations.
 	Duration time.Duration
 	// Count of measured operations; 0 means stop after Duration. In closed
@@ -110,6 +114,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("progress interval must not be negative, got %s", c.Interval)
 	case c.Queue < 0:
 		return fmt.Errorf("queue must not be negative, got %d", c.Queue)
+	case c.SkipLate < 0:
+		return fmt.Errorf("skip-late must not be negative, got %s", c.SkipLate)
 	case c.Grace < 0:
 		return fmt.Errorf("grace must not be negative, got %s", c.Grace)
 	case c.Open() && c.MaxInFlight < c.Workers:

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -253,15 +252,28 @@ func (r *runner) record(ctx context.Context, rec *hist.Recorder, out Outcome, er
 		panic(fmt.Sprintf("load: worker returned operation %d, workload has %d", out.Op, r.nOps))
 	}
 	if err != nil {
-		kind := KindUnfinished
-		if ctx.Err() == nil || !errors.Is(err, ctx.Err()) {
-			kind = r.classify(err)
-		}
-		rec.RecordError(out.Op, kind)
+		rec.RecordError(out.Op, r.kindOf(ctx, err))
 		return
 	}
 	rec.Record(out.Op, time.Duration(finished-start), time.Duration(finished-began), out.Rows, out.Bytes)
 }
+
+// kindOf classifies an operation error; an operation the runner itself
+// cancelled is unfinished, whatever the worker made of the cancellation.
+func (r *runner) kindOf(ctx context.Context, err error) string {
+	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		return KindUnfinished
+	}
+	return r.classify(err)
+}
+
+// Backoff bounds for a closed-loop worker whose target refuses connections:
+// without a pause it would spin through tens of thousands of instant
+// failures a second, burning the CPU the target needs to come back.
+const (
+	minBackoff = time.Millisecond
+	maxBackoff = 100 * time.Millisecond
+)
 
 func (r *runner) closedLoop(ctx context.Context, workers []Worker) {
 	var wg sync.WaitGroup
@@ -285,6 +297,7 @@ func (r *runner) closedLoop(ctx context.Context, workers []Worker) {
 func (r *runner) closedWorker(ctx context.Context, w Worker, rec *hist.Recorder, quota int64) {
 	buf := hist.NewBuffer(rec)
 	defer buf.Flush()
+	var backoff time.Duration
 	start := r.now()
 	for start < r.end.Load() {
 		out, err := w.Do(ctx)
@@ -301,7 +314,24 @@ func (r *runner) closedWorker(ctx context.Context, w Worker, rec *hist.Recorder,
 				}
 			}
 		}
+		switch {
+		case err == nil:
+			backoff = 0
+		case r.kindOf(ctx, err) == KindConnection:
+			backoff = min(max(2*backoff, minBackoff), maxBackoff)
+			sleepCtx(ctx, backoff)
+			end = r.now() // the pause is not the next operation's latency
+		}
 		start = end
+	}
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
 	}
 }
 
@@ -388,11 +418,6 @@ func (r *runner) openLoop(ctx context.Context, workers []Worker) {
 // sleepUntil waits until t in slices short enough to notice an interrupt
 // (which moves the end of the window to now). It reports false when the
 // window ended first.
-// spinBelow is the wait under which the scheduler yields instead of
-// sleeping: a sleep costs a system call and a thread wake-up, more than the
-// wait itself at high rates.
-const spinBelow = int64(20 * time.Microsecond)
-
 func (r *runner) sleepUntil(sleep func(time.Duration), t int64) bool {
 	const slice = int64(50 * time.Millisecond)
 	for {
@@ -402,10 +427,6 @@ func (r *runner) sleepUntil(sleep func(time.Duration), t int64) bool {
 		}
 		if t >= r.end.Load() {
 			return false
-		}
-		if d < spinBelow {
-			runtime.Gosched()
-			continue
 		}
 		sleep(time.Duration(min(d, slice)))
 	}
@@ -441,6 +462,12 @@ func (r *runner) openWorker(ctx context.Context, w Worker, rec *hist.Recorder, a
 
 func (r *runner) openOp(ctx context.Context, w Worker, rec *hist.Recorder, due int64) {
 	began := r.now()
+	if r.cfg.SkipLate > 0 && began-due > int64(r.cfg.SkipLate) {
+		if due >= r.mStart && due < r.end.Load() {
+			r.dropped.Add(1)
+		}
+		return
+	}
 	out, err := w.Do(ctx)
 	end := r.now()
 	if due >= r.mStart && due < r.end.Load() {

@@ -275,3 +275,33 @@ func TestConfigValidate(t *testing.T) {
 		t.Errorf("DefaultConfig().Validate() = %v", err)
 	}
 }
+
+// A closed-loop worker facing a refused connection pauses between attempts
+// (doubling to 100 ms) instead of spinning through instant failures, and
+// the pause is not counted in the next operation's latency.
+func TestConnectionErrorsBackOff(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		start := time.Now()
+		nw := func(context.Context, int, *rand.Rand) (load.Worker, error) {
+			return load.WorkerFunc(func(context.Context) (load.Outcome, error) {
+				if time.Since(start) < time.Second {
+					return load.Outcome{}, fmt.Errorf("dial: %w", syscall.ECONNREFUSED)
+				}
+				time.Sleep(10 * time.Millisecond)
+				return load.Outcome{}, nil
+			}), nil
+		}
+		res := run(t, t.Context(), config(func(c *load.Config) { c.Duration = 2 * time.Second }), nw)
+		op := res.Set[0]
+		// 1+2+4+…+64 ms, then 100 ms pauses: about 16 attempts in the first second.
+		if op.Errors < 10 || op.Errors > 25 {
+			t.Errorf("%d connection errors in 1 s, want about 16", op.Errors)
+		}
+		if op.Ops < 85 {
+			t.Errorf("%d operations after the target came back, want about 90", op.Ops)
+		}
+		if got := time.Duration(op.Latency.Max()); got > 11*time.Millisecond {
+			t.Errorf("max latency %v includes a back-off pause, want 10ms", got)
+		}
+	})
+}

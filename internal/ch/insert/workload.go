@@ -36,6 +36,10 @@ type Workload struct {
 	next      atomic.Int64 // index of the next block
 	remaining atomic.Int64 // rows left to insert; <0: no limit
 	acked     atomic.Int64 // rows in INSERTs the server acknowledged
+	// uncertain counts rows in INSERTs that failed after their data was
+	// sent: the server may have stored them before the acknowledgement was
+	// lost, so the row check can neither count them as lost nor as landed.
+	uncertain atomic.Int64
 	start     atomic.Int64 // unix ns of the first operation: the runner's start, near enough
 	mu        struct {
 		sync.Mutex
@@ -91,6 +95,10 @@ func (w *Workload) take(n int) int {
 // after load.Run returned (which closes the workers, committing any INSERT
 // left open).
 func (w *Workload) Acked() int64 { return w.acked.Load() }
+
+// Uncertain is the rows whose INSERT failed after sending them: they may or
+// may not be in the table.
+func (w *Workload) Uncertain() int64 { return w.uncertain.Load() }
 
 // Phases merges the workers' build and send timings.
 func (w *Workload) Phases() map[string]result.Latency {
@@ -152,7 +160,10 @@ func (k *worker) Do(ctx context.Context) (load.Outcome, error) {
 	}
 	t1 := time.Now()
 	if err := batch.Send(ctx); err != nil {
-		k.pending, k.blocks = 0, 0 // the open INSERT failed: none of its rows count
+		// The open INSERT failed: none of its rows are acknowledged, but
+		// the server may have stored them before the failure reached us.
+		w.uncertain.Add(k.pending + int64(n))
+		k.pending, k.blocks = 0, 0
 		return load.Outcome{}, fmt.Errorf("send block: %w", err)
 	}
 	t2 := time.Now()
@@ -185,6 +196,8 @@ func (k *worker) Close() error {
 		cancel()
 		if err == nil {
 			k.w.acked.Add(k.pending)
+		} else {
+			k.w.uncertain.Add(k.pending)
 		}
 		k.pending, k.blocks = 0, 0
 	}

@@ -1,0 +1,250 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/dbmeter/dbmeter/internal/pg"
+	"github.com/dbmeter/dbmeter/internal/result"
+)
+
+// pgServerDSN returns the test server's DSN, or skips (fails under
+// DBMETER_E2E=1) when there is none.
+func pgServerDSN(t *testing.T) string {
+	t.Helper()
+	dsn := os.Getenv("DBMETER_PG_DSN")
+	switch e2e := os.Getenv("DBMETER_E2E"); {
+	case e2e == "0":
+		t.Skip("DBMETER_E2E=0: integration tests off")
+	case dsn == "" && e2e == "1":
+		t.Fatal("DBMETER_E2E=1 but DBMETER_PG_DSN is not set: start scripts/dev-services.sh up and eval its env")
+	case dsn == "":
+		t.Skip("DBMETER_PG_DSN is not set: run scripts/dev-services.sh up and eval \"$(scripts/dev-services.sh env)\"")
+	}
+	return dsn
+}
+
+// pgTempDB makes a database of the test's own, dropped at the end.
+func pgTempDB(t *testing.T) string {
+	t.Helper()
+	dsn := pgServerDSN(t)
+	u, err := url.Parse(dsn)
+	if err != nil || !strings.HasPrefix(u.Scheme, "postgres") {
+		t.Skipf("DBMETER_PG_DSN is not a postgres:// URL")
+	}
+	ctx := context.Background()
+	admin, err := pg.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer admin.Close(ctx)
+	name := fmt.Sprintf("dbmeter_pg_test_%d", rand.Uint64()%1e12)
+	if _, err := admin.Exec(ctx, "create database "+name); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		admin, err := pg.Connect(ctx, dsn)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer admin.Close(ctx)
+		if _, err := admin.Exec(ctx, "drop database if exists "+name+" with (force)"); err != nil {
+			t.Error(err)
+		}
+	})
+	u.Path = "/" + name
+	return u.String()
+}
+
+func runPGCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = Main(context.Background(), Env{
+		Args: append([]string{"pg"}, args...), Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
+		Getenv: func(string) string { return "" },
+	})
+	return code, out.String(), errb.String()
+}
+
+// pgbenchRun runs the real pgbench and returns its tps and transactions.
+func pgbenchRun(t *testing.T, dsn string, args ...string) (tps float64, txns int64) {
+	t.Helper()
+	bin, err := exec.LookPath("pgbench")
+	if err != nil {
+		if os.Getenv("DBMETER_E2E") == "1" {
+			t.Fatal("pgbench is not installed (postgresql-client)")
+		}
+		t.Skip("pgbench is not installed")
+	}
+	out, err := exec.Command(bin, append(args, dsn)...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("pgbench %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	m := regexp.MustCompile(`(?m)^tps = ([0-9.]+)`).FindSubmatch(out)
+	n := regexp.MustCompile(`(?m)^number of transactions actually processed: ([0-9]+)`).FindSubmatch(out)
+	f := regexp.MustCompile(`(?m)^number of failed transactions: ([0-9]+)`).FindSubmatch(out)
+	if m == nil || n == nil || f == nil || string(f[1]) != "0" {
+		t.Fatalf("pgbench %s: unexpected output:\n%s", strings.Join(args, " "), out)
+	}
+	tps, _ = strconv.ParseFloat(string(m[1]), 64)
+	txns, _ = strconv.ParseInt(string(n[1]), 10, 64)
+	return tps, txns
+}
+
+func pgSums(t *testing.T, dsn string) (history, deltas, abalance int64) {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := pg.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	if err := conn.QueryRow(ctx, `select (select count(*) from pgbench_history),
+		(select coalesce(sum(delta), 0) from pgbench_history), (select sum(abalance) from pgbench_accounts)`).Scan(&history, &deltas, &abalance); err != nil {
+		t.Fatal(err)
+	}
+	return
+}
+
+// TestPGCrossCheckPgbench runs pgbench and dbmeter back to back on the same
+// database: the same transactions must do the same work, and dbmeter's TPS
+// must be in a sanity band around pgbench's. This checks semantics, not
+// performance: the band is wide because the machine is shared.
+func TestPGCrossCheckPgbench(t *testing.T) {
+	dsn := pgTempDB(t)
+	if code, _, stderr := runPGCmd(t, "-i", "-s", "1", "--dsn", dsn); code != 0 {
+		t.Fatalf("dbmeter pg -i: exit %d: %s", code, stderr)
+	}
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		name string
+		args []string
+	}{
+		{"select-only prepared", []string{"-S", "-M", "prepared"}},
+		{"tpcb-like", []string{"-M", "extended"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			common := append([]string{"-n", "-c", "2", "-j", "1", "-T", "3"}, tc.args...)
+			h0, _, _ := pgSums(t, dsn)
+			pgTPS, pgTxns := pgbenchRun(t, dsn, common...)
+			h1, _, _ := pgSums(t, dsn)
+			jsonPath := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "_")+".json")
+			code, stdout, stderr := runPGCmd(t, append(common, "--dsn", dsn, "--json", jsonPath, "--driver", "pgx,pq")...)
+			if code != 0 {
+				t.Fatalf("dbmeter pg %v: exit %d: %s", common, code, stderr)
+			}
+			if !strings.Contains(stdout, "number of transactions actually processed") || !strings.Contains(stdout, "tps = ") {
+				t.Errorf("dbmeter's report lacks pgbench's summary block:\n%s", stdout)
+			}
+			doc, err := result.ReadFile(jsonPath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(doc.Runs) != 2 {
+				t.Fatalf("%d runs in the document, want one per driver", len(doc.Runs))
+			}
+			var ours int64
+			for _, r := range doc.Runs {
+				if r.Errors != 0 || r.Ops == 0 {
+					t.Fatalf("%s: %d transactions, %d errors", r.Target, r.Ops, r.Errors)
+				}
+				ratio := r.OpsPerS / pgTPS
+				t.Logf("%s: dbmeter %.0f tps, pgbench %.0f tps, ratio %.2f", r.Target, r.OpsPerS, pgTPS, ratio)
+				if ratio < 0.3 || ratio > 3 {
+					t.Errorf("%s: dbmeter %.0f tps vs pgbench %.0f tps: ratio %.2f outside the sanity band 0.3-3", r.Target, r.OpsPerS, pgTPS, ratio)
+				}
+				ours += r.Ops
+			}
+			h2, deltas, abalance := pgSums(t, dsn)
+			if tc.name == "tpcb-like" {
+				if h1-h0 != pgTxns {
+					t.Errorf("pgbench: %d history rows for %d transactions", h1-h0, pgTxns)
+				}
+				if h2-h1 != ours {
+					t.Errorf("dbmeter: %d history rows for %d transactions counted", h2-h1, ours)
+				}
+			} else if h2 != h1 || h1 != h0 {
+				t.Errorf("select-only wrote history rows: %d, %d, %d", h0, h1, h2)
+			}
+			if abalance != deltas {
+				t.Errorf("sum(abalance) = %d, sum(delta) = %d: some transaction's update was lost or doubled", abalance, deltas)
+			}
+		})
+	}
+}
+
+// TestPGBadInput: each mistake is one line, the right exit code, and no
+// secret on the screen.
+func TestPGBadInput(t *testing.T) {
+	dsn := pgServerDSN(t)
+	u, _ := url.Parse(dsn)
+	password, _ := u.User.Password()
+	wrong := *u
+	wrong.User = url.UserPassword(u.User.Username(), "not-the-password")
+	refused := *u
+	refused.Host = "127.0.0.1:1"
+	nodb := *u
+	nodb.Path = "/dbmeter_no_such_db"
+	empty := pgTempDB(t)
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"wrong password", []string{"--dsn", wrong.String()}, 1, "password authentication failed"},
+		{"unreachable host", []string{"--dsn", refused.String()}, 1, "connection refused"},
+		{"missing database", []string{"--dsn", nodb.String()}, 1, `database "dbmeter_no_such_db" does not exist`},
+		{"missing tables", []string{"--dsn", empty}, 1, "pgbench tables missing"},
+		{"-j above -c", []string{"-c", "2", "-j", "4", "--dsn", dsn}, 2, "-j (4) must not exceed -c (2)"},
+		{"unknown -b", []string{"-b", "tpcc", "--dsn", dsn}, 2, `no built-in script "tpcc"`},
+		{"unknown driver", []string{"--driver", "odbc", "--dsn", dsn}, 2, `unknown driver "odbc"`},
+		{"unknown mode", []string{"-M", "fast", "--dsn", dsn}, 2, `unknown query mode "fast"`},
+		{"bad weight", []string{"-b", "select-only@x", "--dsn", dsn}, 2, "weight after @"},
+		{"-T and -t", []string{"-T", "1", "-t", "1", "--dsn", dsn}, 2, "contradict"},
+		{"missing script file", []string{"-f", "/nonexistent.sql", "--dsn", dsn}, 2, "/nonexistent.sql"},
+		{"dsn and -h", []string{"-h", "x", "--dsn", dsn}, 2, "not both"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := tt.args
+			if tt.name != "-T and -t" {
+				args = append([]string{"-t", "1"}, args...)
+			}
+			code, stdout, stderr := runPGCmd(t, args...)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d (stderr %q)", code, tt.code, stderr)
+			}
+			lines := strings.Split(strings.TrimSpace(stderr), "\n")
+			if len(lines) != 1 || !strings.Contains(lines[0], tt.want) {
+				t.Errorf("stderr %q, want one line containing %q", stderr, tt.want)
+			}
+			if password != "" && (strings.Contains(stderr, password) || strings.Contains(stdout, password)) {
+				t.Errorf("the password appears in the output")
+			}
+		})
+	}
+}
+
+// TestPGScriptFileErrors: a script outside the supported subset is refused
+// before anything connects, with its line.
+func TestPGScriptFileErrors(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "bad.sql")
+	os.WriteFile(path, []byte("\\set aid random(1, 10)\nSELECT :aid;\n\\sleep 1 ms\n"), 0o644)
+	code, _, stderr := runPGCmd(t, "-f", path, "--dsn", "postgres://u@127.0.0.1:1/db")
+	if code != 2 || !strings.Contains(stderr, path+" line 3: \\sleep is not supported") {
+		t.Errorf("exit %d, stderr %q; want 2 and the line of \\sleep", code, stderr)
+	}
+}

@@ -1,0 +1,331 @@
+package pg
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/dbmeter/dbmeter/internal/hist"
+	"github.com/dbmeter/dbmeter/internal/load"
+	"github.com/dbmeter/dbmeter/internal/pg/script"
+)
+
+// Weighted is a script with its -b/-f weight.
+type Weighted struct {
+	Name   string // short name: "tpcb-like", or the file name
+	Script *script.Script
+	Weight int
+}
+
+// Config is one benchmark: one server, one driver, one query mode.
+type Config struct {
+	Driver  Driver
+	DSN     string
+	Mode    QueryMode
+	Scripts []Weighted
+	// Vars are the variables every client starts with: scale, random_seed
+	// and -D definitions; client_id is added per client.
+	Vars map[string]script.Value
+}
+
+// Validate reports the first setting that cannot work.
+func (c Config) Validate() error {
+	switch {
+	case c.Driver == nil:
+		return errors.New("no driver")
+	case len(c.Scripts) == 0:
+		return errors.New("no script")
+	}
+	for _, s := range c.Scripts {
+		if s.Weight < 0 {
+			return fmt.Errorf("script %s: weight must not be negative, got %d", s.Name, s.Weight)
+		}
+	}
+	if c.totalWeight() == 0 {
+		return errors.New("the scripts' weights add up to 0")
+	}
+	return nil
+}
+
+func (c Config) totalWeight() int {
+	n := 0
+	for _, s := range c.Scripts {
+		n += s.Weight
+	}
+	return n
+}
+
+// Bench makes the clients of one benchmark and keeps what they share: the
+// statements and the connection figures. Use one Bench per load.Run.
+type Bench struct {
+	cfg    Config
+	total  int
+	stmts  [][]*Stmt // per script, per command (nil for \set)
+	hasTx  []bool
+	rollbk *Stmt
+
+	reconnects atomic.Int64
+	mu         struct {
+		sync.Mutex
+		conn *hdrhistogram.Histogram // initial connection times
+	}
+}
+
+// NewBench checks cfg and compiles its scripts into statements.
+func NewBench(cfg Config) (*Bench, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	b := &Bench{cfg: cfg, total: cfg.totalWeight(), rollbk: &Stmt{Name: "dbmeter_rollback", SQL: "ROLLBACK"}}
+	b.mu.conn = hist.New()
+	for i, w := range cfg.Scripts {
+		stmts := make([]*Stmt, len(w.Script.Commands))
+		tx := false
+		for j, c := range w.Script.Commands {
+			if c.SQL == nil {
+				continue
+			}
+			stmts[j] = &Stmt{Name: fmt.Sprintf("dbmeter_%d_%d", i, j), SQL: c.SQL.Text, Parts: c.SQL.Parts, Query: c.SQL.Query}
+			tx = tx || c.SQL.Keyword == "begin" || c.SQL.Keyword == "start"
+		}
+		b.stmts = append(b.stmts, stmts)
+		b.hasTx = append(b.hasTx, tx)
+	}
+	return b, nil
+}
+
+// Ops names the operations: one per script, in order.
+func (b *Bench) Ops() []string {
+	out := make([]string, len(b.cfg.Scripts))
+	for i, s := range b.cfg.Scripts {
+		out[i] = s.Name
+	}
+	return out
+}
+
+// ConnectTimes returns a copy of the initial connection times.
+func (b *Bench) ConnectTimes() *hdrhistogram.Histogram {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	h := hist.New()
+	h.Merge(b.mu.conn)
+	return h
+}
+
+// Reconnects is how many times clients reopened a lost session.
+func (b *Bench) Reconnects() int64 { return b.reconnects.Load() }
+
+// NewWorker opens client id's session; it fits load.NewWorker.
+func (b *Bench) NewWorker(ctx context.Context, id int, rng *rand.Rand) (load.Worker, error) {
+	c := &Client{b: b, rng: rng}
+	for _, w := range b.cfg.Scripts {
+		vars := w.Script.NewVars(b.cfg.Vars)
+		for i, name := range w.Script.Vars() {
+			if name == "client_id" {
+				vars[i] = script.Int(int64(id))
+			}
+		}
+		c.vars = append(c.vars, vars)
+	}
+	start := time.Now()
+	s, err := b.cfg.Driver.Open(ctx, b.cfg.DSN, b.cfg.Mode)
+	if err != nil {
+		return nil, err
+	}
+	d := time.Since(start)
+	b.mu.Lock()
+	b.mu.conn.RecordValue(max(int64(d), 1))
+	b.mu.Unlock()
+	c.setSession(s)
+	return c, nil
+}
+
+func (c *Client) setSession(s Session) {
+	c.sess = s
+	if s == nil {
+		c.live.Store(nil)
+		return
+	}
+	c.live.Store(&s)
+}
+
+// watch makes qctx follow ctx, the run's context, which stays the same
+// from one Do to the next.
+func (c *Client) watch(ctx context.Context) {
+	if ctx == c.runCtx {
+		return
+	}
+	if c.stop != nil {
+		c.stop()
+	}
+	c.runCtx = ctx
+	c.qctx = context.WithoutCancel(ctx)
+	c.stop = context.AfterFunc(ctx, c.interrupt)
+}
+
+func (c *Client) interrupt() {
+	if s := c.live.Load(); s != nil {
+		if i, ok := (*s).(Interrupter); ok {
+			i.Interrupt()
+		}
+	}
+}
+
+// Client is one pgbench client: a session and its variables. Each Do runs
+// one transaction (one script, chosen by weight). After a connection error
+// the session is dropped and the next Do reconnects, so a run survives a
+// server restart.
+type Client struct {
+	b      *Bench
+	rng    *rand.Rand
+	sess   Session
+	vars   []script.Vars
+	args   []any
+	failed int // consecutive failed reconnects
+
+	// Statements run under qctx, runCtx without its cancellation: drivers
+	// watch a cancellable context with a goroutine or a callback per
+	// statement, a client cost pgbench does not have. When runCtx is
+	// cancelled, stop interrupts the session instead.
+	runCtx context.Context
+	qctx   context.Context
+	stop   func() bool
+	live   atomic.Pointer[Session] // the session Interrupt may close
+}
+
+var _ load.Worker = (*Client)(nil)
+
+func (c *Client) pick() int {
+	if len(c.b.cfg.Scripts) == 1 {
+		return 0
+	}
+	r := c.rng.IntN(c.b.total)
+	for i, s := range c.b.cfg.Scripts {
+		if r < s.Weight {
+			return i
+		}
+		r -= s.Weight
+	}
+	return len(c.b.cfg.Scripts) - 1
+}
+
+// Do runs one transaction.
+func (c *Client) Do(ctx context.Context) (load.Outcome, error) {
+	i := c.pick()
+	out := load.Outcome{Op: uint8(i)}
+	c.watch(ctx)
+	if c.sess == nil {
+		if err := c.reconnect(ctx); err != nil {
+			return out, err
+		}
+	}
+	w := c.b.cfg.Scripts[i]
+	vars := c.vars[i]
+	for j := range w.Script.Commands {
+		cmd := &w.Script.Commands[j]
+		if cmd.SQL == nil {
+			if err := cmd.Set(vars, c.rng); err != nil {
+				return out, load.WithKind(fmt.Errorf("%s: %w", w.Name, err), load.KindOther)
+			}
+			continue
+		}
+		args, err := cmd.SQL.Args(c.args[:0], vars)
+		if err != nil {
+			return out, load.WithKind(fmt.Errorf("%s line %d: %w", w.Name, cmd.Line, err), load.KindOther)
+		}
+		c.args = args
+		st := c.b.stmts[i][j]
+		if st.Query {
+			var n int64
+			n, err = c.sess.Query(c.qctx, st, args...)
+			out.Rows += n
+		} else {
+			_, err = c.sess.Exec(c.qctx, st, args...)
+		}
+		if err != nil {
+			return out, c.fail(ctx, i, err)
+		}
+	}
+	return out, nil
+}
+
+// fail classifies err and leaves the session usable for the next
+// transaction: rolled back after a server error, dropped after anything
+// else (the next Do reconnects).
+func (c *Client) fail(ctx context.Context, script int, err error) error {
+	if ctx.Err() != nil {
+		// Interrupted at the end of the run: unfinished, whatever the
+		// driver made of the closed socket.
+		c.drop()
+		return fmt.Errorf("%w: %w", ctx.Err(), err)
+	}
+	kind := Classify(err)
+	switch kind {
+	case load.KindServer, KindSerialization:
+		if c.b.hasTx[script] && ctx.Err() == nil {
+			if _, rerr := c.sess.Exec(c.qctx, c.b.rollbk); rerr != nil && Classify(rerr) != load.KindServer {
+				c.drop()
+			}
+		}
+	default:
+		c.drop()
+	}
+	return load.WithKind(err, kind)
+}
+
+func (c *Client) drop() {
+	if c.sess == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	s := c.sess
+	c.setSession(nil)
+	s.Close(ctx)
+}
+
+// reconnect reopens the session, pausing after failures so that a server
+// that is down is not hammered (and the error count stays meaningful).
+func (c *Client) reconnect(ctx context.Context) error {
+	if c.failed > 0 {
+		pause := min(time.Duration(c.failed)*50*time.Millisecond, time.Second)
+		select {
+		case <-time.After(pause):
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	s, err := c.b.cfg.Driver.Open(ctx, c.b.cfg.DSN, c.b.cfg.Mode)
+	if err != nil {
+		c.failed++
+		if ctx.Err() != nil {
+			return err
+		}
+		return load.WithKind(fmt.Errorf("reconnect: %w", err), load.KindConnection)
+	}
+	c.failed = 0
+	c.setSession(s)
+	c.b.reconnects.Add(1)
+	return nil
+}
+
+// Close closes the session.
+func (c *Client) Close() error {
+	if c.stop != nil {
+		c.stop()
+	}
+	if c.sess == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	s := c.sess
+	c.setSession(nil)
+	return s.Close(ctx)
+}

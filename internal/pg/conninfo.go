@@ -1,0 +1,118 @@
+package pg
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"strings"
+	"syscall"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+)
+
+// ConnInfo is what pgbench's options and PG* variables say about where to
+// connect. Empty fields are left to the drivers' defaults.
+type ConnInfo struct {
+	Host, Port, User, Password, DBName, SSLMode string
+}
+
+// DSN returns c as a postgres:// URL.
+func (c ConnInfo) DSN() string {
+	u := url.URL{Scheme: "postgres", Path: "/" + c.DBName}
+	if c.User != "" || c.Password != "" {
+		if c.Password != "" {
+			u.User = url.UserPassword(c.User, c.Password)
+		} else {
+			u.User = url.User(c.User)
+		}
+	}
+	host := c.Host
+	if strings.HasPrefix(host, "/") {
+		// A socket directory goes in the query, as libpq's URLs allow.
+		q := url.Values{"host": {host}}
+		u.RawQuery = q.Encode()
+		host = ""
+	}
+	if c.Port != "" && host != "" {
+		host = net.JoinHostPort(host, c.Port)
+	} else if c.Port != "" {
+		q := u.Query()
+		q.Set("port", c.Port)
+		u.RawQuery = q.Encode()
+	}
+	u.Host = host
+	if c.SSLMode != "" {
+		q := u.Query()
+		q.Set("sslmode", c.SSLMode)
+		u.RawQuery = q.Encode()
+	}
+	return u.String()
+}
+
+// Endpoint names the server and database a DSN points at, as
+// "host:port/dbname", for targets and messages. It never includes secrets.
+func Endpoint(dsn string) (hostPort, dbname string, err error) {
+	cfg, err := pgconn.ParseConfig(dsn)
+	if err != nil {
+		return "", "", fmt.Errorf("parse DSN: %w", err)
+	}
+	host := cfg.Host
+	if strings.HasPrefix(host, "/") {
+		return fmt.Sprintf("%s:%d", host, cfg.Port), cfg.Database, nil
+	}
+	return net.JoinHostPort(host, fmt.Sprint(cfg.Port)), cfg.Database, nil
+}
+
+// Connect opens an administrative connection (setup, scale, vacuum) and
+// turns the common failures into one line that says what to do.
+func Connect(ctx context.Context, dsn string) (*pgx.Conn, error) {
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		return nil, ConnectError(dsn, err)
+	}
+	return conn, nil
+}
+
+// ConnectError explains a failed connection to dsn in one line.
+func ConnectError(dsn string, err error) error {
+	where, db, perr := Endpoint(dsn)
+	if perr != nil {
+		return fmt.Errorf("bad DSN: %v", errors.Unwrap(perr))
+	}
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		switch pgErr.Code {
+		case "28P01", "28000":
+			return fmt.Errorf("cannot connect to %s: %s: check the user and password (--dsn, -U, PGUSER, PGPASSWORD)", where, pgErr.Message)
+		case "3D000":
+			return fmt.Errorf("cannot connect to %s: database %q does not exist: create it or name another (--dsn, DBNAME argument, PGDATABASE)", where, db)
+		}
+		return fmt.Errorf("cannot connect to %s: %s (SQLSTATE %s)", where, pgErr.Message, pgErr.Code)
+	}
+	switch {
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return fmt.Errorf("cannot connect to %s: connection refused: is PostgreSQL running and listening there? (--dsn, -h, -p, PGHOST, PGPORT)", where)
+	case errors.Is(err, context.DeadlineExceeded) || pgconn.Timeout(err):
+		return fmt.Errorf("cannot connect to %s: timed out: check the host and port, and any firewall", where)
+	}
+	var dnsErr *net.DNSError
+	if errors.As(err, &dnsErr) {
+		return fmt.Errorf("cannot connect to %s: unknown host %q: check the host name", where, dnsErr.Name)
+	}
+	return fmt.Errorf("cannot connect to %s: %v", where, innermost(err))
+}
+
+// innermost drops pgconn's "failed to connect to `user=… database=…`"
+// wrapping, which repeats what the caller already says.
+func innermost(err error) error {
+	for {
+		u := errors.Unwrap(err)
+		if u == nil {
+			return err
+		}
+		err = u
+	}
+}

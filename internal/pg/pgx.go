@@ -1,0 +1,92 @@
+package pg
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// openPgx opens a native pgx v5 connection. Simple mode substitutes values
+// in the client and sends text (pgx then uses the simple protocol);
+// extended uses QueryExecModeExec, an unnamed statement in one round trip;
+// prepared prepares each statement by name on first use.
+func openPgx(ctx context.Context, dsn string, mode QueryMode) (Session, error) {
+	cfg, err := pgx.ParseConfig(dsn)
+	if err != nil {
+		return nil, fmt.Errorf("parse DSN: %w", err)
+	}
+	cfg.DefaultQueryExecMode = pgx.QueryExecModeExec
+	if mode == ModeSimple {
+		cfg.DefaultQueryExecMode = pgx.QueryExecModeSimpleProtocol
+	}
+	// The session prepares what it needs itself, so pgx's own caches would
+	// only cost memory and lookups.
+	cfg.StatementCacheCapacity = 0
+	cfg.DescriptionCacheCapacity = 0
+	socks := &sockets{}
+	cfg.DialFunc = socks.dial
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &pgxSession{sockets: socks, conn: conn, mode: mode, prepared: map[string]bool{}}, nil
+}
+
+type pgxSession struct {
+	*sockets
+	conn     *pgx.Conn
+	mode     QueryMode
+	prepared map[string]bool
+}
+
+var (
+	_ Session     = (*pgxSession)(nil)
+	_ Interrupter = (*pgxSession)(nil)
+)
+
+// sql returns what to send for st: its text with values substituted in
+// simple mode, its prepared name in prepared mode, its SQL otherwise.
+func (s *pgxSession) sql(ctx context.Context, st *Stmt, args []any) (string, []any, error) {
+	switch s.mode {
+	case ModeSimple:
+		return st.Text(args), nil, nil
+	case ModePrepared:
+		if !s.prepared[st.Name] {
+			if _, err := s.conn.Prepare(ctx, st.Name, st.SQL); err != nil {
+				return "", nil, err
+			}
+			s.prepared[st.Name] = true
+		}
+		return st.Name, args, nil
+	}
+	return st.SQL, args, nil
+}
+
+func (s *pgxSession) Exec(ctx context.Context, st *Stmt, args ...any) (int64, error) {
+	sql, args, err := s.sql(ctx, st, args)
+	if err != nil {
+		return 0, err
+	}
+	tag, err := s.conn.Exec(ctx, sql, args...)
+	return tag.RowsAffected(), err
+}
+
+func (s *pgxSession) Query(ctx context.Context, st *Stmt, args ...any) (int64, error) {
+	sql, args, err := s.sql(ctx, st, args)
+	if err != nil {
+		return 0, err
+	}
+	rows, err := s.conn.Query(ctx, sql, args...)
+	if err != nil {
+		return 0, err
+	}
+	var n int64
+	for rows.Next() {
+		n++
+	}
+	rows.Close()
+	return n, rows.Err()
+}
+
+func (s *pgxSession) Close(ctx context.Context) error { return s.conn.Close(ctx) }

@@ -1,0 +1,110 @@
+package pg
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"fmt"
+)
+
+// sqlSession is a session through database/sql, on one dedicated
+// connection so that it is one pgbench client. Simple mode substitutes
+// values in the client and sends text without arguments, which both
+// pgx-stdlib and lib/pq send over the simple protocol; prepared mode
+// prepares each statement on the connection; extended passes arguments and
+// lets the driver send an unnamed statement.
+type sqlSession struct {
+	*sockets
+	db    *sql.DB
+	conn  *sql.Conn
+	mode  QueryMode
+	stmts map[string]*sql.Stmt
+}
+
+var (
+	_ Session     = (*sqlSession)(nil)
+	_ Interrupter = (*sqlSession)(nil)
+)
+
+func openSQL(ctx context.Context, c driver.Connector, mode QueryMode, socks *sockets) (*sqlSession, error) {
+	db := sql.OpenDB(c)
+	db.SetMaxOpenConns(1)
+	db.SetMaxIdleConns(1)
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	return &sqlSession{sockets: socks, db: db, conn: conn, mode: mode, stmts: map[string]*sql.Stmt{}}, nil
+}
+
+func (s *sqlSession) stmt(ctx context.Context, st *Stmt) (*sql.Stmt, error) {
+	if ps, ok := s.stmts[st.Name]; ok {
+		return ps, nil
+	}
+	ps, err := s.conn.PrepareContext(ctx, st.SQL)
+	if err != nil {
+		return nil, fmt.Errorf("prepare: %w", err)
+	}
+	s.stmts[st.Name] = ps
+	return ps, nil
+}
+
+func (s *sqlSession) Exec(ctx context.Context, st *Stmt, args ...any) (int64, error) {
+	var res sql.Result
+	var err error
+	switch s.mode {
+	case ModeSimple:
+		res, err = s.conn.ExecContext(ctx, st.Text(args))
+	case ModePrepared:
+		var ps *sql.Stmt
+		if ps, err = s.stmt(ctx, st); err == nil {
+			res, err = ps.ExecContext(ctx, args...)
+		}
+	default:
+		res, err = s.conn.ExecContext(ctx, st.SQL, args...)
+	}
+	if err != nil {
+		return 0, err
+	}
+	n, _ := res.RowsAffected()
+	return n, nil
+}
+
+func (s *sqlSession) Query(ctx context.Context, st *Stmt, args ...any) (int64, error) {
+	var rows *sql.Rows
+	var err error
+	switch s.mode {
+	case ModeSimple:
+		rows, err = s.conn.QueryContext(ctx, st.Text(args))
+	case ModePrepared:
+		var ps *sql.Stmt
+		if ps, err = s.stmt(ctx, st); err == nil {
+			rows, err = ps.QueryContext(ctx, args...)
+		}
+	default:
+		rows, err = s.conn.QueryContext(ctx, st.SQL, args...)
+	}
+	if err != nil {
+		return 0, err
+	}
+	var n int64
+	for rows.Next() {
+		n++
+	}
+	if err := rows.Close(); err != nil {
+		return n, err
+	}
+	return n, rows.Err()
+}
+
+func (s *sqlSession) Close(context.Context) error {
+	for _, ps := range s.stmts {
+		ps.Close()
+	}
+	err := s.conn.Close()
+	if cerr := s.db.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
