@@ -1,0 +1,75 @@
+package kv_test
+
+import (
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/dbmeter/dbmeter/internal/kv"
+	"github.com/dbmeter/dbmeter/internal/kv/kvtest"
+)
+
+func TestMain(m *testing.M) {
+	if kvtest.CrashChild() {
+		return
+	}
+	os.Exit(m.Run())
+}
+
+// TestEngines runs the conformance suite for every engine built in.
+func TestEngines(t *testing.T) {
+	for _, name := range kv.Names() {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			e, err := kv.Lookup(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			kvtest.Run(t, e)
+		})
+	}
+}
+
+func TestLookup(t *testing.T) {
+	tests := []struct {
+		name    string
+		wantErr string // "" for an engine every build has
+	}{
+		{"badger", ""},
+		{"map:memory", ""},
+		{"cznic/kv", "not served by the Go module proxy"},
+		{"leveldb", `unknown engine "leveldb" (known: badger, bbolt`}, // ErrUnknownEngine
+	}
+	for _, tt := range tests {
+		_, err := kv.Lookup(tt.name)
+		switch {
+		case tt.wantErr == "" && err != nil:
+			t.Errorf("Lookup(%q) = %v, want the engine", tt.name, err)
+		case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
+			t.Errorf("Lookup(%q) = %v, want an error containing %q", tt.name, err, tt.wantErr)
+		}
+	}
+}
+
+// Without -tags rocksdb, asking for rocksdb must say how to get it.
+func TestRocksDBTag(t *testing.T) {
+	_, err := kv.Lookup("rocksdb")
+	built := slices.Contains(kv.Names(), "rocksdb")
+	switch {
+	case built && err != nil:
+		t.Fatalf("rocksdb is registered but Lookup fails: %v", err)
+	case !built && (err == nil || err.Error() != "engine rocksdb is not built in (build with -tags rocksdb)"):
+		t.Fatalf("Lookup(rocksdb) without the tag = %v", err)
+	}
+}
+
+// Every engine in the seed's list is either built in or says why not.
+func TestEngineOrderCoversRegistry(t *testing.T) {
+	want := []string{"badger", "bbolt", "bolt", "goleveldb", "pebble", "buntdb", "btree", "btree:memory", "map", "map:memory"}
+	for _, n := range want {
+		if !slices.Contains(kv.Names(), n) {
+			t.Errorf("engine %s is not built in", n)
+		}
+	}
+}

@@ -1,0 +1,87 @@
+package kv
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Operations, in the order a matrix runs them: del last, since it removes
+// the preloaded keys the reads need; setmixed and getmixed come from one run.
+var opOrder = []string{"set", "get", "setmixed", "getmixed", "batchset", "del"}
+
+// Ops returns the operation names dbmeter kv knows, in run order.
+func Ops() []string { return slices.Clone(opOrder) }
+
+// CheckOps returns ops in run order without duplicates, or an error naming
+// the first unknown one and the known ones.
+func CheckOps(ops []string) ([]string, error) {
+	for _, op := range ops {
+		if !slices.Contains(opOrder, op) {
+			return nil, fmt.Errorf("unknown operation %q (known: %s)", op, strings.Join(opOrder, ", "))
+		}
+	}
+	var out []string
+	for _, op := range opOrder {
+		if slices.Contains(ops, op) {
+			out = append(out, op)
+		}
+	}
+	return out, nil
+}
+
+// CheckEngines returns each engine, in the order given, without
+// duplicates, or an error for the first one this build cannot run.
+func CheckEngines(names []string) ([]Engine, error) {
+	var out []Engine
+	seen := map[string]bool{}
+	for _, n := range names {
+		if seen[n] {
+			continue
+		}
+		seen[n] = true
+		e, err := Lookup(n)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// needsPreload reports whether any of ops reads or deletes preloaded keys.
+func needsPreload(ops []string) bool {
+	return slices.ContainsFunc(ops, func(op string) bool { return op != "set" && op != "batchset" })
+}
+
+// SplitParams sorts --param engine.key=value settings by engine. A setting
+// for an engine dbmeter does not know is an error; one for a known engine
+// not in this run is kept (and checked) so a typo never passes silently.
+func SplitParams(settings []string) (map[string]map[string]string, error) {
+	out := map[string]map[string]string{}
+	for _, s := range settings {
+		name, value, ok := strings.Cut(s, "=")
+		dot := strings.LastIndex(name, ".")
+		if !ok || dot <= 0 || dot == len(name)-1 {
+			return nil, fmt.Errorf("parameter %q: want engine.key=value, e.g. badger.value_threshold=1024", s)
+		}
+		engine, key := name[:dot], name[dot+1:]
+		if !knownEngine(engine) {
+			return nil, fmt.Errorf("parameter %q: unknown engine %q (known: %s)", s, engine, strings.Join(order, ", "))
+		}
+		if out[engine] == nil {
+			out[engine] = map[string]string{}
+		}
+		out[engine][key] = value
+	}
+	for engine, given := range out {
+		e, err := Lookup(engine)
+		if err != nil {
+			continue // not built in: Lookup's error comes if the run asks for it
+		}
+		if _, err := e.ResolveParams(given); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
