@@ -62,3 +62,13 @@ func CheckServer(client string, server, min Version) error {
 	}
 	return nil
 }
+
+// MinModernServer is the oldest server dbmeter lets clickhouse-go v2, ch-go
+// and the libraries built on them (database/sql, sqlx, gorm) talk to. They
+// speak a native protocol revision and send settings that 18.16 does not
+// know, and fail against it with protocol errors; 21.8 (LTS) is where
+// dbmeter draws the line. clickhouse-go v2 itself declares 25.8 as the
+// oldest server it supports (resources.MinSupportedVersion) but only logs a
+// warning below it, and ch-go tests against the releases ClickHouse still
+// supports: servers from 21.8 to 25.8 are allowed, not vouched for.
+var MinModernServer = Version{Major: 21, Minor: 8}

@@ -83,7 +83,7 @@ func TestCHInsertLegacy(t *testing.T) {
 		t.Errorf("exit %d, want 1 (modern clients refused); stderr %q", code, stderr)
 	}
 	for _, c := range []string{"ch-go", "clickhouse-go-column"} {
-		if !strings.Contains(stderr, "client "+c+" needs ClickHouse 25.8.0 or newer, but the server is 18.16") {
+		if !strings.Contains(stderr, "client "+c+" needs ClickHouse 21.8.0 or newer, but the server is 18.16") {
 			t.Errorf("no refusal line for %s in %q", c, stderr)
 		}
 	}

@@ -6,8 +6,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/ClickHouse/clickhouse-go/v2/resources"
-
 	"github.com/dbmeter/dbmeter/internal/ch"
 )
 
@@ -32,16 +30,10 @@ type Client struct {
 	RoundTrip func(b *ch.Block) (*ch.Block, error)
 }
 
-// Oldest supported servers, from the libraries themselves.
+// Oldest servers each library can talk to (see ch.MinModernServer).
 var (
-	// clickhouse-go v2 declares its minimum in resources.MinSupportedVersion
-	// ("the minimum ClickHouse server version supported by this driver");
-	// gorm's driver and v2's database/sql interface are v2 underneath.
-	minV2 = ch.Version{Major: int(resources.MinSupportedVersion.Major), Minor: int(resources.MinSupportedVersion.Minor), Patch: int(resources.MinSupportedVersion.Patch)}
-	// ch-go v0.74 has no constant; its end-to-end tests run against the
-	// server versions ClickHouse supports (SECURITY.md), the oldest being
-	// 25.8 LTS (.github/workflows/e2e.yml).
-	minCHGo = ch.Version{Major: 25, Minor: 8}
+	minV2   = ch.MinModernServer
+	minCHGo = ch.MinModernServer
 	// clickhouse-go v1 speaks protocol revision 54213 (lib/data
 	// ClickHouseRevision), that is server 1.1.54213 (2017) and later.
 	minV1 = ch.Version{Major: 1, Minor: 1, Patch: 54213}

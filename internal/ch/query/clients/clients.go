@@ -9,10 +9,8 @@ import (
 	"github.com/dbmeter/dbmeter/internal/ch/query/chv2"
 )
 
-// modern is the oldest server dbmeter lets clickhouse-go v2 and ch-go talk
-// to: they speak a newer native protocol revision and send settings 18.16
-// does not know. 21.8 is the oldest LTS line their end-to-end suites cover.
-var modern = ch.Version{Major: 21, Minor: 8}
+// modern is the oldest server clickhouse-go v2 and ch-go may talk to.
+var modern = ch.MinModernServer
 
 // registry holds every client path. Nothing writes to it after start-up.
 var registry = map[string]query.Client{
