@@ -122,7 +122,7 @@ func Stall(ctx context.Context, rate float64, period, stall, d time.Duration, to
 		checks = append(checks, Check{
 			Name:   fmt.Sprintf("stalled target: p%g from intended start (%s freeze every %s, %g/s)", q, stall, period, rate),
 			Got:    fmt.Sprintf("%s (service time from actual start: %s)", got.Round(10*time.Microsecond), time.Duration(op.Service.ValueAtQuantile(q)).Round(time.Microsecond)),
-			Want:   fmt.Sprintf("%s ± %.0f%%", want, tolerance*100),
+			Want:   fmt.Sprintf("%s ± %.0f%%", want.Round(time.Microsecond), tolerance*100),
 			Pass:   verdict(off <= tolerance),
 			Result: res, Config: cfg,
 		})

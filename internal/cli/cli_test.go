@@ -131,3 +131,17 @@ func requireKeys(t *testing.T, what string, m map[string]any, keys ...string) {
 		}
 	}
 }
+
+func TestCPUProfile(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "cpu.prof")
+	if code, _, stderr := run(t, "null", "--duration", "200ms", "--warmup", "0", "--quiet", "--cpuprofile", path); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if fi, err := os.Stat(path); err != nil || fi.Size() == 0 {
+		t.Errorf("no CPU profile written: %v", err)
+	}
+	if code, _, _ := run(t, "null", "--cpuprofile", "/nonexistent-dir/cpu.prof"); code != 2 {
+		t.Errorf("unwritable --cpuprofile: exit %d, want 2", code)
+	}
+}

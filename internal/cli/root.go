@@ -25,7 +25,11 @@ type Env struct {
 
 // Main runs dbmeter with env and returns the process exit code.
 func Main(ctx context.Context, env Env) int {
+	var prof profiler
 	root := newRoot(env)
+	root.PersistentFlags().StringVar(&prof.path, "cpuprofile", "", "write a Go CPU profile of dbmeter itself to this file (go tool pprof reads it)")
+	root.PersistentPreRunE = func(*cobra.Command, []string) error { return prof.start() }
+	defer prof.stop()
 	root.SetArgs(env.Args)
 	root.SetOut(env.Stdout)
 	root.SetErr(env.Stderr)
