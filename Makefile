@@ -4,7 +4,7 @@ TAGS      ?= rocksdb
 FUZZTIME  ?= 5s
 SERVICES  := scripts/dev-services.sh
 
-.PHONY: build test unit services services-down bench fuzz lint
+.PHONY: build test unit services services-down bench fuzz kv
 
 build:
 	scripts/deps.sh
@@ -43,3 +43,8 @@ fuzz:
 	    $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg >/dev/null; \
 	  done; \
 	done; echo "fuzz: all targets ran clean"
+
+# The main job: the embedded K/V engine matrix, rocksdb included.
+kv:
+	scripts/deps.sh
+	$(GO) run -tags '$(TAGS)' ./cmd/dbmeter kv
