@@ -137,6 +137,21 @@ func (s *session) add(run result.Run) {
 		run.Params[k] = redact.Scrub(v, s.secrets...)
 	}
 	s.doc.Runs = append(s.doc.Runs, run)
+	s.checkpoint()
+}
+
+// checkpoint rewrites the --json file after every run, so that a process
+// killed later (an engine that crashes on a full disk, a kill -9) leaves
+// the runs that finished on disk. finish writes the final document.
+func (s *session) checkpoint() {
+	for _, o := range s.files {
+		if o.write != nil {
+			continue // only the JSON document
+		}
+		if _, err := o.f.Seek(0, io.SeekStart); err == nil && o.f.Truncate(0) == nil {
+			result.Write(o.f, s.doc)
+		}
+	}
 }
 
 // finish writes the document, the reports and the text tables, and says
@@ -153,7 +168,11 @@ func (s *session) finish(ctx context.Context) error {
 	for _, o := range s.files {
 		var err error
 		if o.write == nil {
-			err = result.Write(o.f, s.doc)
+			if _, err = o.f.Seek(0, io.SeekStart); err == nil {
+				if err = o.f.Truncate(0); err == nil {
+					err = result.Write(o.f, s.doc)
+				}
+			}
 		} else {
 			err = o.write(o.f, srcs)
 		}

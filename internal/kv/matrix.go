@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/result"
@@ -38,22 +39,24 @@ type Matrix struct {
 }
 
 // Run runs the matrix. It stops early, without error, when ctx is
-// cancelled; setup failures (an engine that cannot open or preload) are
-// errors.
+// cancelled. An engine that fails to open, preload or close is an error,
+// but the other engines still run: one broken engine must not cost the
+// numbers of the rest.
 func (m *Matrix) Run(ctx context.Context) error {
+	var errs []error
 	for rep := 1; rep <= m.Repeat; rep++ {
 		for _, sync := range m.Fsync {
 			for _, e := range m.Engines {
 				if ctx.Err() != nil {
-					return nil
+					return errors.Join(errs...)
 				}
 				if err := m.engine(ctx, e, sync, rep); err != nil {
-					return err
+					errs = append(errs, err)
 				}
 			}
 		}
 	}
-	return nil
+	return errors.Join(errs...)
 }
 
 func (m *Matrix) engine(ctx context.Context, e Engine, sync bool, rep int) (err error) {
@@ -75,7 +78,7 @@ func (m *Matrix) engine(ctx context.Context, e Engine, sync bool, rep int) (err 
 		return fmt.Errorf("open %s: %w", e.Name, err)
 	}
 	defer func() {
-		if cerr := s.Close(); cerr != nil && err == nil {
+		if cerr := closeWithin(s, closeTimeout); cerr != nil && err == nil {
 			err = fmt.Errorf("close %s: %w", e.Name, cerr)
 		}
 	}()
@@ -104,6 +107,22 @@ func (m *Matrix) engine(ctx context.Context, e Engine, sync bool, rep int) (err 
 		}
 	}
 	return nil
+}
+
+// closeTimeout bounds the wait for an engine to close: one that failed
+// mid-run (pebble after a WAL write error) may never return.
+const closeTimeout = 10 * time.Second
+
+// closeWithin closes s, giving up after d.
+func closeWithin(s Store, d time.Duration) error {
+	done := make(chan error, 1)
+	go func() { done <- s.Close() }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(d):
+		return fmt.Errorf("the engine did not close within %s: it is stuck after a failure", d)
+	}
 }
 
 // op runs one workload and adds its runs.

@@ -29,6 +29,15 @@ type Tick struct {
 	Ops hist.Set
 }
 
+// How long the runner waits for operations that ignore cancellation (an
+// embedded engine cannot be interrupted; a stuck one never returns) before
+// it gives up on them and reports what it measured. An interrupt must stop
+// the run within about a second.
+const (
+	abandonAfter       = 5 * time.Second
+	abandonInterrupted = 800 * time.Millisecond
+)
+
 // maxShards bounds the recorders a run keeps. Workers share a recorder when
 // there are more of them (a slow target with hundreds of connections does
 // not need hundreds of histograms); a fast in-process target has few workers
@@ -87,7 +96,12 @@ func Run(ctx context.Context, cfg Config, ops []string, newWorker NewWorker, wat
 		workers = append(workers, w)
 	}
 	r.mu.workers = workers
-	defer func() { closeAll(r.mu.workers) }()
+	defer func() {
+		r.mu.Lock()
+		ws := r.mu.workers
+		r.mu.Unlock()
+		closeAll(ws)
+	}()
 	return r.run(ctx, workers, ops, watch), nil
 }
 
@@ -201,11 +215,24 @@ func (r *runner) run(ctx context.Context, workers []Worker, ops []string, watch 
 		cancelWorkers()
 	}
 	costEnd := sampleCost()
+	grace := r.cfg.Grace
+	if interrupted {
+		grace = 0 // the workers were cancelled already
+	}
 	select {
 	case <-done:
-	case <-time.After(r.cfg.Grace):
+	case <-time.After(grace):
 		cancelWorkers()
-		<-done
+		wait := abandonAfter
+		if interrupted {
+			wait = abandonInterrupted
+		}
+		select {
+		case <-done:
+		case <-time.After(wait):
+			res.Warnings = append(res.Warnings, fmt.Sprintf(
+				"operations still running %s after they were cancelled were abandoned: the target is stuck, and their outcome is not counted", wait))
+		}
 	}
 	if r.cfg.Count > 0 && !interrupted {
 		stopAt = r.now()
