@@ -1,6 +1,13 @@
 package cli
 
-import "github.com/spf13/cobra"
+import (
+	"context"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dbmeter/dbmeter/internal/ch"
+)
 
 func newCHCmd(env Env) *cobra.Command {
 	cmd := &cobra.Command{
@@ -9,6 +16,20 @@ func newCHCmd(env Env) *cobra.Command {
 		Args:  noArgs,
 		RunE:  func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
+	cmd.PersistentFlags().Duration("connect-timeout", defaultConnectTimeout, "give up reaching the server after this long")
 	cmd.AddCommand(newCHInsertCmd(env), newCHQueryCmd(env))
 	return cmd
+}
+
+const defaultConnectTimeout = 5 * time.Second
+
+// serverVersion asks the server its version within --connect-timeout.
+func serverVersion(cmd *cobra.Command, dsn ch.DSN) (ch.Version, error) {
+	timeout, err := cmd.Flags().GetDuration("connect-timeout")
+	if err != nil || timeout <= 0 {
+		return ch.Version{}, usagef("--connect-timeout must be positive")
+	}
+	ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
+	defer cancel()
+	return ch.ServerVersion(ctx, dsn)
 }

@@ -131,7 +131,7 @@ func runCHInsert(cmd *cobra.Command, env Env, rf *runFlags, f *chiFlags) error {
 	secrets := append(redact.Values(f.dsn), dsn.Password)
 	scrub := func(err error) error { return errors.New(redact.Scrub(err.Error(), secrets...)) }
 
-	version, err := ch.ServerVersion(ctx, dsn)
+	version, err := serverVersion(cmd, dsn)
 	if err != nil {
 		return scrub(err)
 	}

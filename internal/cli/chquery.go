@@ -18,6 +18,7 @@ import (
 	"github.com/dbmeter/dbmeter/internal/ch/query"
 	"github.com/dbmeter/dbmeter/internal/ch/query/clients"
 	"github.com/dbmeter/dbmeter/internal/load"
+	"github.com/dbmeter/dbmeter/internal/metrics"
 	"github.com/dbmeter/dbmeter/internal/redact"
 	"github.com/dbmeter/dbmeter/internal/result"
 )
@@ -143,7 +144,7 @@ func runCHQuery(cmd *cobra.Command, env Env, rf *runFlags, qf *chqFlags) error {
 		return usageError{err}
 	}
 
-	version, err := ch.ServerVersion(ctx, dsn)
+	version, err := serverVersion(cmd, dsn)
 	if err != nil {
 		return err
 	}
@@ -480,6 +481,9 @@ func chqServePprof(env Env, addr string) (stop func(), err error) {
 	mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go srv.Serve(ln)
+	if !metrics.IsLoopback(addr) {
+		fmt.Fprintf(env.Stderr, "dbmeter: warning: --pprof-addr %s is not a loopback address: anyone who can reach this machine can profile dbmeter\n", addr)
+	}
 	fmt.Fprintf(env.Stderr, "dbmeter: pprof at http://%s/debug/pprof/\n", ln.Addr())
 	return func() { srv.Close() }, nil
 }

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // run invokes dbmeter in-process and returns its exit code and output.
@@ -143,5 +145,61 @@ func TestCPUProfile(t *testing.T) {
 	}
 	if code, _, _ := run(t, "null", "--cpuprofile", "/nonexistent-dir/cpu.prof"); code != 2 {
 		t.Errorf("unwritable --cpuprofile: exit %d, want 2", code)
+	}
+}
+
+// silentServer accepts connections on loopback and never answers.
+func silentServer(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		var held []net.Conn // hold them open, say nothing
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				for _, c := range held {
+					c.Close()
+				}
+				return
+			}
+			held = append(held, c)
+		}
+	}()
+	return ln.Addr().String()
+}
+
+// A server that accepts connections and never answers is given up on after
+// --connect-timeout, with one line, rather than after the OS's minutes.
+func TestConnectTimeout(t *testing.T) {
+	t.Parallel()
+	addr := silentServer(t)
+	tests := [][]string{
+		{"pg", "--dsn", "postgres://u:Sekr1tPass@" + addr + "/db?sslmode=disable", "-T", "1", "-S", "--connect-timeout", "1s"},
+		{"ch", "insert", "--dsn", "tcp://" + addr + "?username=u&password=Sekr1tPass", "--clients", "clickhouse-go-v1", "--rows", "10", "--connect-timeout", "1s"},
+		{"ch", "query", "--dsn", "tcp://" + addr + "?username=u&password=Sekr1tPass", "--clients", "clickhouse-go-v1", "--preset", "count", "--duration", "1s", "--connect-timeout", "1s"},
+	}
+	for _, args := range tests {
+		t.Run(args[0]+" "+args[1], func(t *testing.T) {
+			t.Parallel()
+			done := make(chan struct{})
+			var code int
+			var stderr string
+			go func() {
+				code, _, stderr = run(t, args...)
+				close(done)
+			}()
+			select {
+			case <-done:
+			case <-time.After(30 * time.Second):
+				t.Fatal("dbmeter did not give up on a silent server")
+			}
+			if code != 1 || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || strings.Contains(stderr, "Sekr1tPass") {
+				t.Errorf("exit %d, stderr %q: want exit 1 and one line without the password", code, stderr)
+			}
+		})
 	}
 }

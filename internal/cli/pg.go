@@ -44,6 +44,7 @@ type pgFlags struct {
 	defines          []string
 	seed             uint64
 	dsns, drivers    []string
+	connectTimeout   time.Duration
 	host, port, user string
 	force            bool
 	warmup, grace    time.Duration
@@ -74,6 +75,7 @@ func (f *pgFlags) bind(fs *pflag.FlagSet) {
 	fs.StringArrayVarP(&f.files, "file", "f", nil, "script FILE[@WEIGHT] in pgbench's format (repeatable)")
 	fs.StringArrayVarP(&f.defines, "define", "D", nil, "define a script variable NAME=VALUE (repeatable)")
 	fs.Uint64Var(&f.seed, "random-seed", load.DefaultSeed, "seed for every random choice (the result records it)")
+	fs.DurationVar(&f.connectTimeout, "connect-timeout", 5*time.Second, "give up connecting to a server after this long (libpq's connect_timeout, unless the DSN sets one)")
 	fs.StringArrayVar(&f.dsns, "dsn", nil, "server to benchmark, postgres://user:password@host:port/db or key=value form (repeat for several servers side by side); default: -h/-p/-U/DBNAME and PG* variables")
 	fs.StringSliceVar(&f.drivers, "driver", []string{"pgx"}, "Go drivers to benchmark, repeatable or comma-separated: "+strings.Join(pg.DriverNames(), ", "))
 	fs.StringVarP(&f.host, "host", "h", "", "database server host or socket directory (default: PGHOST)")
@@ -201,6 +203,12 @@ func (f *pgFlags) plan(env Env, args []string) (*pgPlan, error) {
 	p := &pgPlan{mode: mode, vars: map[string]script.Value{}}
 	if p.dsns, p.secrets, err = f.servers(env, args); err != nil {
 		return nil, err
+	}
+	if f.connectTimeout <= 0 {
+		return nil, usagef("--connect-timeout must be positive, got %s", f.connectTimeout)
+	}
+	for i, d := range p.dsns {
+		p.dsns[i] = pg.WithConnectTimeout(d, f.connectTimeout)
 	}
 	seen := map[string]bool{}
 	for _, d := range f.drivers {

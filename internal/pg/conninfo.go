@@ -4,10 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"net"
 	"net/url"
+	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
@@ -50,6 +53,26 @@ func (c ConnInfo) DSN() string {
 		u.RawQuery = q.Encode()
 	}
 	return u.String()
+}
+
+// WithConnectTimeout returns dsn with libpq's connect_timeout (whole
+// seconds, at least 1) set to d, unless the DSN sets one itself, so an
+// unreachable host fails in bounded time with every driver: pgx and lib/pq
+// both read it.
+func WithConnectTimeout(dsn string, d time.Duration) string {
+	secs := strconv.Itoa(max(1, int(math.Ceil(d.Seconds()))))
+	if u, err := url.Parse(dsn); err == nil && (u.Scheme == "postgres" || u.Scheme == "postgresql") {
+		q := u.Query()
+		if q.Get("connect_timeout") == "" {
+			q.Set("connect_timeout", secs)
+			u.RawQuery = q.Encode()
+		}
+		return u.String()
+	}
+	if strings.Contains(dsn, "connect_timeout=") {
+		return dsn
+	}
+	return strings.TrimSpace(dsn) + " connect_timeout=" + secs
 }
 
 // Endpoint names the server and database a DSN points at, as

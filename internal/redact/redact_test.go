@@ -13,7 +13,7 @@ func TestString(t *testing.T) {
 		{"tcp://127.0.0.1:9000?username=u&password=pw&database=d", "tcp://127.0.0.1:9000?username=u&password=" + Mask + "&database=d"},
 		{"host=h user=u password='a b' dbname=d", "host=h user=u password=" + Mask + " dbname=d"},
 		{"host=h password=abc", "host=h password=" + Mask},
-		{"postgres://u@h/db", "postgres://u@h/db"},            // no password: unchanged
+		{"postgres://u@h/db", "postgres://u@h/db"}, // no password: unchanged
 		{"no secrets here", "no secrets here"},
 		{"dial postgres://u:p@ss@h/db: refused", "dial postgres://u:" + Mask + "@h/db: refused"},
 	}
