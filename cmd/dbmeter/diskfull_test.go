@@ -10,17 +10,17 @@ import (
 )
 
 // Engines that fill their disk mid-run report the failures as errors in the
-// result, and the engines after them still run. The disk is a 3 MiB tmpfs,
+// result, and the engines after them still run. The disk is a 2 MiB tmpfs,
 // so it needs root (make test runs as root); elsewhere the test skips.
 func TestKVFullDiskIsErrorsNotACrash(t *testing.T) {
 	mnt := t.TempDir()
-	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=3m", "tmpfs", mnt).CombinedOutput(); err != nil {
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", mnt).CombinedOutput(); err != nil {
 		t.Skipf("cannot mount a small tmpfs (needs root): %v %s", err, out)
 	}
 	t.Cleanup(func() { exec.Command("umount", mnt).Run() })
 	path := filepath.Join(t.TempDir(), "r.json")
 	code, _, stderr := dbmeter(t, nil, "kv", "--engines", "map,bbolt,goleveldb", "--ops", "set",
-		"--duration", "1s", "--warmup", "0", "--dir", mnt, "--json", path, "--quiet")
+		"--duration", "2s", "--warmup", "0", "--dir", mnt, "--json", path, "--quiet")
 	if code != 1 || strings.Contains(stderr, "goroutine ") {
 		t.Fatalf("exit %d, stderr %q: want exit 1 and no crash", code, stderr)
 	}

@@ -12,14 +12,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dbmeter/dbmeter/internal/servertest"
 	"github.com/jackc/pgx/v5"
 )
 
 // pgbench's own tables (made by pgbench, so unmarked) survive every dbmeter
 // pg command that does not say --force.
 func TestUnmarkedPGTablesSurvive(t *testing.T) {
-	sharedServices(t, "DBMETER_PG_DSN")
-	dsn := ownDatabase(t, os.Getenv("DBMETER_PG_DSN"))
+	dsn := servertest.PostgresDB(t)
 	if out, err := exec.Command("pgbench", "-i", "-s", "1", "-q", dsn).CombinedOutput(); err != nil {
 		t.Fatalf("pgbench -i: %v\n%s", err, out)
 	}
@@ -53,7 +53,8 @@ func TestUnmarkedPGTablesSurvive(t *testing.T) {
 
 // A ClickHouse table dbmeter did not create is refused, never replaced.
 func TestUnmarkedCHTableSurvives(t *testing.T) {
-	sharedServices(t, "DBMETER_CLICKHOUSE_LEGACY_DSN", "DBMETER_CLICKHOUSE_HTTP_URL")
+	servertest.Env(t, "DBMETER_CLICKHOUSE_LEGACY_DSN")
+	servertest.Env(t, "DBMETER_CLICKHOUSE_HTTP_URL")
 	db := fmt.Sprintf("dbmeter_own_%d", time.Now().UnixNano())
 	chExec(t, "CREATE DATABASE "+db)
 	t.Cleanup(func() { chExec(t, "DROP DATABASE IF EXISTS "+db) })

@@ -1,23 +1,20 @@
 package main
 
 import (
-	"context"
-	"fmt"
 	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/jackc/pgx/v5"
+	"github.com/dbmeter/dbmeter/internal/servertest"
 )
 
 // No family may print or record a password: not on stdout or stderr, not in
 // the result document or any report, not in an error about a wrong one.
 func TestPasswordsNeverAppear(t *testing.T) {
-	sharedServices(t, "DBMETER_PG_DSN", "DBMETER_CLICKHOUSE_LEGACY_DSN")
-	pgDSN, chDSN := ownDatabase(t, os.Getenv("DBMETER_PG_DSN")), os.Getenv("DBMETER_CLICKHOUSE_LEGACY_DSN")
+	servertest.Env(t, "DBMETER_CLICKHOUSE_LEGACY_DSN")
+	pgDSN, chDSN := servertest.PostgresDB(t), os.Getenv("DBMETER_CLICKHOUSE_LEGACY_DSN")
 	pgURL, _ := url.Parse(pgDSN)
 	realPG, _ := pgURL.User.Password()
 	chURL, _ := url.Parse(chDSN)
@@ -81,32 +78,4 @@ func TestPasswordsNeverAppear(t *testing.T) {
 			}
 		})
 	}
-}
-
-// ownDatabase creates a database for the test alone on the server of dsn,
-// dropped at the end, so tests sharing the server never touch each other's
-// pgbench tables. It returns the DSN pointing at it.
-func ownDatabase(t *testing.T, dsn string) string {
-	t.Helper()
-	ctx := t.Context()
-	conn, err := pgx.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(context.Background())
-	name := fmt.Sprintf("dbmeter_test_%d", time.Now().UnixNano())
-	if _, err := conn.Exec(ctx, "CREATE DATABASE "+name); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		c, err := pgx.Connect(context.Background(), dsn)
-		if err != nil {
-			return
-		}
-		defer c.Close(context.Background())
-		c.Exec(context.Background(), "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)")
-	})
-	u, _ := url.Parse(dsn)
-	u.Path = "/" + name
-	return u.String()
 }

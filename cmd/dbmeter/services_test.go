@@ -10,28 +10,6 @@ import (
 	"testing"
 )
 
-// sharedServices returns the environment of the servers `make test` started
-// (scripts/dev-services.sh), skipping or failing as DBMETER_E2E says when
-// they are not there.
-func sharedServices(t *testing.T, need ...string) {
-	t.Helper()
-	for _, k := range need {
-		if os.Getenv(k) == "" {
-			requireE2E(t, k+" is not set: run scripts/dev-services.sh up and eval its env")
-		}
-	}
-}
-
-func requireE2E(t *testing.T, why string) {
-	t.Helper()
-	switch os.Getenv("DBMETER_E2E") {
-	case "1":
-		t.Fatal(why)
-	default:
-		t.Skip(why)
-	}
-}
-
 // privateServices starts servers of the test's own (scripts/dev-services.sh
 // with its own state file) so a test can stop and start them without
 // disturbing tests that share the common ones. It returns their env.

@@ -3,8 +3,6 @@ package cli
 import (
 	"bytes"
 	"context"
-	"fmt"
-	"math/rand/v2"
 	"net/url"
 	"os"
 	"os/exec"
@@ -16,56 +14,8 @@ import (
 
 	"github.com/dbmeter/dbmeter/internal/pg"
 	"github.com/dbmeter/dbmeter/internal/result"
+	"github.com/dbmeter/dbmeter/internal/servertest"
 )
-
-// pgServerDSN returns the test server's DSN, or skips (fails under
-// DBMETER_E2E=1) when there is none.
-func pgServerDSN(t *testing.T) string {
-	t.Helper()
-	dsn := os.Getenv("DBMETER_PG_DSN")
-	switch e2e := os.Getenv("DBMETER_E2E"); {
-	case e2e == "0":
-		t.Skip("DBMETER_E2E=0: integration tests off")
-	case dsn == "" && e2e == "1":
-		t.Fatal("DBMETER_E2E=1 but DBMETER_PG_DSN is not set: start scripts/dev-services.sh up and eval its env")
-	case dsn == "":
-		t.Skip("DBMETER_PG_DSN is not set: run scripts/dev-services.sh up and eval \"$(scripts/dev-services.sh env)\"")
-	}
-	return dsn
-}
-
-// pgTempDB makes a database of the test's own, dropped at the end.
-func pgTempDB(t *testing.T) string {
-	t.Helper()
-	dsn := pgServerDSN(t)
-	u, err := url.Parse(dsn)
-	if err != nil || !strings.HasPrefix(u.Scheme, "postgres") {
-		t.Skipf("DBMETER_PG_DSN is not a postgres:// URL")
-	}
-	ctx := context.Background()
-	admin, err := pg.Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer admin.Close(ctx)
-	name := fmt.Sprintf("dbmeter_pg_test_%d", rand.Uint64()%1e12)
-	if _, err := admin.Exec(ctx, "create database "+name); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		admin, err := pg.Connect(ctx, dsn)
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		defer admin.Close(ctx)
-		if _, err := admin.Exec(ctx, "drop database if exists "+name+" with (force)"); err != nil {
-			t.Error(err)
-		}
-	})
-	u.Path = "/" + name
-	return u.String()
-}
 
 func runPGCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
@@ -122,7 +72,7 @@ func pgSums(t *testing.T, dsn string) (history, deltas, abalance int64) {
 // must be in a sanity band around pgbench's. This checks semantics, not
 // performance: the band is wide because the machine is shared.
 func TestPGCrossCheckPgbench(t *testing.T) {
-	dsn := pgTempDB(t)
+	dsn := servertest.PostgresDB(t)
 	if code, _, stderr := runPGCmd(t, "-i", "-s", "1", "--dsn", dsn); code != 0 {
 		t.Fatalf("dbmeter pg -i: exit %d: %s", code, stderr)
 	}
@@ -187,7 +137,7 @@ func TestPGCrossCheckPgbench(t *testing.T) {
 // TestPGBadInput: each mistake is one line, the right exit code, and no
 // secret on the screen.
 func TestPGBadInput(t *testing.T) {
-	dsn := pgServerDSN(t)
+	dsn := servertest.Env(t, "DBMETER_PG_DSN")
 	u, _ := url.Parse(dsn)
 	password, _ := u.User.Password()
 	wrong := *u
@@ -196,7 +146,7 @@ func TestPGBadInput(t *testing.T) {
 	refused.Host = "127.0.0.1:1"
 	nodb := *u
 	nodb.Path = "/dbmeter_no_such_db"
-	empty := pgTempDB(t)
+	empty := servertest.PostgresDB(t)
 	tests := []struct {
 		name string
 		args []string

@@ -8,6 +8,7 @@ import (
 
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/pg/script"
+	"github.com/dbmeter/dbmeter/internal/servertest"
 )
 
 // balances reads the sums a TPC-B run must keep consistent.
@@ -130,7 +131,7 @@ func TestClientReconnects(t *testing.T) {
 // blocked on the server, although statements run without that context, and
 // the failure counts as unfinished, not as a connection error.
 func TestClientInterrupted(t *testing.T) {
-	dsn := tempDB(t)
+	dsn := servertest.PostgresDB(t)
 	sleep, err := script.Parse("sleep.sql", "SELECT pg_sleep(60);", script.Predefined())
 	if err != nil {
 		t.Fatal(err)

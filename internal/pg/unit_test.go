@@ -10,6 +10,7 @@ import (
 	"github.com/lib/pq"
 
 	"github.com/dbmeter/dbmeter/internal/load"
+	"github.com/dbmeter/dbmeter/internal/servertest"
 )
 
 func TestStmtText(t *testing.T) {
@@ -131,7 +132,7 @@ func TestLookupDriver(t *testing.T) {
 // TestInitRefusesForeignTables: tables dbmeter did not create are never
 // dropped or reloaded without --force, and the refusal names the table.
 func TestInitRefusesForeignTables(t *testing.T) {
-	dsn := tempDB(t)
+	dsn := servertest.PostgresDB(t)
 	ctx := context.Background()
 	conn, err := Connect(ctx, dsn)
 	if err != nil {

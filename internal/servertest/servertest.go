@@ -1,0 +1,72 @@
+// Package servertest finds the real servers integration tests run against
+// (started by scripts/dev-services.sh, named by environment variables) and
+// gives each test a database of its own on them.
+//
+// Gates, as ch-go's: a variable unset skips the test with the reason;
+// DBMETER_E2E=1 (make test) turns that skip into a failure, so CI cannot
+// pass by running nothing; DBMETER_E2E=0 skips every integration test.
+package servertest
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"net/url"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+)
+
+// Env returns the value of the environment variable name, skipping or
+// failing t as DBMETER_E2E says when it is unset.
+func Env(t testing.TB, name string) string {
+	t.Helper()
+	v := os.Getenv(name)
+	switch e2e := os.Getenv("DBMETER_E2E"); {
+	case e2e == "0":
+		t.Skip("DBMETER_E2E=0: integration tests off")
+	case v == "" && e2e == "1":
+		t.Fatalf("DBMETER_E2E=1 but %s is not set: run scripts/dev-services.sh up and eval \"$(scripts/dev-services.sh env)\"", name)
+	case v == "":
+		t.Skipf("%s is not set: run scripts/dev-services.sh up and eval \"$(scripts/dev-services.sh env)\"", name)
+	}
+	return v
+}
+
+// PostgresDB creates a database of the test's own on the server of
+// DBMETER_PG_DSN, dropped when the test ends, and returns a DSN for it, so
+// tests sharing the server never touch each other's pgbench tables.
+func PostgresDB(t testing.TB) string {
+	t.Helper()
+	dsn := Env(t, "DBMETER_PG_DSN")
+	u, err := url.Parse(dsn)
+	if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
+		t.Fatalf("DBMETER_PG_DSN is not a postgres:// URL")
+	}
+	admin := func(ctx context.Context, sql string) error {
+		conn, err := pgx.Connect(ctx, dsn)
+		if err != nil {
+			return err
+		}
+		defer conn.Close(context.Background())
+		_, err = conn.Exec(ctx, sql)
+		return err
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	name := fmt.Sprintf("dbmeter_test_%d", rand.Uint64()%1e12)
+	if err := admin(ctx, "CREATE DATABASE "+name); err != nil {
+		t.Fatalf("create database %s: %v", name, err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if err := admin(ctx, "DROP DATABASE IF EXISTS "+name+" WITH (FORCE)"); err != nil {
+			t.Errorf("drop database %s: %v", name, err)
+		}
+	})
+	u.Path = "/" + name
+	return u.String()
+}
