@@ -29,10 +29,6 @@ type runError struct{ err error }
 func (e runError) Error() string { return e.err.Error() }
 func (e runError) Unwrap() error { return e.err }
 
-// errRunHadErrors reports that the result was written but some operations
-// failed.
-var errRunHadErrors = errors.New("")
-
 // exitCodeOf maps an error from a command to an exit code. Errors that never
 // reached a command's RunE come from cobra's own parsing: usage.
 func exitCodeOf(err error) int {

@@ -173,7 +173,6 @@ type chgoStream struct {
 	written chan struct{} // Do wrote a block and waits in OnInput
 	done    chan error    // Do returned
 	cancel  context.CancelFunc
-	err     error
 }
 
 func (c *chgoInserter) startStream() *chgoStream {

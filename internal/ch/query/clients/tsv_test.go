@@ -12,7 +12,6 @@ func TestDecodeTSV(t *testing.T) {
 		"UInt64\tString\tFloat64\tDate\tDateTime\n" +
 		"1\ta\\tb\t0.5\t2024-01-01\t2024-01-01 00:00:01\n" +
 		"2\tc\\\\\t1e3\t1970-01-02\t1970-01-01 00:01:00\n"
-	var got []query.QueryStats
 	for _, d := range []query.Decode{query.Row, query.Column} {
 		st, err := decodeTSV([]byte(body), d)
 		if err != nil {
@@ -22,7 +21,6 @@ func TestDecodeTSV(t *testing.T) {
 		if st.Rows != 2 || st.Bytes != 2*22+3+2 {
 			t.Errorf("decodeTSV(%s) = rows %d bytes %d, want rows 2 bytes 49", d, st.Rows, st.Bytes)
 		}
-		got = append(got, st)
 	}
 	if _, err := decodeTSV([]byte("x\nUInt64\nnope\n"), query.Row); err == nil {
 		t.Errorf("decodeTSV accepted a non-number in a UInt64 column")
