@@ -23,7 +23,7 @@ type key string
 
 var queryIDKey key
 
-//Put query ID into context and use it in ExecContext or QueryContext
+// Put query ID into context and use it in ExecContext or QueryContext
 func WithQueryID(ctx context.Context, queryID string) context.Context {
 	return context.WithValue(ctx, queryIDKey, queryID)
 }

@@ -1,3 +1,4 @@
+//go:build !clz4
 // +build !clz4
 
 package binary

@@ -1,3 +1,4 @@
+//go:build clz4
 // +build clz4
 
 package binary
@@ -6,8 +7,8 @@ import (
 	"encoding/binary"
 	"io"
 
-	lz4 "github.com/cloudflare/golz4"
 	"github.com/ClickHouse/clickhouse-go/lib/cityhash102"
+	lz4 "github.com/cloudflare/golz4"
 )
 
 type compressWriter struct {

@@ -17,6 +17,7 @@ var unsupportedArrayTypeErrTemp = "unsupported Array type '%s'"
 
 // If you add Nullable type, that can be used in Array(Nullable(T)) add this type to ../codegen/nullable_appender/main.go in structure values.Types.
 // Run code generation.
+//
 //go:generate go run ../codegen/nullable_appender -package $GOPACKAGE -file nullable_appender.go
 type Array struct {
 	base

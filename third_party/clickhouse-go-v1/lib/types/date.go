@@ -9,7 +9,7 @@ import (
 
 // Truncate timezone
 //
-//   clickhouse.Date(time.Date(2017, 1, 1, 0, 0, 0, 0, time.Local)) -> time.Date(2017, 1, 1, 0, 0, 0, 0, time.UTC)
+//	clickhouse.Date(time.Date(2017, 1, 1, 0, 0, 0, 0, time.Local)) -> time.Date(2017, 1, 1, 0, 0, 0, 0, time.UTC)
 type Date time.Time
 
 func (date Date) Value() (driver.Value, error) {
@@ -22,7 +22,7 @@ func (date Date) convert() time.Time {
 
 // Truncate timezone
 //
-//   clickhouse.DateTime(time.Date(2017, 1, 1, 0, 0, 0, 0, time.Local)) -> time.Date(2017, 1, 1, 0, 0, 0, 0, time.UTC)
+//	clickhouse.DateTime(time.Date(2017, 1, 1, 0, 0, 0, 0, time.Local)) -> time.Date(2017, 1, 1, 0, 0, 0, 0, time.UTC)
 type DateTime time.Time
 
 func (datetime DateTime) Value() (driver.Value, error) {
