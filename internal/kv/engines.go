@@ -1,7 +1,6 @@
 package kv
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -63,14 +62,6 @@ func Names() []string {
 func Lookup(name string) (Engine, error) {
 	if e, ok := engines[name]; ok {
 		e.Name = name
-		open := e.Open
-		e.Open = func(ctx context.Context, o Options) (Store, error) {
-			s, err := open(ctx, o)
-			if err != nil {
-				return nil, err
-			}
-			return guard(s), nil
-		}
 		return e, nil
 	}
 	if why, ok := unavailable[name]; ok {

@@ -116,7 +116,14 @@ const closeTimeout = 10 * time.Second
 // closeWithin closes s, giving up after d.
 func closeWithin(s Store, d time.Duration) error {
 	done := make(chan error, 1)
-	go func() { done <- s.Close() }()
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				done <- fmt.Errorf("the engine panicked while closing: %v", p)
+			}
+		}()
+		done <- s.Close()
+	}()
 	select {
 	case err := <-done:
 		return err

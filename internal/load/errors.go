@@ -17,6 +17,11 @@ const (
 	// KindUnfinished counts operations still running when the run had to
 	// cancel them: after the grace period, or on interrupt.
 	KindUnfinished = "unfinished"
+	// KindPanic counts operations in which the target panicked or faulted
+	// (pebble panics when its WAL cannot be written; badger's mmap faults on
+	// a full disk): a failing target shows as errors, not as a crash that
+	// loses every other measurement.
+	KindPanic = "panic"
 )
 
 // kindError carries a kind chosen by the code that saw the error.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -275,14 +276,31 @@ func intervalOf(ts float64, op *hist.Op) result.Interval {
 // record files one finished operation. start is when it was meant to start
 // (open loop) or did start (closed loop); began is when it actually started.
 func (r *runner) record(ctx context.Context, rec *hist.Recorder, out Outcome, err error, start, began, finished int64) {
-	if int(out.Op) >= r.nOps {
-		panic(fmt.Sprintf("load: worker returned operation %d, workload has %d", out.Op, r.nOps))
-	}
+	r.checkOp(out.Op)
 	if err != nil {
 		rec.RecordError(out.Op, r.kindOf(ctx, err))
 		return
 	}
 	rec.Record(out.Op, time.Duration(finished-start), time.Duration(finished-began), out.Rows, out.Bytes)
+}
+
+// checkOp panics on an operation index the workload does not have: a
+// programming error in the worker, not a measurement, so the workers'
+// recovery lets it through (rethrowOwn).
+func (r *runner) checkOp(op uint8) {
+	if int(op) >= r.nOps {
+		panic(badOpError(fmt.Sprintf("load: worker returned operation %d, workload has %d", op, r.nOps)))
+	}
+}
+
+type badOpError string
+
+// rethrowOwn re-panics dbmeter's own programming errors, which must not be
+// counted as the target's failures.
+func (r *runner) rethrowOwn(p any) {
+	if _, ours := p.(badOpError); ours {
+		panic(p)
+	}
 }
 
 // kindOf classifies an operation error; an operation the runner itself
@@ -319,38 +337,86 @@ func (r *runner) closedLoop(ctx context.Context, workers []Worker) {
 	wg.Wait()
 }
 
-// closedWorker reads the clock once per operation: the end of one operation
-// is the start of the next.
+// closedWorker runs one closed-loop worker. A panic inside Do (an engine
+// that panics on a full disk) is counted as an error of kind KindPanic and
+// the worker goes on; recovering once per panic rather than once per
+// operation keeps a defer off the per-operation path.
 func (r *runner) closedWorker(ctx context.Context, w Worker, rec *hist.Recorder, quota int64) {
 	buf := hist.NewBuffer(rec)
 	defer buf.Flush()
-	var backoff time.Duration
-	start := r.now()
-	for start < r.end.Load() {
+	// A fault in an engine's mapped memory becomes a panic on this goroutine
+	// instead of killing the process.
+	debug.SetPanicOnFault(true)
+	st := closedState{start: r.now(), quota: quota}
+	for r.closedOps(ctx, w, buf, rec, &st) {
+	}
+}
+
+// closedState is a closed-loop worker's position, kept across a recovered
+// panic.
+type closedState struct {
+	start   int64 // when the next operation starts
+	quota   int64 // measured operations left; 0: no limit
+	backoff time.Duration
+}
+
+// countQuota counts one measured operation and reports whether the quota is
+// used up.
+func (st *closedState) countQuota() bool {
+	if st.quota > 0 {
+		st.quota--
+		return st.quota == 0
+	}
+	return false
+}
+
+// closedOps reads the clock once per operation: the end of one operation is
+// the start of the next. It reports whether it stopped on a panic (counted)
+// and the worker should go on.
+func (r *runner) closedOps(ctx context.Context, w Worker, buf *hist.Buffer, rec *hist.Recorder, st *closedState) (panicked bool) {
+	defer func() {
+		p := recover()
+		if p == nil {
+			return
+		}
+		r.rethrowOwn(p)
+		done := false
+		if st.start >= r.mStart {
+			rec.RecordError(0, KindPanic)
+			done = st.countQuota()
+		}
+		st.start = r.now()
+		panicked = !done
+	}()
+	for st.start < r.end.Load() {
 		out, err := w.Do(ctx)
 		end := r.now()
-		if start >= r.mStart {
-			if err == nil && int(out.Op) < r.nOps {
-				buf.Record(end, out.Op, time.Duration(end-start), out.Rows, out.Bytes)
+		var kind string
+		if err != nil {
+			kind = r.kindOf(ctx, err)
+		}
+		if st.start >= r.mStart {
+			r.checkOp(out.Op)
+			if err == nil {
+				buf.Record(end, out.Op, time.Duration(end-st.start), out.Rows, out.Bytes)
 			} else {
-				r.record(ctx, rec, out, err, start, start, end)
+				rec.RecordError(out.Op, kind)
 			}
-			if quota > 0 {
-				if quota--; quota == 0 {
-					return
-				}
+			if st.countQuota() {
+				return false
 			}
 		}
 		switch {
 		case err == nil:
-			backoff = 0
-		case r.kindOf(ctx, err) == KindConnection:
-			backoff = min(max(2*backoff, minBackoff), maxBackoff)
-			sleepCtx(ctx, backoff)
+			st.backoff = 0
+		case kind == KindConnection:
+			st.backoff = min(max(2*st.backoff, minBackoff), maxBackoff)
+			sleepCtx(ctx, st.backoff)
 			end = r.now() // the pause is not the next operation's latency
 		}
-		start = end
+		st.start = end
 	}
+	return false
 }
 
 func sleepCtx(ctx context.Context, d time.Duration) {
@@ -460,30 +526,57 @@ func (r *runner) sleepUntil(sleep func(time.Duration), t int64) bool {
 }
 
 // openWorker serves arrivals, oldest backlog first; first, when not -1, is
-// an arrival to serve before taking more.
+// an arrival to serve before taking more. Panics are handled as in
+// closedWorker.
 func (r *runner) openWorker(ctx context.Context, w Worker, rec *hist.Recorder, arrivals, backlog <-chan int64, first int64) {
-	if first >= 0 {
-		r.openOp(ctx, w, rec, first)
+	debug.SetPanicOnFault(true)
+	due := first
+	for r.serve(ctx, w, rec, arrivals, backlog, &due) {
+	}
+}
+
+// serve runs arrivals until both channels are closed. *due is the arrival in
+// hand (-1: none), so that a panic is counted against it. It reports whether
+// it stopped on a panic and the worker should go on.
+func (r *runner) serve(ctx context.Context, w Worker, rec *hist.Recorder, arrivals, backlog <-chan int64, due *int64) (panicked bool) {
+	defer func() {
+		p := recover()
+		if p == nil {
+			return
+		}
+		r.rethrowOwn(p)
+		if *due >= r.mStart && *due < r.end.Load() {
+			rec.RecordError(0, KindPanic)
+		}
+		*due = -1
+		panicked = true
+	}()
+	if *due >= 0 {
+		r.openOp(ctx, w, rec, *due)
+		*due = -1
 	}
 	for {
-		var due int64
 		var ok bool
 		select {
-		case due, ok = <-backlog:
+		case *due, ok = <-backlog:
 		default:
 			select {
-			case due, ok = <-backlog:
-			case due, ok = <-arrivals:
+			case *due, ok = <-backlog:
+			case *due, ok = <-arrivals:
 			}
 		}
 		if !ok {
 			// One channel is closed: both are, and only backlog may hold more.
-			for due := range backlog {
-				r.openOp(ctx, w, rec, due)
+			*due = -1
+			for d := range backlog {
+				*due = d
+				r.openOp(ctx, w, rec, d)
+				*due = -1
 			}
-			return
+			return false
 		}
-		r.openOp(ctx, w, rec, due)
+		r.openOp(ctx, w, rec, *due)
+		*due = -1
 	}
 }
 

@@ -305,3 +305,33 @@ func TestConnectionErrorsBackOff(t *testing.T) {
 		}
 	})
 }
+
+// A target that panics in an operation costs that operation, counted as an
+// error of kind panic, not the run: closed and open loop alike.
+func TestPanicsAreCountedNotFatal(t *testing.T) {
+	for _, open := range []bool{false, true} {
+		synctest.Test(t, func(t *testing.T) {
+			nw := func(context.Context, int, *rand.Rand) (load.Worker, error) {
+				n := 0
+				return load.WorkerFunc(func(context.Context) (load.Outcome, error) {
+					time.Sleep(time.Millisecond)
+					if n++; n%10 == 0 {
+						panic("engine: write failed")
+					}
+					return load.Outcome{}, nil
+				}), nil
+			}
+			cfg := config(func(c *load.Config) {
+				c.Duration, c.Count = 0, 500
+				if open {
+					c.Rate, c.Workers, c.MaxInFlight = 100, 1, 1
+					c.Queue = 10
+				}
+			})
+			op := run(t, t.Context(), cfg, nw).Set[0]
+			if op.Ops != 450 || op.Kinds[load.KindPanic] != 50 {
+				t.Errorf("open %v: %d ops, errors %v; want 450 ops and 50 panics", open, op.Ops, op.Kinds)
+			}
+		})
+	}
+}
