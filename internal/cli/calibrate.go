@@ -63,17 +63,20 @@ gets PASS or FAIL; the exit code is 1 if any fails.`,
 		var checks []calibrate.Check
 		c, err := calibrate.Overhead(ctx, duration, overhead)
 		if err != nil {
+			s.abort()
 			return err
 		}
 		report(c)
 		checks = append(checks, c)
 		if c, err = calibrate.Rate(ctx, rate, duration, tolerance); err != nil {
+			s.abort()
 			return err
 		}
 		report(c)
 		checks = append(checks, c)
 		stall, err := calibrate.Stall(ctx, 1000, time.Second, 100*time.Millisecond, max(duration, 5*time.Second), 0.05)
 		if err != nil {
+			s.abort()
 			return err
 		}
 		for _, c := range stall {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -129,11 +130,10 @@ func runCHInsert(cmd *cobra.Command, env Env, rf *runFlags, f *chiFlags) error {
 		return err
 	}
 	secrets := append(redact.Values(f.dsn), dsn.Password)
-	scrub := func(err error) error { return errors.New(redact.Scrub(err.Error(), secrets...)) }
 
 	version, err := serverVersion(cmd, dsn)
 	if err != nil {
-		return scrub(err)
+		return scrubbed(err, secrets)
 	}
 	clients, refused := chiGate(env, names, version)
 	if len(clients) == 0 {
@@ -141,11 +141,11 @@ func runCHInsert(cmd *cobra.Command, env Env, rf *runFlags, f *chiFlags) error {
 	}
 	admin, err := insert.OpenAdmin(ctx, dsn)
 	if err != nil {
-		return scrub(err)
+		return scrubbed(err, secrets)
 	}
 	defer admin.Close()
 	if err := admin.Prepare(ctx, table, f.create, f.extraColumns); err != nil {
-		return scrub(err)
+		return scrubbed(err, secrets)
 	}
 
 	s, err := newSession(env, rf.output, "", secrets...)
@@ -166,7 +166,7 @@ func runCHInsert(cmd *cobra.Command, env Env, rf *runFlags, f *chiFlags) error {
 			}
 			run, err := chiRun(ctx, s, rf, f, cfg, name, version, admin, table, ring, params, rep)
 			if err != nil {
-				fmt.Fprintln(env.Stderr, "dbmeter: "+oneLine(scrub(fmt.Errorf("%s: %w", name, err))))
+				fmt.Fprintln(env.Stderr, "dbmeter: "+oneLine(scrubbed(fmt.Errorf("%s: %w", name, err), secrets)))
 				failed = append(failed, name)
 				break
 			}
@@ -320,10 +320,7 @@ func chiRun(ctx context.Context, s *session, rf *runFlags, f *chiFlags, cfg load
 	if err != nil {
 		return result.Run{}, err
 	}
-	params := make(map[string]string, len(flags)+2)
-	for k, v := range flags {
-		params[k] = v
-	}
+	params := maps.Clone(flags)
 	params["clients"] = name
 	// --rows became a count of blocks: record what the run did.
 	params["count"], params["duration"] = strconv.FormatInt(cfg.Count, 10), cfg.Duration.String()

@@ -4,9 +4,11 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"maps"
 	"net"
 	"net/http"
 	"net/http/pprof"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -146,9 +148,10 @@ func runCHQuery(cmd *cobra.Command, env Env, rf *runFlags, qf *chqFlags) error {
 
 	version, err := serverVersion(cmd, dsn)
 	if err != nil {
-		return err
+		return scrubbed(err, secrets)
 	}
-	combos, err = chqCompatible(env, combos, version, fs.Changed("clients"))
+	named := !slices.Equal(trimAll(qf.clients), []string{"all"}) // clients the user listed by name
+	combos, err = chqCompatible(env, combos, version, fs.Changed("clients") && named)
 	if err != nil {
 		return err
 	}
@@ -157,7 +160,7 @@ func runCHQuery(cmd *cobra.Command, env Env, rf *runFlags, qf *chqFlags) error {
 	}
 	if preset != nil || qf.create {
 		if spec, err = chqPrepareData(ctx, env, qf, dsn, preset, spec); err != nil {
-			return err
+			return scrubbed(err, secrets)
 		}
 	}
 	if qf.pprofAddr != "" {
@@ -179,15 +182,10 @@ func runCHQuery(cmd *cobra.Command, env Env, rf *runFlags, qf *chqFlags) error {
 			run, err := chqRun(ctx, s, rf, qf, c, spec, cfg, version)
 			if err != nil {
 				s.abort()
-				return fmt.Errorf("%s: %s", c.name, redact.Scrub(err.Error(), secrets...))
+				return fmt.Errorf("%s: %w", c.name, scrubbed(err, secrets))
 			}
-			run.Params = map[string]string{}
-			for k, v := range base {
-				run.Params[k] = v
-			}
-			for k, v := range c.knobs() {
-				run.Params[k] = v
-			}
+			run.Params = maps.Clone(base)
+			maps.Copy(run.Params, c.knobs())
 			run.Repeat = rep
 			s.add(run)
 		}
@@ -260,7 +258,7 @@ func chqSpec(qf *chqFlags) (query.Spec, *query.Preset, error) {
 // chqCombos expands clients × knob values. Combinations a client cannot
 // run are an error outside --matrix and skipped (and said) inside it.
 func chqCombos(fs *pflag.FlagSet, qf *chqFlags, dsn ch.DSN) (combos []chqCombo, skipped []string, err error) {
-	names := chqTrim(qf.clients)
+	names := trimAll(qf.clients)
 	if len(names) == 1 && names[0] == "all" {
 		names = clients.Names()
 	}
@@ -268,9 +266,9 @@ func chqCombos(fs *pflag.FlagSet, qf *chqFlags, dsn ch.DSN) (combos []chqCombo, 
 		return nil, nil, usagef("--clients is empty: name at least one of %s", strings.Join(clients.Names(), ", "))
 	}
 	lists := map[string][]string{
-		"prepared": chqTrim(qf.prepared), "decode": chqTrim(qf.decode), "protocol": chqTrim(qf.protocol),
-		"pool-max-open": chqTrim(qf.maxOpen), "pool-max-idle": chqTrim(qf.maxIdle),
-		"pool-idle-timeout": chqTrim(qf.idleTimeout), "pool-lifetime": chqTrim(qf.lifetime),
+		"prepared": trimAll(qf.prepared), "decode": trimAll(qf.decode), "protocol": trimAll(qf.protocol),
+		"pool-max-open": trimAll(qf.maxOpen), "pool-max-idle": trimAll(qf.maxIdle),
+		"pool-idle-timeout": trimAll(qf.idleTimeout), "pool-lifetime": trimAll(qf.lifetime),
 	}
 	for name, vals := range lists {
 		if len(vals) > 1 && !qf.matrix {
@@ -390,16 +388,6 @@ func chqDuration(v string) (time.Duration, error) {
 	return d, nil
 }
 
-func chqTrim(list []string) []string {
-	var out []string
-	for _, s := range list {
-		if s = strings.TrimSpace(s); s != "" {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
 // chqCompatible refuses clients too new for the server: with an explicit
 // --clients list that is an error; with "all" they are left out and said.
 func chqCompatible(env Env, combos []chqCombo, server ch.Version, explicit bool) ([]chqCombo, error) {
@@ -462,13 +450,10 @@ func chqPrepareData(ctx context.Context, env Env, qf *chqFlags, dsn ch.DSN, pres
 const chqDataSeed = 1
 
 func chqServePprof(env Env, addr string) (stop func(), err error) {
-	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
+	if _, _, err := net.SplitHostPort(addr); err != nil {
 		return nil, usagef("--pprof-addr %q: want HOST:PORT such as 127.0.0.1:6060", addr)
 	}
-	if host == "" {
-		addr = "127.0.0.1" + addr
-	}
+	addr = loopbackDefault(addr)
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, usagef("--pprof-addr: %v", err)

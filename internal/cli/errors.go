@@ -52,3 +52,19 @@ func oneLine(err error) string {
 	s = strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", "; ")), " ")
 	return s
 }
+
+// scrubbed masks secrets a driver or server may have put in an error.
+func scrubbed(err error, secrets []string) error {
+	if err == nil {
+		return nil
+	}
+	msg := redact.Scrub(err.Error(), secrets...)
+	if msg == err.Error() {
+		return err
+	}
+	var u usageError
+	if errors.As(err, &u) {
+		return usageError{errors.New(msg)}
+	}
+	return errors.New(msg)
+}

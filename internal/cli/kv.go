@@ -116,10 +116,14 @@ func (kf *kvFlags) matrix(cfg load.Config) (*kv.Matrix, error) {
 	if err := kf.spec.Validate(); err != nil {
 		return nil, usageError{err}
 	}
-	engines, err := kv.CheckEngines(trimAll(kf.engines))
+	names := trimAll(kf.engines)
+	if len(names) == 1 && names[0] == "all" {
+		names = kv.Names()
+	}
+	engines, err := kv.CheckEngines(names)
 	var unknown string
 	if errors.Is(err, kv.ErrUnknownEngine) {
-		for _, n := range trimAll(kf.engines) {
+		for _, n := range names {
 			if _, lerr := kv.Lookup(n); errors.Is(lerr, kv.ErrUnknownEngine) {
 				unknown = n
 				break

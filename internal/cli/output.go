@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -113,6 +114,7 @@ func familyOf(args []string) string {
 }
 
 func (s *session) serveMetrics(addr string) error {
+	addr = loopbackDefault(addr)
 	m := metrics.New()
 	srv, err := metrics.Serve(addr, m)
 	if err != nil {
@@ -124,6 +126,15 @@ func (s *session) serveMetrics(addr string) error {
 	}
 	fmt.Fprintf(s.env.Stderr, "dbmeter: Prometheus metrics at %s\n", srv.URL())
 	return nil
+}
+
+// loopbackDefault binds ":PORT" to 127.0.0.1 rather than every interface:
+// dbmeter's endpoints are for the machine it runs on unless told otherwise.
+func loopbackDefault(addr string) string {
+	if host, _, err := net.SplitHostPort(addr); err == nil && host == "" {
+		return "127.0.0.1" + addr
+	}
+	return addr
 }
 
 // add records a finished run, masking secrets in its params.
@@ -148,10 +159,19 @@ func (s *session) checkpoint() {
 		if o.write != nil {
 			continue // only the JSON document
 		}
-		if _, err := o.f.Seek(0, io.SeekStart); err == nil && o.f.Truncate(0) == nil {
-			result.Write(o.f, s.doc)
-		}
+		rewriteJSON(o.f, s.doc)
 	}
+}
+
+// rewriteJSON replaces the contents of f with doc.
+func rewriteJSON(f *os.File, doc *result.Document) error {
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	if err := f.Truncate(0); err != nil {
+		return err
+	}
+	return result.Write(f, doc)
 }
 
 // finish writes the document, the reports and the text tables, and says
@@ -168,11 +188,7 @@ func (s *session) finish(ctx context.Context) error {
 	for _, o := range s.files {
 		var err error
 		if o.write == nil {
-			if _, err = o.f.Seek(0, io.SeekStart); err == nil {
-				if err = o.f.Truncate(0); err == nil {
-					err = result.Write(o.f, s.doc)
-				}
-			}
+			err = rewriteJSON(o.f, s.doc)
 		} else {
 			err = o.write(o.f, srcs)
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -149,22 +150,6 @@ func runPG(ctx context.Context, env Env, f *pgFlags, args []string) error {
 		return scrubbed(err, p.secrets)
 	}
 	return s.finish(ctx)
-}
-
-// scrubbed masks secrets a driver or server may have put in an error.
-func scrubbed(err error, secrets []string) error {
-	if err == nil {
-		return nil
-	}
-	msg := redact.Scrub(err.Error(), secrets...)
-	if msg == err.Error() {
-		return err
-	}
-	var u usageError
-	if errors.As(err, &u) {
-		return usageError{errors.New(msg)}
-	}
-	return errors.New(msg)
 }
 
 // plan checks the flags, as pgbench does, before anything connects.
@@ -557,7 +542,7 @@ func (f *pgFlags) runOne(ctx context.Context, env Env, p *pgPlan, s *session, sr
 		Family:   "pg",
 		Target:   target,
 		Workload: workloadName(p.scripts),
-		Params:   copyParams(params),
+		Params:   maps.Clone(params),
 		Server:   "PostgreSQL " + srv.version,
 		Repeat:   1,
 	}, cfg, -1)
@@ -571,14 +556,6 @@ func startError(dsn string, err error) error {
 		return pg.ConnectError(dsn, err)
 	}
 	return err
-}
-
-func copyParams(m map[string]string) map[string]string {
-	out := make(map[string]string, len(m)+8)
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
 }
 
 func workloadName(ws []pg.Weighted) string {

@@ -36,10 +36,7 @@ func Classify(err error) string {
 		strings.Contains(err.Error(), "conn closed"):
 		return load.KindConnection
 	}
-	if k := load.Classify(err); k != load.KindOther {
-		return k
-	}
-	return load.KindOther
+	return load.Classify(err)
 }
 
 // SQLState returns the server's error code carried by err, or "".

@@ -206,18 +206,28 @@ func (c *chgoInserter) startStream() *chgoStream {
 	return s
 }
 
+// ended is the outcome of a stream whose Do returned early with err.
+func (s *chgoStream) ended(err error) error {
+	s.cancel()
+	return streamErr(err)
+}
+
+// interrupted ends the stream because ctx is done.
+func (s *chgoStream) interrupted(ctx context.Context) error {
+	s.cancel()
+	<-s.done
+	return ctx.Err()
+}
+
 // push hands the parked OnInput its answer.
 func (s *chgoStream) push(ctx context.Context, v error) error {
 	select {
 	case s.next <- v:
 		return nil
 	case err := <-s.done:
-		s.cancel()
-		return streamErr(err)
+		return s.ended(err)
 	case <-ctx.Done():
-		s.cancel()
-		<-s.done
-		return ctx.Err()
+		return s.interrupted(ctx)
 	}
 }
 
@@ -227,12 +237,9 @@ func (s *chgoStream) waitWritten(ctx context.Context) error {
 	case <-s.written:
 		return nil
 	case err := <-s.done:
-		s.cancel()
-		return streamErr(err)
+		return s.ended(err)
 	case <-ctx.Done():
-		s.cancel()
-		<-s.done
-		return ctx.Err()
+		return s.interrupted(ctx)
 	}
 }
 
@@ -243,9 +250,7 @@ func (s *chgoStream) wait(ctx context.Context) error {
 	case err := <-s.done:
 		return err
 	case <-ctx.Done():
-		s.cancel()
-		<-s.done
-		return ctx.Err()
+		return s.interrupted(ctx)
 	}
 }
 
