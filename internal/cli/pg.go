@@ -585,7 +585,6 @@ func (f *pgFlags) describe(run *result.Run, res *load.Result, cfg load.Config, p
 		run.Extra = map[string]float64{}
 	}
 	conn := b.ConnectTimes()
-	run.Phases = map[string]result.Latency{"connect": result.LatencyOf(conn)}
 	// pgbench's "initial connection time" is the connecting time summed over
 	// clients and divided by threads: each thread connects its clients in
 	// turn.
