@@ -148,7 +148,7 @@ func runCHInsert(cmd *cobra.Command, env Env, rf *runFlags, f *chiFlags) error {
 		return scrubbed(err, secrets)
 	}
 
-	s, err := newSession(env, rf.output, "", secrets...)
+	s, err := newSession(env, "ch", rf.output, "", secrets...)
 	if err != nil {
 		return err
 	}

@@ -171,7 +171,7 @@ func runCHQuery(cmd *cobra.Command, env Env, rf *runFlags, qf *chqFlags) error {
 		defer stop()
 	}
 
-	s, err := newSession(env, rf.output, "", secrets...)
+	s, err := newSession(env, "ch", rf.output, "", secrets...)
 	if err != nil {
 		return err
 	}

@@ -18,6 +18,9 @@ import (
 type Step struct {
 	// Target and Workload label the step's progress and live metrics.
 	Target, Workload string
+	// Ops names the operations of the step's load.Ticks, for live metrics;
+	// nil means one operation, the workload.
+	Ops []string
 	// Run measures one repetition with the given seed. It returns what it
 	// measured even when it also returns an error: a run that failed at its
 	// end (a server gone, a count that could not be taken) is kept, marked
@@ -28,9 +31,15 @@ type Step struct {
 
 // Rep is what one repetition of a step gets.
 type Rep struct {
-	N     int    // 1-based repetition
-	Seed  uint64 // the plan's seed + N − 1
+	N    int    // 1-based repetition
+	Seed uint64 // the plan's seed + N − 1
+	// Watch watches the step's load.Run (labelled with its target and
+	// workload); nil when nobody watches.
 	Watch load.Watcher
+	// WatchAs returns the watcher for a load.Run of the step that is
+	// labelled with another workload (a step that runs several workloads
+	// on one target, as a K/V engine does).
+	WatchAs func(workload string, ops ...string) load.Watcher
 }
 
 // Plan is the runs of one command.
@@ -46,7 +55,7 @@ type Plan struct {
 
 // A Sink receives a plan's runs as they finish. Watcher may return nil.
 type Sink interface {
-	Watcher(family, target, workload string) load.Watcher
+	Watcher(family, target, workload string, ops ...string) load.Watcher
 	Add(runs ...result.Run)
 }
 
@@ -59,7 +68,11 @@ func Execute(ctx context.Context, p Plan, sink Sink) error {
 	var errs []error
 	for _, st := range p.Steps {
 		for n := 1; n <= repeat && ctx.Err() == nil; n++ {
-			runs, err := st.Run(ctx, Rep{N: n, Seed: p.Seed + uint64(n-1), Watch: sink.Watcher(p.Family, st.Target, st.Workload)})
+			rep := Rep{N: n, Seed: p.Seed + uint64(n-1), Watch: sink.Watcher(p.Family, st.Target, st.Workload, st.Ops...),
+				WatchAs: func(workload string, ops ...string) load.Watcher {
+					return sink.Watcher(p.Family, st.Target, workload, ops...)
+				}}
+			runs, err := st.Run(ctx, rep)
 			for i := range runs {
 				runs[i].Family = p.Family
 			}
@@ -75,3 +88,13 @@ func Execute(ctx context.Context, p Plan, sink Sink) error {
 	}
 	return errors.Join(errs...)
 }
+
+// Collector is a Sink that keeps the runs and watches nothing: what a
+// program or a test that drives a family directly needs.
+type Collector struct{ Runs []result.Run }
+
+// Watcher implements Sink.
+func (*Collector) Watcher(string, string, string, ...string) load.Watcher { return nil }
+
+// Add implements Sink.
+func (c *Collector) Add(runs ...result.Run) { c.Runs = append(c.Runs, runs...) }

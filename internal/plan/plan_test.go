@@ -16,7 +16,7 @@ type sink struct {
 	watched []string
 }
 
-func (s *sink) Watcher(family, target, workload string) load.Watcher {
+func (s *sink) Watcher(family, target, workload string, _ ...string) load.Watcher {
 	s.watched = append(s.watched, family+":"+target+"/"+workload)
 	return nil
 }
