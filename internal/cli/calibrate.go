@@ -13,7 +13,7 @@ import (
 
 func newCalibrateCmd(env Env) *cobra.Command {
 	var (
-		duration  time.Duration
+		duration time.Duration
 		rate     float64
 		overhead time.Duration
 		maxLag   time.Duration
