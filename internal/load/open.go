@@ -16,7 +16,7 @@ import (
 // arrival would cost a core, while waking at most every minSleep hands out
 // the arrivals due by then together. They start up to minSleep late, which
 // the lag histogram shows.
-const minSleep = 20 * time.Microsecond
+const minSleep = 50 * time.Microsecond
 
 // openLoop is the dispatcher. It sleeps until the next arrival is due,
 // never before and never spinning (a spinning dispatcher takes a core from
