@@ -9,6 +9,7 @@ import (
 
 func newNullCmd(env Env) *cobra.Command {
 	var rf runFlags
+	var sf searchFlags
 	var nc null.Config
 	cmd := &cobra.Command{
 		Use:   "null",
@@ -17,7 +18,8 @@ func newNullCmd(env Env) *cobra.Command {
 every --stall-every). Against it every figure has a known answer, so it shows
 dbmeter's own cost and how a stalled target shows in open-loop percentiles.`,
 		Example: `  dbmeter null --workers 1 --duration 3s --json r.json
-  dbmeter null --rate 1000 --stall-every 1s --stall 100ms --duration 10s`,
+  dbmeter null --rate 1000 --stall-every 1s --stall 100ms --duration 10s
+  dbmeter null --delay 10ms --max-in-flight 10 --find-max-rate --slo 'p99<50ms' --step-duration 1s`,
 		Args: noArgs,
 	}
 	cmd.RunE = runE(func(cmd *cobra.Command, _ []string) error {
@@ -25,7 +27,11 @@ dbmeter's own cost and how a stalled target shows in open-loop percentiles.`,
 		if err != nil {
 			return err
 		}
-		p, err := null.NewPlan(null.Options{Target: nc, Load: cfg, Repeat: rf.repeat, Params: flagParams(cmd.Flags())})
+		search, err := sf.search(&cfg, "rate")
+		if err != nil {
+			return err
+		}
+		p, err := null.NewPlan(null.Options{Target: nc, Load: cfg, Repeat: rf.repeat, Search: search, Params: flagParams(cmd.Flags())})
 		if err != nil {
 			return usageError{err}
 		}
@@ -41,5 +47,6 @@ dbmeter's own cost and how a stalled target shows in open-loop percentiles.`,
 	cmd.Flags().DurationVar(&nc.Delay, "delay", 0, "each operation takes this long")
 	cmd.Flags().DurationVar(&nc.StallEvery, "stall-every", 0, "the target freezes once per this period")
 	cmd.Flags().DurationVar(&nc.Stall, "stall", 0, "how long each freeze lasts")
+	sf.bind(cmd.Flags(), &rf)
 	return cmd
 }

@@ -16,6 +16,8 @@ type runFlags struct {
 	repeat  int
 	output  outputFlags
 	fs      *pflag.FlagSet
+	// search, when bound, may make the run open loop without --rate.
+	search *searchFlags
 }
 
 func (f *runFlags) bind(fs *pflag.FlagSet, def load.Config) {
@@ -47,6 +49,7 @@ func (f *runFlags) config() (load.Config, error) {
 		return cfg, usageError{err}
 	}
 	cfg.Arrival = a
+	open := cfg.Rate > 0 || (f.search != nil && f.search.find)
 	switch {
 	case changed("duration") && cfg.Duration <= 0:
 		return cfg, usagef("--duration must be positive, got %s", cfg.Duration)
@@ -56,9 +59,9 @@ func (f *runFlags) config() (load.Config, error) {
 		return cfg, usagef("--count and --duration contradict each other: give one")
 	case changed("rate") && cfg.Rate <= 0:
 		return cfg, usagef("--rate must be positive, got %g", cfg.Rate)
-	case changed("arrival") && cfg.Rate == 0:
+	case changed("arrival") && !open:
 		return cfg, usagef("--arrival needs --rate (it shapes open-loop arrivals)")
-	case changed("max-in-flight") && cfg.Rate == 0:
+	case changed("max-in-flight") && !open:
 		return cfg, usagef("--max-in-flight needs --rate (it bounds open-loop arrivals)")
 	case f.repeat < 1:
 		return cfg, usagef("--repeat must be at least 1, got %d", f.repeat)

@@ -117,6 +117,7 @@ func (s *session) Add(runs ...result.Run) {
 			run.Params[k] = redact.Scrub(v, s.secrets...)
 		}
 		s.doc.Runs = append(s.doc.Runs, run)
+		s.stepLine(run)
 	}
 	s.checkpoint()
 }

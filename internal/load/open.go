@@ -70,7 +70,7 @@ func (r *runner) openLoop(ctx context.Context, workers []Worker) {
 	sleep := r.cfg.Sleep
 	if sleep == nil {
 		var release func()
-		sleep, release = preciseSleeper()
+		sleep, release = PreciseSleeper()
 		defer release()
 	}
 	sched := NewSchedule(r.cfg.Arrival, r.cfg.Rate, Rand(r.cfg.Seed, math.MaxUint64))

@@ -3,7 +3,9 @@ package null
 import (
 	"context"
 	"maps"
+	"strconv"
 
+	"github.com/dbmeter/dbmeter/internal/capacity"
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/plan"
 	"github.com/dbmeter/dbmeter/internal/result"
@@ -14,6 +16,9 @@ type Options struct {
 	Target Config
 	Load   load.Config
 	Repeat int
+	// Search, when set, finds the highest rate meeting its objective
+	// instead of running at Load.Rate.
+	Search *capacity.Search
 	// Params are the settings recorded in every run.
 	Params map[string]string
 }
@@ -36,15 +41,26 @@ func NewPlan(o Options) (plan.Plan, error) {
 	st := plan.Step{Target: "null", Workload: Op, Run: func(ctx context.Context, r plan.Rep) ([]result.Run, error) {
 		cfg := cfg
 		cfg.Seed = r.Seed
-		res, err := load.Run(ctx, cfg, []string{Op}, New(o.Target).NewWorker, r.Watch)
+		if r.Rate > 0 {
+			cfg.Rate = r.Rate
+		}
+		target := New(o.Target)
+		if cfg.Sleep != nil {
+			target.WithSleep(cfg.Sleep) // a test's clock
+		}
+		res, err := load.Run(ctx, cfg, []string{Op}, target.NewWorker, r.Watch)
 		if err != nil {
 			return nil, err
 		}
-		run := res.Fill(result.Run{Target: "null", Workload: Op, Params: maps.Clone(o.Params), Repeat: r.N}, cfg, 0)
+		params := maps.Clone(o.Params)
+		if r.Rate > 0 {
+			params["rate"] = strconv.FormatFloat(r.Rate, 'f', -1, 64)
+		}
+		run := res.Fill(result.Run{Target: "null", Workload: Op, Params: params, Repeat: r.N}, cfg, 0)
 		if !cfg.Open() && cfg.Workers == 1 && o.Target == (Config{}) && run.Ops > 0 {
 			run.Extra = map[string]float64{"overhead_ns_per_op": run.DurationS * 1e9 / float64(run.Ops)}
 		}
 		return []result.Run{run}, nil
 	}}
-	return plan.Plan{Family: "null", Steps: []plan.Step{st}, Repeat: o.Repeat, Seed: o.Load.Seed}, nil
+	return plan.Plan{Family: "null", Steps: []plan.Step{st}, Repeat: o.Repeat, Seed: o.Load.Seed, Search: o.Search}, nil
 }

@@ -20,7 +20,8 @@ func (s *sink) Watcher(family, target, workload string, _ ...string) load.Watche
 	s.watched = append(s.watched, family+":"+target+"/"+workload)
 	return nil
 }
-func (s *sink) Add(runs ...result.Run) { s.runs = append(s.runs, runs...) }
+func (s *sink) Add(runs ...result.Run)      { s.runs = append(s.runs, runs...) }
+func (s *sink) AddCapacity(result.Capacity) {}
 
 func step(target string, fail bool) plan.Step {
 	return plan.Step{Target: target, Workload: "w", Run: func(ctx context.Context, r plan.Rep) ([]result.Run, error) {

@@ -41,6 +41,9 @@ func Text(w io.Writer, doc *result.Document) error {
 			return err
 		}
 	}
+	if err := capacityText(w, doc); err != nil {
+		return err
+	}
 	return notes(w, doc)
 }
 

@@ -24,6 +24,33 @@ type Document struct {
 	// Interrupted is true when a signal cut the invocation short.
 	Interrupted bool  `json:"interrupted,omitempty"`
 	Runs        []Run `json:"runs"`
+	// Capacity holds the answers of --find-max-rate searches, one per
+	// configuration searched.
+	Capacity []Capacity `json:"capacity,omitempty"`
+}
+
+// Capacity is the highest open-loop rate one configuration sustained under
+// an objective, and the steps of the search that found it.
+type Capacity struct {
+	Family   string            `json:"family"`
+	Target   string            `json:"target"`
+	Workload string            `json:"workload"`
+	Params   map[string]string `json:"params"`
+	SLO      string            `json:"slo"`
+	// MaxRate is the highest offered rate whose step met the objective (and
+	// its confirmation); 0 when no rate tried met it.
+	MaxRate float64 `json:"max_rate"`
+	// FirstFailingRate is the lowest rate tried that failed it; 0 when none
+	// failed (the search was cut short).
+	FirstFailingRate float64 `json:"first_failing_rate"`
+	// Steps are the runs' step numbers, in the order they ran.
+	Steps []int `json:"steps"`
+	// Limit says what bounded the answer: "objective" (the target's
+	// latency, errors or drops), "max-in-flight" (the operations dbmeter
+	// may keep in flight), "client" (dbmeter itself was saturated), or
+	// "none" (no rate met the objective).
+	Limit    string   `json:"limit"`
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // Tool identifies the dbmeter build that wrote the document.
@@ -66,6 +93,10 @@ type Run struct {
 	Rate    float64 `json:"rate"` // requested ops/s; open loop only
 	Repeat  int     `json:"repeat"`
 	Seed    uint64  `json:"seed"`
+	// Step numbers the runs of a capacity search (1, 2, …); 0 otherwise.
+	Step int `json:"step,omitempty"`
+	// Verdict says whether a search step met the objective, and if not why.
+	Verdict *Verdict `json:"verdict,omitempty"`
 	Stats
 	// Phases holds the durations of parts of an operation that a family
 	// times apart, such as "build" and "send" of an insert batch, over the
@@ -75,6 +106,14 @@ type Run struct {
 	Extra       map[string]float64 `json:"extra,omitempty"`
 	Warnings    []string           `json:"warnings,omitempty"`
 	Interrupted bool               `json:"interrupted,omitempty"`
+}
+
+// Verdict is a capacity search step's outcome against the objective.
+type Verdict struct {
+	Pass   bool   `json:"pass"`
+	Reason string `json:"reason,omitempty"` // why it failed: the first objective missed
+	// Confirm marks the confirmation steps at the answer.
+	Confirm bool `json:"confirm,omitempty"`
 }
 
 // Stats are the measured figures of one operation type, or of all of them.
