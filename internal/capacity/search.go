@@ -53,7 +53,7 @@ func (s Search) Find(ctx context.Context, step StepFunc) ([]result.Run, result.C
 	}
 	var (
 		all     []result.Run
-		ans     = result.Capacity{SLO: s.SLO.Text, Limit: "objective"}
+		ans     = result.Capacity{SLO: s.SLO.Text, Limit: "objective", LatencyLimitNs: s.SLO.latencyLimit()}
 		lastBad *result.Run
 	)
 	try := func(rate float64, confirm bool) (bool, error) {
@@ -146,15 +146,24 @@ func (s Search) Find(ctx context.Context, step StepFunc) ([]result.Run, result.C
 	return all, ans, nil
 }
 
+// latencyLimit is the tightest latency bound, in ns; 0 when there is none.
+func (s SLO) latencyLimit() int64 {
+	var l float64
+	for _, o := range s.Objectives {
+		if o.Metric != "errors" && (l == 0 || o.Limit < l) {
+			l = o.Limit
+		}
+	}
+	return int64(l)
+}
+
 // limitOf says what made a failing step fail: dbmeter itself (its CPU, or
 // its schedule lag above a tenth of the tightest latency objective), the
 // operations it may keep in flight, or the target.
 func (s Search) limitOf(run *result.Run) string {
 	tightest := math.Inf(1)
-	for _, o := range s.SLO.Objectives {
-		if o.Metric != "errors" {
-			tightest = min(tightest, o.Limit)
-		}
+	if l := s.SLO.latencyLimit(); l > 0 {
+		tightest = float64(l)
 	}
 	switch {
 	case run.Client.CPUUtil > 0.8, float64(run.Lag.P99) > tightest/10:

@@ -96,3 +96,87 @@ func capacityText(w io.Writer, doc *result.Document) error {
 	}
 	return tw.Flush()
 }
+
+// searchRuns returns the runs of doc that were steps of search c, by rate.
+func searchRuns(doc *result.Document, c result.Capacity) []result.Run {
+	var out []result.Run
+	for _, r := range doc.Runs {
+		if r.Verdict == nil || r.Target != c.Target || r.Workload != c.Workload || !sameBut(r.Params, c.Params, "rate") {
+			continue
+		}
+		out = append(out, r)
+	}
+	slices.SortStableFunc(out, func(a, b result.Run) int { return cmp.Compare(a.Rate, b.Rate) })
+	return out
+}
+
+func sameBut(a, b map[string]string, skip string) bool {
+	for k, v := range a {
+		if k != skip && b[k] != v {
+			return false
+		}
+	}
+	for k, v := range b {
+		if k != skip && a[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// kneeCharts draws, for each source with capacity searches, latency
+// percentiles against the offered rate, one line per configuration and
+// percentile, with the objective as a horizontal line and each answer (the
+// knee) as a vertical one.
+func kneeCharts(srcs []Source, col colors, id func(string) string) []Chart {
+	var out []Chart
+	for _, src := range srcs {
+		if len(src.Doc.Capacity) == 0 {
+			continue
+		}
+		var series []any
+		var limit float64
+		for _, c := range src.Doc.Capacity {
+			if l := float64(c.LatencyLimitNs); l > 0 && (limit == 0 || l < limit) {
+				limit = l
+			}
+			name := c.Target + "/" + c.Workload
+			if k := differingParams(src.Doc.Capacity); len(k) > 0 {
+				for _, p := range k {
+					name += " " + p + "=" + c.Params[p]
+				}
+			}
+			runs := searchRuns(src.Doc, c)
+			for _, pc := range []struct {
+				label string
+				dash  string
+				v     func(result.Latency) int64
+			}{{"p50", "dotted", func(l result.Latency) int64 { return l.P50 }}, {"p99", "solid", func(l result.Latency) int64 { return l.P99 }}, {"p99.9", "dashed", func(l result.Latency) int64 { return l.P999 }}} {
+				var data []any
+				for _, r := range runs {
+					if r.Ops > 0 {
+						data = append(data, []float64{r.Rate, float64(pc.v(r.Latency))})
+					}
+				}
+				s := map[string]any{"name": name + " " + pc.label, "type": "line", "data": data, "color": col.of(name), "lineStyle": map[string]any{"type": pc.dash}}
+				if pc.label == "p99" && c.MaxRate > 0 {
+					s["markLine"] = map[string]any{"symbol": "none", "label": map[string]any{"formatter": "knee " + Count(c.MaxRate) + "/s"},
+						"data": []any{map[string]any{"xAxis": c.MaxRate}}}
+				}
+				series = append(series, s)
+			}
+		}
+		if limit > 0 && len(series) > 0 {
+			series = append(series, map[string]any{"name": "objective", "type": "line", "data": []any{}, "color": "#d00000",
+				"markLine": map[string]any{"symbol": "none", "lineStyle": map[string]any{"color": "#d00000", "type": "solid"},
+					"label": map[string]any{"formatter": "objective"}, "data": []any{map[string]any{"yAxis": limit}}}})
+		}
+		o := base(src.Name + ": latency against offered rate (capacity search)")
+		o["tooltip"] = map[string]any{"trigger": "axis"}
+		o["xAxis"] = map[string]any{"type": "value", "name": "offered rate (ops/s)", "nameLocation": "middle", "nameGap": 28}
+		o["yAxis"] = map[string]any{"type": "log", "name": "latency", "logBase": 10}
+		o["series"] = series
+		out = append(out, Chart{ID: id("knee"), Title: o["title"].(map[string]any)["text"].(string), Option: o, X: "count", Y: "ns"})
+	}
+	return out
+}

@@ -37,6 +37,9 @@ type Capacity struct {
 	Workload string            `json:"workload"`
 	Params   map[string]string `json:"params"`
 	SLO      string            `json:"slo"`
+	// LatencyLimitNs is the tightest latency bound of the objective (0 when
+	// it bounds only errors), for drawing it.
+	LatencyLimitNs int64 `json:"latency_limit_ns,omitempty"`
 	// MaxRate is the highest offered rate whose step met the objective (and
 	// its confirmation); 0 when no rate tried met it.
 	MaxRate float64 `json:"max_rate"`
