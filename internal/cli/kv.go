@@ -51,6 +51,9 @@ columns. With no flags it runs every engine built in and every operation.
 		Args: noArgs,
 	}
 	cmd.RunE = runE(func(cmd *cobra.Command, _ []string) error {
+		if rf.changed("shard") || rf.changed("start-at") {
+			return usagef("kv runs embedded engines on this machine only: drop --shard and --start-at")
+		}
 		cfg, err := rf.config()
 		if err != nil {
 			return err

@@ -96,6 +96,9 @@ type Run struct {
 	Rate    float64 `json:"rate"` // requested ops/s; open loop only
 	Repeat  int     `json:"repeat"`
 	Seed    uint64  `json:"seed"`
+	// Shard says which part of a test split across processes this run was
+	// (--shard, --start-at); nil for an ordinary run.
+	Shard *Shard `json:"shard,omitempty"`
 	// Step numbers the runs of a capacity search (1, 2, …); 0 otherwise.
 	Step int `json:"step,omitempty"`
 	// Verdict says whether a search step met the objective, and if not why.
@@ -109,6 +112,16 @@ type Run struct {
 	Extra       map[string]float64 `json:"extra,omitempty"`
 	Warnings    []string           `json:"warnings,omitempty"`
 	Interrupted bool               `json:"interrupted,omitempty"`
+}
+
+// Shard is a run's place in a test split across processes.
+type Shard struct {
+	Index int `json:"index"`
+	Count int `json:"count"`
+	// StartAt is the common start (RFC 3339); StartOffsetNs how late this
+	// shard really started after it.
+	StartAt       string `json:"start_at,omitempty"`
+	StartOffsetNs int64  `json:"start_offset_ns"`
 }
 
 // Verdict is a capacity search step's outcome against the objective.
