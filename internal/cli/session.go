@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/dbmeter/dbmeter/internal/hlog"
 	"github.com/dbmeter/dbmeter/internal/metrics"
 	"github.com/dbmeter/dbmeter/internal/plan"
 	"github.com/dbmeter/dbmeter/internal/redact"
@@ -29,6 +30,7 @@ type outputFlags struct {
 	md          string
 	csv         string
 	metricsAddr string
+	hdrLog      string
 }
 
 func (o *outputFlags) bind(fs *pflag.FlagSet) {
@@ -38,6 +40,7 @@ func (o *outputFlags) bind(fs *pflag.FlagSet) {
 	fs.StringVar(&o.md, "md", "", "write the result tables as Markdown to this file")
 	fs.StringVar(&o.csv, "csv", "", "write one CSV row per run to this file")
 	fs.StringVar(&o.metricsAddr, "metrics-addr", "", "serve live Prometheus metrics at http://ADDR/metrics during the run, e.g. 127.0.0.1:9464")
+	fs.StringVar(&o.hdrLog, "hdr-log", "", "write every interval's latency histograms to this HdrHistogram interval log (.hlog)")
 }
 
 // outFile is an output file opened before any run, so that an unwritable
@@ -64,6 +67,9 @@ type session struct {
 	live *progress
 	// prog says how runs show progress; nil: no progress lines.
 	prog *runFlags
+	// hlog writes the intervals to --hdr-log, as they end.
+	hlog     *hlog.Writer
+	hlogFile *os.File
 }
 
 // newSession opens the output files of one invocation of family's command.
@@ -86,6 +92,18 @@ func newSession(env Env, family string, flags outputFlags, diskPath string, secr
 		}
 		o.f = f
 		s.files = append(s.files, o)
+	}
+	if flags.hdrLog != "" {
+		f, err := os.OpenFile(flags.hdrLog, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+		if err != nil {
+			s.abort()
+			return nil, usagef("cannot write --hdr-log %s: %v", flags.hdrLog, errors.Unwrap(err))
+		}
+		s.hlogFile = f
+		if s.hlog, err = hlog.NewWriter(f, time.Now()); err != nil {
+			s.abort()
+			return nil, err
+		}
 	}
 	if flags.metricsAddr != "" {
 		if err := s.serveMetrics(flags.metricsAddr); err != nil {
@@ -157,6 +175,9 @@ func (s *session) finish(ctx context.Context) error {
 		s.doc.Interrupted = true
 	}
 	var errs []error
+	if err := s.closeHDRLog(); err != nil {
+		errs = append(errs, fmt.Errorf("write %s: %w", s.flags.hdrLog, err))
+	}
 	srcs := []report.Source{{Name: s.sourceName(), Doc: s.doc}}
 	for _, o := range s.files {
 		var err error
@@ -210,6 +231,22 @@ func (s *session) abort() {
 		os.Remove(o.path)
 	}
 	s.files = nil
+	if s.hlogFile != nil {
+		s.closeHDRLog()
+		os.Remove(s.flags.hdrLog)
+	}
+}
+
+func (s *session) closeHDRLog() error {
+	if s.hlogFile == nil {
+		return nil
+	}
+	err := s.hlog.Err()
+	if cerr := s.hlogFile.Close(); err == nil {
+		err = cerr
+	}
+	s.hlogFile = nil
+	return err
 }
 
 func (s *session) stopMetrics() {

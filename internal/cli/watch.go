@@ -80,6 +80,12 @@ func (s *session) watch(rf *runFlags, family, target, workload, label string, op
 	if s.metrics != nil {
 		ws = append(ws, s.metrics.Watcher(family, target, workload, ops))
 	}
+	if s.hlog != nil {
+		if len(ops) == 0 {
+			ops = []string{workload}
+		}
+		ws = append(ws, s.hlog.Watcher(target, workload, ops))
+	}
 	switch len(ws) {
 	case 0:
 		return nil

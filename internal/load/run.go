@@ -25,6 +25,7 @@ type Watcher interface {
 type Tick struct {
 	Interval result.Interval // all operations together
 	Seconds  float64         // the interval's length
+	End      time.Time       // when the interval ended, on the wall clock
 	// Ops holds this interval's histograms, one per operation. It is only
 	// valid during the call.
 	Ops hist.Set
@@ -191,7 +192,7 @@ func (r *runner) run(ctx context.Context, workers []Worker, ops []string, watch 
 		total.P50, total.P99 = scratch.ValueAtQuantile(50), scratch.ValueAtQuantile(99)
 		res.Total = append(res.Total, total)
 		if watch != nil {
-			watch.Tick(Tick{Interval: total, Ops: tick, Seconds: float64(at-lastTick) / 1e9})
+			watch.Tick(Tick{Interval: total, Ops: tick, Seconds: float64(at-lastTick) / 1e9, End: r.base.Add(time.Duration(at))})
 		}
 		res.Set.Merge(tick)
 		tick.Reset()
