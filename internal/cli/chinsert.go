@@ -148,7 +148,7 @@ func runCHInsert(cmd *cobra.Command, env Env, rf *runFlags, f *chiFlags) error {
 		return scrubbed(err, secrets)
 	}
 
-	s, err := newSession(env, rf.output, "", secrets...)
+	s, err := newSession(env, "ch", rf.output, "", secrets...)
 	if err != nil {
 		return err
 	}
@@ -311,7 +311,8 @@ func chiRun(ctx context.Context, s *session, rf *runFlags, f *chiFlags, cfg load
 	if err != nil {
 		return result.Run{}, err
 	}
-	wl := insert.NewWorkload(c, opts, table, ring.blocks, f.rows, cfg.Warmup)
+	wl := insert.NewWorkload(c, opts, table, ring.blocks, f.rows)
+	cfg.Phases = insert.Phases
 	res, err := load.Run(ctx, cfg, insert.Ops, wl.NewWorker, s.watcher(rf, "ch/"+name))
 	if err != nil {
 		return result.Run{}, err
@@ -327,8 +328,7 @@ func chiRun(ctx context.Context, s *session, rf *runFlags, f *chiFlags, cfg load
 	params["blocks-per-insert"] = strconv.Itoa(opts.BlocksPerInsert)
 	params["module"] = c.Module
 	run := res.Fill(result.Run{Family: "ch", Target: name, Workload: insert.Op, Params: params, Server: version.String(), Repeat: rep}, cfg, 0)
-	run.Phases = wl.Phases()
-	build, send := wl.PhaseTotals()
+	build, send := float64(run.Phases["build"].TotalNs)/1e9, float64(run.Phases["send"].TotalNs)/1e9
 	acked, counted, uncertain := wl.Acked(), after-before, wl.Uncertain()
 	run.Extra = map[string]float64{
 		"rows_acknowledged": float64(acked),

@@ -171,7 +171,7 @@ func runCHQuery(cmd *cobra.Command, env Env, rf *runFlags, qf *chqFlags) error {
 		defer stop()
 	}
 
-	s, err := newSession(env, rf.output, "", secrets...)
+	s, err := newSession(env, "ch", rf.output, "", secrets...)
 	if err != nil {
 		return err
 	}
@@ -489,13 +489,8 @@ func chqRun(ctx context.Context, s *session, rf *runFlags, qf *chqFlags, c chqCo
 	}
 	wl := query.NewWorkload(q, spec, c.opts.Prepared)
 	startPool := make(chan query.PoolStats, 1)
-	if cfg.Warmup == 0 {
-		wl.Measure()
-		startPool <- q.Pool()
-	} else {
-		t := time.AfterFunc(cfg.Warmup, func() { startPool <- q.Pool(); wl.Measure() })
-		defer t.Stop()
-	}
+	cfg.Phases = query.Phases
+	cfg.OnMeasure = func() { startPool <- q.Pool() }
 	label := c.name + "/" + spec.Name
 	res, err := load.Run(ctx, cfg, wl.Ops(), wl.NewWorker, s.watcher(rf, label))
 	if err != nil {
@@ -516,16 +511,12 @@ func chqRun(ctx context.Context, s *session, rf *runFlags, qf *chqFlags, c chqCo
 
 // chqFigures adds the decode phase and the pool and rate figures.
 func chqFigures(run *result.Run, wl *query.Workload, pool query.PoolStats) {
-	h, decodeNs, rows := wl.Decode()
-	if h.TotalCount() > 0 {
-		run.Phases = map[string]result.Latency{"decode": result.LatencyOf(h)}
-	}
 	x := map[string]float64{}
 	if run.DurationS > 0 {
 		x["achieved_rate_ops_s"] = float64(run.Ops+run.Errors) / run.DurationS
 	}
-	if rows > 0 {
-		x["decode_ns_per_row"] = float64(decodeNs) / float64(rows)
+	if run.Rows > 0 {
+		x["decode_ns_per_row"] = float64(run.Phases["decode"].TotalNs) / float64(run.Rows)
 	}
 	if n := run.Ops; n > 0 {
 		x["rows_per_query"] = float64(run.Rows) / float64(n)

@@ -60,7 +60,7 @@ func TestDiskProbeRecorded(t *testing.T) {
 
 	data := filepath.Join(tmp, "kvdata")
 	doc := filepath.Join(tmp, "kv.json")
-	code, stdout, stderr := run(t, "kv", "--engines", "map", "--ops", "set", "--fsync", "on", "--count", "50", "--dir", data, "--json", doc)
+	code, stdout, stderr := run(t, "kv", "--engines", "map", "--ops", "set", "--fsync", "true", "--count", "50", "--dir", data, "--json", doc)
 	if code != 0 {
 		t.Fatalf("kv: exit %d, stderr %q", code, stderr)
 	}
@@ -74,7 +74,7 @@ func TestDiskProbeRecorded(t *testing.T) {
 	}
 
 	doc = filepath.Join(tmp, "kv-noprobe.json")
-	code, stdout, stderr = run(t, "kv", "--engines", "map", "--ops", "set", "--fsync", "on", "--count", "50", "--dir", data, "--no-disk-probe", "--json", doc)
+	code, stdout, stderr = run(t, "kv", "--engines", "map", "--ops", "set", "--fsync", "true", "--count", "50", "--dir", data, "--no-disk-probe", "--json", doc)
 	if code != 0 {
 		t.Fatalf("kv --no-disk-probe: exit %d, stderr %q", code, stderr)
 	}

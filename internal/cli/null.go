@@ -5,7 +5,6 @@ import (
 
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/null"
-	"github.com/dbmeter/dbmeter/internal/result"
 )
 
 func newNullCmd(env Env) *cobra.Command {
@@ -26,29 +25,16 @@ dbmeter's own cost and how a stalled target shows in open-loop percentiles.`,
 		if err != nil {
 			return err
 		}
-		if err := nc.Validate(); err != nil {
+		p, err := null.NewPlan(null.Options{Target: nc, Load: cfg, Repeat: rf.repeat, Params: flagParams(cmd.Flags())})
+		if err != nil {
 			return usageError{err}
 		}
-		cfg.InProcessTarget = true
-		s, err := newSession(env, rf.output, "")
+		s, err := newSession(env, p.Family, rf.output, "")
 		if err != nil {
 			return err
 		}
-		params := flagParams(cmd.Flags())
-		for rep := 1; rep <= rf.repeat && cmd.Context().Err() == nil; rep++ {
-			cfg.Seed = repeatSeed(rf.cfg.Seed, rep)
-			res, err := load.Run(cmd.Context(), cfg, []string{null.Op}, null.New(nc).NewWorker, s.watcher(&rf, "null/noop"))
-			if err != nil {
-				s.abort()
-				return err
-			}
-			run := res.Fill(result.Run{Family: "null", Target: "null", Workload: null.Op, Params: params, Repeat: rep}, cfg, 0)
-			if !cfg.Open() && cfg.Workers == 1 && nc == (null.Config{}) && run.Ops > 0 {
-				run.Extra = map[string]float64{"overhead_ns_per_op": run.DurationS * 1e9 / float64(run.Ops)}
-			}
-			s.add(run)
-		}
-		return s.finish(cmd.Context())
+		s.showProgress(&rf)
+		return s.execute(cmd.Context(), p)
 	})
 	def := load.DefaultConfig()
 	rf.bind(cmd.Flags(), def)

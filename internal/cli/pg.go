@@ -140,7 +140,7 @@ func runPG(ctx context.Context, env Env, f *pgFlags, args []string) error {
 	if f.initialize {
 		return runPGInit(ctx, env, f, p)
 	}
-	s, err := newSession(env, f.output, "", p.secrets...)
+	s, err := newSession(env, "pg", f.output, "", p.secrets...)
 	if err != nil {
 		return err
 	}
@@ -585,7 +585,6 @@ func (f *pgFlags) describe(run *result.Run, res *load.Result, cfg load.Config, p
 		run.Extra = map[string]float64{}
 	}
 	conn := b.ConnectTimes()
-	run.Phases = map[string]result.Latency{"connect": result.LatencyOf(conn)}
 	// pgbench's "initial connection time" is the connecting time summed over
 	// clients and divided by threads: each thread connects its clients in
 	// turn.

@@ -9,24 +9,31 @@ import (
 // would have built from all the values.
 func TestDrainMergesShards(t *testing.T) {
 	t.Parallel()
-	shards := []*Recorder{NewRecorder(2, true), NewRecorder(2, true), NewRecorder(2, true)}
-	all := NewRecorder(2, true)
+	open := Kept{Service: true, Lag: true, Phases: 2}
+	shards := []*Recorder{NewRecorder(2, open), NewRecorder(2, open), NewRecorder(2, open)}
+	all := NewRecorder(2, open)
 	for i := range 30_000 {
 		lat := time.Duration(i*37%100_000+1) * time.Microsecond
 		op := uint8(i % 2)
-		shards[i%3].Record(op, lat, lat/2, 1, 10)
-		all.Record(op, lat, lat/2, 1, 10)
+		s := Sample{Latency: int64(lat), Service: int64(lat / 2), Lag: int64(lat / 3), Rows: 1, Bytes: 10, Phases: [MaxPhases]time.Duration{lat / 4, lat / 5}}
+		shards[i%3].Record(op, &s)
+		all.Record(op, &s)
 	}
 	shards[0].RecordError(1, "timeout")
 	all.RecordError(1, "timeout")
 
-	got, want := NewSet(2, true), NewSet(2, true)
+	got, want := NewSet(2, open), NewSet(2, open)
 	for _, r := range shards {
 		r.Drain(got)
 	}
 	all.Drain(want)
 	for op := range got {
 		g, w := &got[op], &want[op]
+		for p := range g.Phases {
+			if g.Phases[p].TotalNs != w.Phases[p].TotalNs || g.Phases[p].Hist.TotalCount() != g.Ops {
+				t.Errorf("op %d phase %d: total %d count %d, want %d and %d", op, p, g.Phases[p].TotalNs, g.Phases[p].Hist.TotalCount(), w.Phases[p].TotalNs, g.Ops)
+			}
+		}
 		if g.Ops != w.Ops || g.Rows != w.Rows || g.Bytes != w.Bytes || g.Errors != w.Errors {
 			t.Errorf("op %d counts: got %d/%d/%d/%d, want %d/%d/%d/%d", op, g.Ops, g.Rows, g.Bytes, g.Errors, w.Ops, w.Rows, w.Bytes, w.Errors)
 		}
@@ -36,6 +43,14 @@ func TestDrainMergesShards(t *testing.T) {
 			}
 			if a, b := g.Service.ValueAtQuantile(q), w.Service.ValueAtQuantile(q); a != b {
 				t.Errorf("op %d service p%g: merged %d, single %d", op, q, a, b)
+			}
+			if a, b := g.Lag.ValueAtQuantile(q), w.Lag.ValueAtQuantile(q); a != b {
+				t.Errorf("op %d lag p%g: merged %d, single %d", op, q, a, b)
+			}
+			for p := range g.Phases {
+				if a, b := g.Phases[p].Hist.ValueAtQuantile(q), w.Phases[p].Hist.ValueAtQuantile(q); a != b {
+					t.Errorf("op %d phase %d p%g: merged %d, single %d", op, p, q, a, b)
+				}
 			}
 		}
 	}
@@ -47,9 +62,9 @@ func TestDrainMergesShards(t *testing.T) {
 // A drained recorder starts empty: intervals do not overlap.
 func TestDrainEmpties(t *testing.T) {
 	t.Parallel()
-	r := NewRecorder(1, false)
-	r.Record(0, time.Millisecond, 0, 0, 0)
-	first, second := NewSet(1, false), NewSet(1, false)
+	r := NewRecorder(1, Kept{})
+	r.Record(0, &Sample{Latency: int64(time.Millisecond)})
+	first, second := NewSet(1, Kept{}), NewSet(1, Kept{})
 	r.Drain(first)
 	r.Drain(second)
 	if first[0].Ops != 1 || second[0].Ops != 0 || second[0].Latency.TotalCount() != 0 {
@@ -60,10 +75,10 @@ func TestDrainEmpties(t *testing.T) {
 // Values outside 1 ns – 1 h are clamped, never lost.
 func TestOutOfRangeValuesAreKept(t *testing.T) {
 	t.Parallel()
-	r := NewRecorder(1, false)
-	r.Record(0, 0, 0, 0, 0)
-	r.Record(0, 2*time.Hour, 0, 0, 0)
-	s := NewSet(1, false)
+	r := NewRecorder(1, Kept{})
+	r.Record(0, &Sample{})
+	r.Record(0, &Sample{Latency: int64(2 * time.Hour)})
+	s := NewSet(1, Kept{})
 	r.Drain(s)
 	if n := s[0].Latency.TotalCount(); n != 2 {
 		t.Errorf("histogram holds %d values, want 2", n)
@@ -78,17 +93,17 @@ func TestBufferFlushes(t *testing.T) {
 		gap     int64 // ns between records
 		want    int64 // ops visible before Flush
 	}{
-		{"a full buffer flushes", bufferCap, 1, bufferCap},
+		{"a full buffer flushes", ClosedBuffer, 1, ClosedBuffer},
 		{"a partial buffer waits", 10, 1, 0},
 		{"an old record flushes with the next", 2, MaxAge, 2},
 	}
 	for _, tt := range tests {
-		r := NewRecorder(1, false)
-		b := NewBuffer(r)
+		r := NewRecorder(1, Kept{})
+		b := NewBuffer(r, ClosedBuffer)
 		for i := range tt.records {
-			b.Record(int64(i)*tt.gap, 0, time.Microsecond, 1, 0)
+			b.Record(int64(i)*tt.gap, 0, &Sample{Latency: int64(time.Microsecond), Rows: 1})
 		}
-		s := NewSet(1, false)
+		s := NewSet(1, Kept{})
 		r.Drain(s)
 		if s[0].Ops != tt.want {
 			t.Errorf("%s: %d ops reached the recorder, want %d", tt.name, s[0].Ops, tt.want)
@@ -102,12 +117,12 @@ func TestBufferFlushes(t *testing.T) {
 }
 
 func BenchmarkBufferRecord(b *testing.B) {
-	r := NewRecorder(1, false)
-	buf := NewBuffer(r)
+	r := NewRecorder(1, Kept{})
+	buf := NewBuffer(r, ClosedBuffer)
 	b.ReportAllocs()
 	var now int64
 	for b.Loop() {
 		now += 50
-		buf.Record(now, 0, 50, 0, 0)
+		buf.Record(now, 0, &Sample{Latency: 50})
 	}
 }

@@ -8,32 +8,25 @@ import (
 // Recorder accumulates measurements from the workers of one shard. It is safe
 // for concurrent use; Drain must be called by one goroutine at a time.
 type Recorder struct {
-	mu struct {
+	kept Kept
+	mu   struct {
 		sync.Mutex
 		live Set
 	}
 	spare Set // owned by the draining goroutine
 }
 
-// NewRecorder returns a Recorder for n operation types.
-func NewRecorder(n int, service bool) *Recorder {
-	r := &Recorder{spare: NewSet(n, service)}
-	r.mu.live = NewSet(n, service)
+// NewRecorder returns a Recorder for n operation types keeping k.
+func NewRecorder(n int, k Kept) *Recorder {
+	r := &Recorder{kept: k, spare: NewSet(n, k)}
+	r.mu.live = NewSet(n, k)
 	return r
 }
 
-// Record adds one successful operation. service is ignored when the
-// recorder does not keep service time apart.
-func (r *Recorder) Record(op uint8, latency, service time.Duration, rows, bytes int64) {
+// Record adds one successful operation.
+func (r *Recorder) Record(op uint8, s *Sample) {
 	r.mu.Lock()
-	o := &r.mu.live[op]
-	o.Latency.RecordValue(clamp(int64(latency)))
-	if o.Service != nil {
-		o.Service.RecordValue(clamp(int64(service)))
-	}
-	o.Ops++
-	o.Rows += rows
-	o.Bytes += bytes
+	r.mu.live[op].record(s, r.kept.Phases)
 	r.mu.Unlock()
 }
 
@@ -59,46 +52,75 @@ func (r *Recorder) Drain(dst Set) {
 
 // Buffer batches one worker's records so that a fast operation pays for the
 // Recorder's lock once per batch instead of once per operation; the lock is
-// most of the cost of recording. A Buffer is owned by one goroutine and
-// keeps no service time (closed loop, where it equals latency). A record
-// waits in the Buffer until bufferCap more arrive or until the next record
-// comes MaxAge after the oldest, so interval snapshots stay close to real
-// time; Flush must be called when the worker stops.
+// most of the cost of recording, and with many workers it would be contended.
+// A Buffer is owned by one goroutine. A record waits in the Buffer until the
+// Buffer is full or until the next record comes MaxAge after the oldest, so
+// interval snapshots stay close to real time; Flush must be called when the
+// worker stops.
 type Buffer struct {
 	rec    *Recorder
 	n      int
 	oldest int64
-	lat    [bufferCap]int64
-	op     [bufferCap]uint8
-	totals []bufTotals // per operation
+	op     []uint8
+	lat    []int64
+	svc    []int64                    // nil unless the recorder keeps service time
+	lag    []int64                    // nil unless it keeps lag
+	ph     [][MaxPhases]time.Duration // nil unless it keeps phases
+	totals []bufTotals                // per operation
 }
 
 type bufTotals struct{ ops, rows, bytes int64 }
 
-const bufferCap = 128
+// Buffer sizes: a closed-loop worker records millions of operations a second
+// and amortises the lock over many; an open-loop run may have a thousand
+// workers, each recording a small share of the rate, so each holds few.
+const (
+	ClosedBuffer = 128
+	OpenBuffer   = 16
+)
 
 // MaxAge bounds how long a record may sit in a Buffer before the next
 // record flushes it, in nanoseconds.
 const MaxAge = int64(time.Millisecond)
 
-// NewBuffer returns a buffer in front of r.
-func NewBuffer(r *Recorder) *Buffer {
-	return &Buffer{rec: r, totals: make([]bufTotals, len(r.spare))}
+// NewBuffer returns a buffer of size records in front of r.
+func NewBuffer(r *Recorder, size int) *Buffer {
+	b := &Buffer{rec: r, op: make([]uint8, size), lat: make([]int64, size), totals: make([]bufTotals, len(r.spare))}
+	if r.kept.Service {
+		b.svc = make([]int64, size)
+	}
+	if r.kept.Lag {
+		b.lag = make([]int64, size)
+	}
+	if r.kept.Phases > 0 {
+		b.ph = make([][MaxPhases]time.Duration, size)
+	}
+	return b
 }
 
 // Record adds one successful operation that finished at now (nanoseconds on
 // any monotonic clock).
-func (b *Buffer) Record(now int64, op uint8, latency time.Duration, rows, bytes int64) {
+func (b *Buffer) Record(now int64, op uint8, s *Sample) {
 	if b.n == 0 {
 		b.oldest = now
 	}
-	b.lat[b.n], b.op[b.n] = int64(latency), op
+	i := b.n
+	b.op[i], b.lat[i] = op, s.Latency
+	if b.svc != nil {
+		b.svc[i] = s.Service
+	}
+	if b.lag != nil {
+		b.lag[i] = s.Lag
+	}
+	if b.ph != nil {
+		b.ph[i] = s.Phases
+	}
 	b.n++
 	t := &b.totals[op]
 	t.ops++
-	t.rows += rows
-	t.bytes += bytes
-	if b.n == bufferCap || now-b.oldest >= MaxAge {
+	t.rows += s.Rows
+	t.bytes += s.Bytes
+	if b.n == len(b.lat) || now-b.oldest >= MaxAge {
 		b.Flush()
 	}
 }
@@ -109,10 +131,24 @@ func (b *Buffer) Flush() {
 		return
 	}
 	r := b.rec
+	nph := r.kept.Phases
 	r.mu.Lock()
 	live := r.mu.live
-	for i, v := range b.lat[:b.n] {
-		live[b.op[i]].Latency.RecordValue(clamp(v))
+	for i := range b.n {
+		o := &live[b.op[i]]
+		o.Latency.RecordValue(clamp(b.lat[i]))
+		if b.svc != nil {
+			o.Service.RecordValue(clamp(b.svc[i]))
+		}
+		if b.lag != nil {
+			o.Lag.RecordValue(clamp(b.lag[i]))
+		}
+		for p := range nph {
+			if d := b.ph[i][p]; d > 0 {
+				o.Phases[p].Hist.RecordValue(clamp(int64(d)))
+				o.Phases[p].TotalNs += int64(d)
+			}
+		}
 	}
 	for i := range b.totals {
 		t, o := &b.totals[i], &live[i]

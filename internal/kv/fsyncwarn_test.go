@@ -9,6 +9,7 @@ import (
 
 	"github.com/dbmeter/dbmeter/internal/kv"
 	"github.com/dbmeter/dbmeter/internal/load"
+	"github.com/dbmeter/dbmeter/internal/plan"
 	"github.com/dbmeter/dbmeter/internal/report"
 	"github.com/dbmeter/dbmeter/internal/result"
 	"github.com/dbmeter/dbmeter/internal/sysinfo"
@@ -51,7 +52,6 @@ func TestFsyncWarningCatchesAnEngineThatDoesNotSync(t *testing.T) {
 	cfg := load.DefaultConfig()
 	cfg.Workers = 2
 	cfg.Duration, cfg.Warmup, cfg.Count = 0, 0, 300
-	var runs []result.Run
 	m := &kv.Matrix{
 		Engines: []kv.Engine{nosync, synced},
 		Ops:     []string{"set"},
@@ -60,12 +60,12 @@ func TestFsyncWarningCatchesAnEngineThatDoesNotSync(t *testing.T) {
 		Dir:     dir,
 		Load:    cfg,
 		Repeat:  1,
-		Add:     func(r result.Run) { runs = append(runs, r) },
 	}
-	if err := m.Run(t.Context()); err != nil {
+	var runs plan.Collector
+	if err := plan.Execute(t.Context(), m.Plan(), &runs); err != nil {
 		t.Fatal(err)
 	}
-	doc := &result.Document{Schema: result.Schema, Env: result.Env{Disk: disk}, Runs: runs}
+	doc := &result.Document{Schema: result.Schema, Env: result.Env{Disk: disk}, Runs: runs.Runs}
 	var buf bytes.Buffer
 	if err := report.Text(&buf, doc); err != nil {
 		t.Fatal(err)

@@ -44,6 +44,14 @@ type Config struct {
 	Grace time.Duration
 	// Seed seeds every random choice; workers get streams derived from it.
 	Seed uint64
+	// Phases names the parts of an operation a workload times apart
+	// (Outcome.Phases), at most MaxPhases.
+	Phases []string
+	// OnMeasure, if set, is called once when the measured window begins
+	// (after warm-up), from the runner's control goroutine, so a family can
+	// sample counters of its own (a pool's connections) over exactly the
+	// window. It must not block.
+	OnMeasure func()
 	// Classify sorts operation errors into kinds; nil means Classify.
 	Classify func(error) string
 	// InProcessTarget says the target runs inside dbmeter (an embedded
@@ -118,6 +126,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("skip-late must not be negative, got %s", c.SkipLate)
 	case c.Grace < 0:
 		return fmt.Errorf("grace must not be negative, got %s", c.Grace)
+	case len(c.Phases) > MaxPhases:
+		return fmt.Errorf("a workload may time at most %d phases, got %d", MaxPhases, len(c.Phases))
 	case c.Open() && c.MaxInFlight < c.Workers:
 		return fmt.Errorf("max-in-flight (%d) must be at least workers (%d)", c.MaxInFlight, c.Workers)
 	case !c.Open() && c.Count > 0 && c.Count < int64(c.Workers):

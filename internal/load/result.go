@@ -4,6 +4,8 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/HdrHistogram/hdrhistogram-go"
+
 	"github.com/dbmeter/dbmeter/internal/hist"
 	"github.com/dbmeter/dbmeter/internal/result"
 )
@@ -12,6 +14,7 @@ import (
 type Result struct {
 	Mode    string
 	Ops     []string      // operation names, indexing Set and Intervals
+	Phases  []string      // phase names, indexing each Op's Phases
 	Elapsed time.Duration // the measured window
 	Set     hist.Set      // per operation, over the whole window
 	Dropped int64         // open-loop arrivals that found no free worker
@@ -94,10 +97,13 @@ func (r *Result) Stats(i int) result.Stats {
 	s.Service = s.Latency
 	if op.Service != nil {
 		s.Service = result.LatencyOf(op.Service)
+		s.ServiceHDR = encodeHDR(op.Service)
 	}
-	if op.Latency.TotalCount() > 0 {
-		s.LatencyHDR, _ = result.EncodeHDR(op.Latency)
+	if op.Lag != nil {
+		s.Lag = result.LatencyOf(op.Lag)
+		s.LagHDR = encodeHDR(op.Lag)
 	}
+	s.LatencyHDR = encodeHDR(op.Latency)
 	all := r.Set.Total()
 	n := float64(all.Ops + all.Errors)
 	s.Client = result.Client{
@@ -114,6 +120,38 @@ func (r *Result) Stats(i int) result.Stats {
 	return s
 }
 
+func encodeHDR(h *hdrhistogram.Histogram) string {
+	if h == nil || h.TotalCount() == 0 {
+		return ""
+	}
+	enc, _ := result.EncodeHDR(h) // only fails on a nil histogram
+	return enc
+}
+
+// PhaseStats returns the phases of operation i (-1: all operations).
+func (r *Result) PhaseStats(i int) map[string]result.Phase {
+	if len(r.Phases) == 0 {
+		return nil
+	}
+	var op hist.Op
+	if i < 0 {
+		op = r.Set.Total()
+	} else {
+		op = r.Set[i]
+	}
+	out := make(map[string]result.Phase, len(r.Phases))
+	for p, name := range r.Phases {
+		ph := op.Phases[p]
+		out[name] = result.Phase{
+			Count:   ph.Hist.TotalCount(),
+			Latency: result.LatencyOf(ph.Hist),
+			TotalNs: ph.TotalNs,
+			HDR:     encodeHDR(ph.Hist),
+		}
+	}
+	return out
+}
+
 // Fill completes run with what cfg asked for and res measured for operation
 // op (-1: all operations). The caller sets the family, target, workload,
 // params and repeat.
@@ -123,6 +161,7 @@ func (r *Result) Fill(run result.Run, cfg Config, op int) result.Run {
 	run.Rate = cfg.Rate
 	run.Seed = cfg.Seed
 	run.Stats = r.Stats(op)
+	run.Phases = r.PhaseStats(op)
 	run.Warnings = append(run.Warnings, r.Warnings...)
 	run.Interrupted = r.Interrupted
 	return run

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -39,11 +38,13 @@ const (
 	abandonInterrupted = 800 * time.Millisecond
 )
 
-// maxShards bounds the recorders a run keeps. Workers share a recorder when
-// there are more of them (a slow target with hundreds of connections does
-// not need hundreds of histograms); a fast in-process target has few workers
-// and then each gets its own.
-const maxShards = 16
+// Recorders a run keeps. Workers record into per-worker buffers that flush
+// into a shared recorder once per batch, so few recorders suffice; each
+// costs a set of 1 ns–1 h histograms (about 270 KB each).
+const (
+	maxClosedRecorders = 16
+	maxOpenRecorders   = 4
+)
 
 type runner struct {
 	cfg       Config
@@ -56,8 +57,7 @@ type runner struct {
 	mStart int64        // start of the measured window, ns since base
 	end    atomic.Int64 // end of the window; arrivals and starts at or after it are not measured
 
-	dropped  atomic.Int64
-	inFlight atomic.Int64 // open loop: worker goroutines alive
+	dropped atomic.Int64
 
 	mu struct {
 		sync.Mutex
@@ -80,12 +80,12 @@ func Run(ctx context.Context, cfg Config, ops []string, newWorker NewWorker, wat
 	if r.classify == nil {
 		r.classify = Classify
 	}
-	shards := min(cfg.Workers, maxShards)
+	nrec := min(cfg.Workers, maxClosedRecorders)
 	if cfg.Open() {
-		shards = min(cfg.MaxInFlight, maxShards)
+		nrec = min(cfg.MaxInFlight, maxOpenRecorders)
 	}
-	for range shards {
-		r.recs = append(r.recs, hist.NewRecorder(len(ops), cfg.Open()))
+	for range nrec {
+		r.recs = append(r.recs, hist.NewRecorder(len(ops), r.kept()))
 	}
 	workers := make([]Worker, 0, cfg.Workers)
 	for id := range cfg.Workers {
@@ -106,6 +106,11 @@ func Run(ctx context.Context, cfg Config, ops []string, newWorker NewWorker, wat
 	return r.run(ctx, workers, ops, watch), nil
 }
 
+// kept says which histograms the run keeps besides latency.
+func (r *runner) kept() hist.Kept {
+	return hist.Kept{Service: r.cfg.Open(), Lag: r.cfg.Open(), Phases: len(r.cfg.Phases)}
+}
+
 func closeAll(ws []Worker) {
 	for _, w := range ws {
 		if c, ok := w.(io.Closer); ok {
@@ -115,6 +120,10 @@ func closeAll(ws []Worker) {
 }
 
 func (r *runner) now() int64 { return int64(time.Since(r.base)) }
+
+// measured says whether an operation meant to start at t falls in the
+// measured window: the one rule every figure of a run follows.
+func (r *runner) measured(t int64) bool { return t >= r.mStart && t < r.end.Load() }
 
 func (r *runner) run(ctx context.Context, workers []Worker, ops []string, watch Watcher) *Result {
 	wctx, cancelWorkers := context.WithCancel(ctx)
@@ -141,10 +150,11 @@ func (r *runner) run(ctx context.Context, workers []Worker, ops []string, watch 
 	res := &Result{
 		Mode:      r.cfg.Mode(),
 		Ops:       ops,
-		Set:       hist.NewSet(r.nOps, r.cfg.Open()),
+		Phases:    r.cfg.Phases,
+		Set:       hist.NewSet(r.nOps, r.kept()),
 		Intervals: make([][]result.Interval, r.nOps),
 	}
-	tick := hist.NewSet(r.nOps, r.cfg.Open())
+	tick := hist.NewSet(r.nOps, r.kept())
 	scratch := hist.New()
 	var lastDropped int64
 	var lastTick int64 = r.mStart
@@ -193,6 +203,9 @@ func (r *runner) run(ctx context.Context, workers []Worker, ops []string, watch 
 		interrupted = ctx.Err() != nil
 	}
 	costStart := sampleCost()
+	if r.cfg.OnMeasure != nil && !interrupted {
+		r.cfg.OnMeasure()
+	}
 	for !interrupted {
 		next := end
 		if r.cfg.Interval > 0 {
@@ -273,17 +286,6 @@ func intervalOf(ts float64, op *hist.Op) result.Interval {
 	}
 }
 
-// record files one finished operation. start is when it was meant to start
-// (open loop) or did start (closed loop); began is when it actually started.
-func (r *runner) record(ctx context.Context, rec *hist.Recorder, out Outcome, err error, start, began, finished int64) {
-	r.checkOp(out.Op)
-	if err != nil {
-		rec.RecordError(out.Op, r.kindOf(ctx, err))
-		return
-	}
-	rec.Record(out.Op, time.Duration(finished-start), time.Duration(finished-began), out.Rows, out.Bytes)
-}
-
 // checkOp panics on an operation index the workload does not have: a
 // programming error in the worker, not a measurement, so the workers'
 // recovery lets it through (rethrowOwn).
@@ -312,111 +314,24 @@ func (r *runner) kindOf(ctx context.Context, err error) string {
 	return r.classify(err)
 }
 
-// Backoff bounds for a closed-loop worker whose target refuses connections:
-// without a pause it would spin through tens of thousands of instant
-// failures a second, burning the CPU the target needs to come back.
+// Backoff bounds for a worker whose target refuses connections: without a
+// pause it would spin through tens of thousands of instant failures a
+// second, burning the CPU the target needs to come back.
 const (
 	minBackoff = time.Millisecond
 	maxBackoff = 100 * time.Millisecond
 )
 
-func (r *runner) closedLoop(ctx context.Context, workers []Worker) {
-	var wg sync.WaitGroup
-	n := int64(len(workers))
-	for i, w := range workers {
-		quota := int64(0)
-		if r.cfg.Count > 0 {
-			quota = r.cfg.Count / n
-			if int64(i) < r.cfg.Count%n {
-				quota++
-			}
-		}
-		rec := r.recs[i%len(r.recs)]
-		wg.Go(func() { r.closedWorker(ctx, w, rec, quota) })
+// nextBackoff is the pause after an operation of error kind kind (""
+// for success) that followed a pause of prev.
+func nextBackoff(prev time.Duration, kind string) time.Duration {
+	switch kind {
+	case "":
+		return 0
+	case KindConnection:
+		return min(max(2*prev, minBackoff), maxBackoff)
 	}
-	wg.Wait()
-}
-
-// closedWorker runs one closed-loop worker. A panic inside Do (an engine
-// that panics on a full disk) is counted as an error of kind KindPanic and
-// the worker goes on; recovering once per panic rather than once per
-// operation keeps a defer off the per-operation path.
-func (r *runner) closedWorker(ctx context.Context, w Worker, rec *hist.Recorder, quota int64) {
-	buf := hist.NewBuffer(rec)
-	defer buf.Flush()
-	// A fault in an engine's mapped memory becomes a panic on this goroutine
-	// instead of killing the process.
-	debug.SetPanicOnFault(true)
-	st := closedState{start: r.now(), quota: quota}
-	for r.closedOps(ctx, w, buf, rec, &st) {
-	}
-}
-
-// closedState is a closed-loop worker's position, kept across a recovered
-// panic.
-type closedState struct {
-	start   int64 // when the next operation starts
-	quota   int64 // measured operations left; 0: no limit
-	backoff time.Duration
-}
-
-// countQuota counts one measured operation and reports whether the quota is
-// used up.
-func (st *closedState) countQuota() bool {
-	if st.quota > 0 {
-		st.quota--
-		return st.quota == 0
-	}
-	return false
-}
-
-// closedOps reads the clock once per operation: the end of one operation is
-// the start of the next. It reports whether it stopped on a panic (counted)
-// and the worker should go on.
-func (r *runner) closedOps(ctx context.Context, w Worker, buf *hist.Buffer, rec *hist.Recorder, st *closedState) (panicked bool) {
-	defer func() {
-		p := recover()
-		if p == nil {
-			return
-		}
-		r.rethrowOwn(p)
-		done := false
-		if st.start >= r.mStart {
-			rec.RecordError(0, KindPanic)
-			done = st.countQuota()
-		}
-		st.start = r.now()
-		panicked = !done
-	}()
-	for st.start < r.end.Load() {
-		out, err := w.Do(ctx)
-		end := r.now()
-		var kind string
-		if err != nil {
-			kind = r.kindOf(ctx, err)
-		}
-		if st.start >= r.mStart {
-			r.checkOp(out.Op)
-			if err == nil {
-				buf.Record(end, out.Op, time.Duration(end-st.start), out.Rows, out.Bytes)
-			} else {
-				rec.RecordError(out.Op, kind)
-			}
-			if st.countQuota() {
-				return false
-			}
-		}
-		switch {
-		case err == nil:
-			st.backoff = 0
-		case kind == KindConnection:
-			st.backoff = min(max(2*st.backoff, minBackoff), maxBackoff)
-			sleepCtx(ctx, st.backoff)
-			end = r.now() // the pause is not the next operation's latency
-		}
-		st.start = end
-	}
-	return false
+	return prev
 }
 
 func sleepCtx(ctx context.Context, d time.Duration) {
@@ -425,172 +340,5 @@ func sleepCtx(ctx context.Context, d time.Duration) {
 	select {
 	case <-t.C:
 	case <-ctx.Done():
-	}
-}
-
-// openLoop dispatches arrivals through an unbuffered channel: a send succeeds
-// only when a worker is idle and waiting. Otherwise a new worker is started,
-// up to MaxInFlight; beyond that the arrival waits in the backlog if there is
-// room (Queue), and is dropped and counted if not.
-func (r *runner) openLoop(ctx context.Context, workers []Worker) {
-	arrivals := make(chan int64)
-	backlog := make(chan int64, r.cfg.Queue)
-	var wg sync.WaitGroup
-	for i, w := range workers {
-		rec := r.recs[i%len(r.recs)]
-		r.inFlight.Add(1)
-		wg.Go(func() { r.openWorker(ctx, w, rec, arrivals, backlog, -1) })
-	}
-	nextID := len(workers)
-	spawn := func(due int64) {
-		id := nextID
-		nextID++
-		r.inFlight.Add(1)
-		rec := r.recs[id%len(r.recs)]
-		wg.Go(func() {
-			w, err := r.newWorker(ctx, id, Rand(r.cfg.Seed, uint64(id)))
-			if err != nil {
-				r.inFlight.Add(-1)
-				if due >= r.mStart {
-					rec.RecordError(0, r.classify(err))
-				}
-				return
-			}
-			r.mu.Lock()
-			r.mu.workers = append(r.mu.workers, w)
-			r.mu.Unlock()
-			r.openWorker(ctx, w, rec, arrivals, backlog, due)
-		})
-	}
-
-	sleep := r.cfg.Sleep
-	if sleep == nil {
-		var release func()
-		sleep, release = preciseSleeper()
-		defer release()
-	}
-	sched := NewSchedule(r.cfg.Arrival, r.cfg.Rate, Rand(r.cfg.Seed, math.MaxUint64))
-	var measured int64
-	maxInFlight := int64(r.cfg.MaxInFlight)
-	for {
-		due := int64(sched.Next()) // arrivals are timed from the start, warm-up included
-		if due >= r.end.Load() {
-			break
-		}
-		if r.cfg.Count > 0 && due >= r.mStart {
-			if measured == r.cfg.Count {
-				break
-			}
-			measured++
-		}
-		if !r.sleepUntil(sleep, due) {
-			break
-		}
-		select {
-		case arrivals <- due:
-			continue
-		default:
-		}
-		if r.inFlight.Load() < maxInFlight {
-			spawn(due)
-			continue
-		}
-		select {
-		case backlog <- due:
-		default:
-			if due >= r.mStart {
-				r.dropped.Add(1)
-			}
-		}
-	}
-	close(arrivals)
-	close(backlog)
-	wg.Wait()
-}
-
-// sleepUntil waits until t in slices short enough to notice an interrupt
-// (which moves the end of the window to now). It reports false when the
-// window ended first.
-func (r *runner) sleepUntil(sleep func(time.Duration), t int64) bool {
-	const slice = int64(50 * time.Millisecond)
-	for {
-		d := t - r.now()
-		if d <= 0 {
-			return true
-		}
-		if t >= r.end.Load() {
-			return false
-		}
-		sleep(time.Duration(min(d, slice)))
-	}
-}
-
-// openWorker serves arrivals, oldest backlog first; first, when not -1, is
-// an arrival to serve before taking more. Panics are handled as in
-// closedWorker.
-func (r *runner) openWorker(ctx context.Context, w Worker, rec *hist.Recorder, arrivals, backlog <-chan int64, first int64) {
-	debug.SetPanicOnFault(true)
-	due := first
-	for r.serve(ctx, w, rec, arrivals, backlog, &due) {
-	}
-}
-
-// serve runs arrivals until both channels are closed. *due is the arrival in
-// hand (-1: none), so that a panic is counted against it. It reports whether
-// it stopped on a panic and the worker should go on.
-func (r *runner) serve(ctx context.Context, w Worker, rec *hist.Recorder, arrivals, backlog <-chan int64, due *int64) (panicked bool) {
-	defer func() {
-		p := recover()
-		if p == nil {
-			return
-		}
-		r.rethrowOwn(p)
-		if *due >= r.mStart && *due < r.end.Load() {
-			rec.RecordError(0, KindPanic)
-		}
-		*due = -1
-		panicked = true
-	}()
-	if *due >= 0 {
-		r.openOp(ctx, w, rec, *due)
-		*due = -1
-	}
-	for {
-		var ok bool
-		select {
-		case *due, ok = <-backlog:
-		default:
-			select {
-			case *due, ok = <-backlog:
-			case *due, ok = <-arrivals:
-			}
-		}
-		if !ok {
-			// One channel is closed: both are, and only backlog may hold more.
-			*due = -1
-			for d := range backlog {
-				*due = d
-				r.openOp(ctx, w, rec, d)
-				*due = -1
-			}
-			return false
-		}
-		r.openOp(ctx, w, rec, *due)
-		*due = -1
-	}
-}
-
-func (r *runner) openOp(ctx context.Context, w Worker, rec *hist.Recorder, due int64) {
-	began := r.now()
-	if r.cfg.SkipLate > 0 && began-due > int64(r.cfg.SkipLate) {
-		if due >= r.mStart && due < r.end.Load() {
-			r.dropped.Add(1)
-		}
-		return
-	}
-	out, err := w.Do(ctx)
-	end := r.now()
-	if due >= r.mStart && due < r.end.Load() {
-		r.record(ctx, rec, out, err, due, began, end)
 	}
 }

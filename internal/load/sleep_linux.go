@@ -2,7 +2,6 @@ package load
 
 import (
 	"os"
-	"runtime"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -13,11 +12,9 @@ import (
 // milliseconds), which would add up to 1 ms of scheduler lateness to every
 // latency measured from the intended start. A timerfd read through the
 // netpoller wakes within tens of microseconds, without holding a thread or
-// a P while it waits. Waits under spinBelow only yield: a sleep costs a
-// system call and a wake-up, more than the wait itself at high rates.
-// release closes the timerfd.
-const spinBelow = 20 * time.Microsecond
-
+// a P while it waits. It never spins, however short the wait: a spinning
+// scheduler takes a core from the server it measures. release closes the
+// timerfd.
 func preciseSleeper() (sleep func(time.Duration), release func()) {
 	fd, err := unix.TimerfdCreate(unix.CLOCK_MONOTONIC, unix.TFD_NONBLOCK|unix.TFD_CLOEXEC)
 	if err != nil {
@@ -26,10 +23,6 @@ func preciseSleeper() (sleep func(time.Duration), release func()) {
 	f := os.NewFile(uintptr(fd), "timerfd")
 	var buf [8]byte
 	return func(d time.Duration) {
-		if d < spinBelow {
-			runtime.Gosched()
-			return
-		}
 		spec := unix.ItimerSpec{Value: unix.NsecToTimespec(int64(d))}
 		if unix.TimerfdSettime(fd, 0, &spec, nil) != nil {
 			time.Sleep(d)

@@ -3,7 +3,13 @@ package load
 import (
 	"context"
 	"math/rand/v2"
+	"time"
+
+	"github.com/dbmeter/dbmeter/internal/hist"
 )
+
+// MaxPhases is the most named phases a workload may declare.
+const MaxPhases = hist.MaxPhases
 
 // Outcome says what one Do did. Op indexes the operation names given to Run;
 // Rows and Bytes may be 0 when the operation moves none.
@@ -11,7 +17,17 @@ type Outcome struct {
 	Op    uint8
 	Rows  int64
 	Bytes int64
+	// Phases holds how long named parts of the operation took (building a
+	// batch, sending it, decoding a result), indexed like Config.Phases. A
+	// zero entry means the operation had no such part; Phase keeps a part
+	// that took no measurable time from reading as absent. The runner
+	// records phases under the same rule as latency, so they describe
+	// exactly the measured operations.
+	Phases [MaxPhases]time.Duration
 }
+
+// Phase returns d as a phase duration: at least 1 ns, since 0 means absent.
+func Phase(d time.Duration) time.Duration { return max(d, 1) }
 
 // A Worker performs one operation per call. Each Worker is used by one
 // goroutine at a time, so it may own buffers and its *rand.Rand without

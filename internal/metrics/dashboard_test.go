@@ -17,7 +17,7 @@ import (
 func exported(t *testing.T) map[string]bool {
 	t.Helper()
 	m := New()
-	set := hist.NewSet(1, false)
+	set := hist.NewSet(1, hist.Kept{})
 	set[0].Latency.RecordValue(int64(time.Millisecond))
 	set[0].Ops, set[0].Errors = 1, 1
 	set[0].Kinds["timeout"] = 1

@@ -104,7 +104,7 @@ func mixedDoc(t *testing.T) *result.Document {
 	doc := fakeDoc(t, 1, 1)
 	ins := fakeRun(t, "ch", "clickhouse-go-v1", "insert", 1, 2, 40_000_000, 0, map[string]string{"batch": "100000"})
 	ins.Rows, ins.RowsPerS, ins.Bytes, ins.BytesPerS = 600000, 200000, 840e6, 280e6
-	ins.Phases = map[string]result.Latency{"build": {P50: 10_000_000, P99: 12_000_000}, "send": {P50: 30_000_000, P99: 40_000_000}}
+	ins.Phases = map[string]result.Phase{"build": {Count: ins.Ops, Latency: result.Latency{P50: 10_000_000, P99: 12_000_000}}, "send": {Count: ins.Ops, Latency: result.Latency{P50: 30_000_000, P99: 40_000_000}}}
 	doc.Runs = append(doc.Runs, ins,
 		fakeRun(t, "null", "null", "noop", 1, 1e7, 60, 0, map[string]string{"delay": "0s"}),
 		fakeRun(t, "null", "null", "noop", 1, 1e5, 10_000, 0, map[string]string{"delay": "10µs"}),

@@ -113,9 +113,10 @@ type Run struct {
 	Repeat  int     `json:"repeat"`
 	Seed    uint64  `json:"seed"`
 	Stats
-	// Phases holds latencies of parts of an operation that a family times
-	// apart, such as "build" and "send" of an insert batch.
-	Phases map[string]Latency `json:"phases,omitempty"`
+	// Phases holds the durations of parts of an operation that a family
+	// times apart, such as "build" and "send" of an insert batch, over the
+	// same measured operations as the latency.
+	Phases map[string]Phase `json:"phases,omitempty"`
 	// Extra holds family-specific figures, named with their unit.
 	Extra       map[string]float64 `json:"extra,omitempty"`
 	Warnings    []string           `json:"warnings,omitempty"`
@@ -136,10 +137,16 @@ type Stats struct {
 	Bytes      int64            `json:"bytes"`
 	Latency    Latency          `json:"latency_ns"`
 	Service    Latency          `json:"service_ns"`
+	// Lag is how late dbmeter started each operation after its intended
+	// start (open loop only): its own scheduling delay, as pgbench reports.
+	Lag Latency `json:"lag_ns"`
 	// LatencyHDR is the latency histogram, HdrHistogram V2 compressed and
-	// base64 encoded, so reports can draw percentile curves and compare can
-	// merge repetitions.
+	// base64 encoded, so reports can draw percentile curves and compare and
+	// merge can add histograms exactly. ServiceHDR and LagHDR are the same
+	// for service time and lag (open loop only).
 	LatencyHDR string     `json:"latency_hdr,omitempty"`
+	ServiceHDR string     `json:"service_hdr,omitempty"`
+	LagHDR     string     `json:"lag_hdr,omitempty"`
 	Intervals  []Interval `json:"intervals"`
 	Client     Client     `json:"client"`
 }
@@ -154,6 +161,16 @@ type Latency struct {
 	P99    int64   `json:"p99"`
 	P999   int64   `json:"p999"`
 	Max    int64   `json:"max"`
+}
+
+// Phase summarises one named part of the measured operations. Count is the
+// operations that had the phase: the run's ops for a phase every operation
+// has.
+type Phase struct {
+	Count int64 `json:"count"`
+	Latency
+	TotalNs int64  `json:"total_ns"`
+	HDR     string `json:"hdr,omitempty"`
 }
 
 // Interval is one progress period. TS is its end, in seconds since the

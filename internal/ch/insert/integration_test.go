@@ -79,8 +79,9 @@ func insertRows(t *testing.T, a *Admin, d ch.DSN, table Table, name string, perI
 	if err != nil {
 		t.Fatal(err)
 	}
-	wl := NewWorkload(c, Options{DSN: d, Batch: batch, BlocksPerInsert: perInsert, NoDelay: true}, table, ring, rows, 0)
+	wl := NewWorkload(c, Options{DSN: d, Batch: batch, BlocksPerInsert: perInsert, NoDelay: true}, table, ring, rows)
 	cfg := load.DefaultConfig()
+	cfg.Phases = Phases
 	cfg.Workers, cfg.Duration, cfg.Count, cfg.Warmup, cfg.Interval = 2, 0, 5, 0, 0
 	res, err := load.Run(ctx, cfg, Ops, wl.NewWorker, nil)
 	if err != nil {
@@ -97,9 +98,9 @@ func insertRows(t *testing.T, a *Admin, d ch.DSN, table Table, name string, perI
 	if got := after - before; got != rows || wl.Acked() != rows {
 		t.Errorf("%s: table gained %d rows, server acknowledged %d; want %d", name, got, wl.Acked(), rows)
 	}
-	ph := wl.Phases()
-	if ph["build"].P50 <= 0 || ph["send"].P50 <= 0 {
-		t.Errorf("%s: phases not timed: %+v", name, ph)
+	ph := res.PhaseStats(0)
+	if ph["build"].Count != st.Ops || ph["send"].Count != st.Ops || ph["build"].P50 <= 0 || ph["send"].P50 <= 0 {
+		t.Errorf("%s: phases %+v, want both counted over the %d measured operations", name, ph, st.Ops)
 	}
 }
 

@@ -4,16 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/HdrHistogram/hdrhistogram-go"
-
 	"github.com/dbmeter/dbmeter/internal/ch"
-	"github.com/dbmeter/dbmeter/internal/hist"
 	"github.com/dbmeter/dbmeter/internal/load"
-	"github.com/dbmeter/dbmeter/internal/result"
 )
 
 // Op is the one operation of the workload: one block, built and sent.
@@ -22,16 +17,24 @@ const Op = "insert"
 // Ops names the operations for load.Run.
 var Ops = []string{Op}
 
+// Phases names the parts of an insert the runner times apart: building the
+// block in the client, and sending it (network and server).
+var Phases = []string{"build", "send"}
+
+const (
+	phaseBuild = iota
+	phaseSend
+)
+
 // Workload runs one client path: each operation takes the next generated
 // block, builds it with the client and sends it. It counts the rows the
-// server acknowledged, and times build and send apart.
+// server acknowledged, and reports build and send as phases.
 type Workload struct {
 	client Client
 	opts   Options
 	table  string
 	ring   []*ch.Block
 	bytes  []int64 // PayloadBytes of each ring block
-	warmup time.Duration
 
 	next      atomic.Int64 // index of the next block
 	remaining atomic.Int64 // rows left to insert; <0: no limit
@@ -40,19 +43,13 @@ type Workload struct {
 	// sent: the server may have stored them before the acknowledgement was
 	// lost, so the row check can neither count them as lost nor as landed.
 	uncertain atomic.Int64
-	start     atomic.Int64 // unix ns of the first operation: the runner's start, near enough
-	mu        struct {
-		sync.Mutex
-		workers []*worker
-	}
 }
 
 // NewWorkload prepares a run of client c into table, cycling through ring.
 // rows > 0 inserts exactly that many rows in total (the last block may be
-// short); warmup is the run's warm-up, whose batches the phase timings
-// leave out as the runner does.
-func NewWorkload(c Client, o Options, table Table, ring []*ch.Block, rows int64, warmup time.Duration) *Workload {
-	w := &Workload{client: c, opts: o, table: table.String(), ring: ring, warmup: warmup}
+// short).
+func NewWorkload(c Client, o Options, table Table, ring []*ch.Block, rows int64) *Workload {
+	w := &Workload{client: c, opts: o, table: table.String(), ring: ring}
 	for _, b := range ring {
 		w.bytes = append(w.bytes, b.PayloadBytes())
 	}
@@ -70,11 +67,7 @@ func (w *Workload) NewWorker(ctx context.Context, id int, _ *rand.Rand) (load.Wo
 	if err != nil {
 		return nil, err
 	}
-	k := &worker{w: w, ins: ins, build: hist.New(), send: hist.New()}
-	w.mu.Lock()
-	w.mu.workers = append(w.mu.workers, k)
-	w.mu.Unlock()
-	return k, nil
+	return &worker{w: w, ins: ins}, nil
 }
 
 // take reserves up to n rows of the budget.
@@ -100,39 +93,10 @@ func (w *Workload) Acked() int64 { return w.acked.Load() }
 // may not be in the table.
 func (w *Workload) Uncertain() int64 { return w.uncertain.Load() }
 
-// Phases merges the workers' build and send timings.
-func (w *Workload) Phases() map[string]result.Latency {
-	build, send := hist.New(), hist.New()
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	for _, k := range w.mu.workers {
-		build.Merge(k.build)
-		send.Merge(k.send)
-	}
-	return map[string]result.Latency{"build": result.LatencyOf(build), "send": result.LatencyOf(send)}
-}
-
-// PhaseTotals returns the total seconds spent building and sending in the
-// measured window, over all workers.
-func (w *Workload) PhaseTotals() (build, send float64) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	for _, k := range w.mu.workers {
-		build += time.Duration(k.buildNs).Seconds()
-		send += time.Duration(k.sendNs).Seconds()
-	}
-	return build, send
-}
-
-// worker is one connection. Its histograms are its own (a batch takes
-// milliseconds, so merging after the run costs nothing).
+// worker is one connection.
 type worker struct {
 	w       *Workload
 	ins     ch.Inserter
-	build   *hdrhistogram.Histogram
-	send    *hdrhistogram.Histogram
-	buildNs int64
-	sendNs  int64
 	pending int64 // rows sent in the INSERT still open
 	blocks  int   // blocks sent in the INSERT still open
 }
@@ -142,7 +106,6 @@ var _ load.Worker = (*worker)(nil)
 func (k *worker) Do(ctx context.Context) (load.Outcome, error) {
 	w := k.w
 	t0 := time.Now()
-	w.start.CompareAndSwap(0, t0.UnixNano())
 	n := w.take(w.opts.Batch)
 	if n == 0 {
 		return load.Outcome{}, load.WithKind(fmt.Errorf("no rows left to insert"), load.KindOther)
@@ -173,16 +136,11 @@ func (k *worker) Do(ctx context.Context) (load.Outcome, error) {
 		w.acked.Add(k.pending)
 		k.pending, k.blocks = 0, 0
 	}
-	if t0.UnixNano() >= w.start.Load()+int64(w.warmup) {
-		k.build.RecordValue(clampNs(t1.Sub(t0)))
-		k.send.RecordValue(clampNs(t2.Sub(t1)))
-		k.buildNs += int64(t1.Sub(t0))
-		k.sendNs += int64(t2.Sub(t1))
-	}
-	return load.Outcome{Rows: int64(n), Bytes: bytes}, nil
+	out := load.Outcome{Rows: int64(n), Bytes: bytes}
+	out.Phases[phaseBuild] = load.Phase(t1.Sub(t0))
+	out.Phases[phaseSend] = load.Phase(t2.Sub(t1))
+	return out, nil
 }
-
-func clampNs(d time.Duration) int64 { return min(max(int64(d), hist.Lowest), hist.Highest) }
 
 // commitTimeout bounds the commit of an INSERT left open at the end.
 const commitTimeout = 5 * time.Minute

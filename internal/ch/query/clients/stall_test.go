@@ -31,7 +31,6 @@ func TestStallShowsInP99(t *testing.T) {
 		return []any{0.0}
 	}}
 	wl := query.NewWorkload(q, spec, false)
-	wl.Measure()
 	cfg := load.DefaultConfig()
 	cfg.Rate, cfg.Workers, cfg.MaxInFlight, cfg.Queue = 50, 1, 1, 1000
 	cfg.Duration, cfg.Warmup, cfg.Interval = 3*time.Second, 0, 0
@@ -64,7 +63,6 @@ func TestShortfallIsReported(t *testing.T) {
 	q := open(ctx, t, srv, c, query.Row, false)
 	defer q.Close()
 	wl := query.NewWorkload(q, query.CustomSpec("SELECT sleep(0.05)", nil), false)
-	wl.Measure()
 	cfg := load.DefaultConfig()
 	cfg.Rate, cfg.Workers, cfg.MaxInFlight = 50, 1, 1
 	cfg.Duration, cfg.Warmup, cfg.Interval = 2*time.Second, 0, 0

@@ -1,0 +1,50 @@
+package null
+
+import (
+	"context"
+	"maps"
+
+	"github.com/dbmeter/dbmeter/internal/load"
+	"github.com/dbmeter/dbmeter/internal/plan"
+	"github.com/dbmeter/dbmeter/internal/result"
+)
+
+// Options is one null benchmark: the target's behaviour and the load.
+type Options struct {
+	Target Config
+	Load   load.Config
+	Repeat int
+	// Params are the settings recorded in every run.
+	Params map[string]string
+}
+
+// Validate reports the first setting that cannot work.
+func (o Options) Validate() error {
+	if err := o.Target.Validate(); err != nil {
+		return err
+	}
+	return o.Load.Validate()
+}
+
+// NewPlan returns the runs o asks for: one step, repeated.
+func NewPlan(o Options) (plan.Plan, error) {
+	if err := o.Validate(); err != nil {
+		return plan.Plan{}, err
+	}
+	cfg := o.Load
+	cfg.InProcessTarget = true
+	st := plan.Step{Target: "null", Workload: Op, Run: func(ctx context.Context, r plan.Rep) ([]result.Run, error) {
+		cfg := cfg
+		cfg.Seed = r.Seed
+		res, err := load.Run(ctx, cfg, []string{Op}, New(o.Target).NewWorker, r.Watch)
+		if err != nil {
+			return nil, err
+		}
+		run := res.Fill(result.Run{Target: "null", Workload: Op, Params: maps.Clone(o.Params), Repeat: r.N}, cfg, 0)
+		if !cfg.Open() && cfg.Workers == 1 && o.Target == (Config{}) && run.Ops > 0 {
+			run.Extra = map[string]float64{"overhead_ns_per_op": run.DurationS * 1e9 / float64(run.Ops)}
+		}
+		return []result.Run{run}, nil
+	}}
+	return plan.Plan{Family: "null", Steps: []plan.Step{st}, Repeat: o.Repeat, Seed: o.Load.Seed}, nil
+}

@@ -1,0 +1,100 @@
+// Package plan walks a family's list of runs: every configuration a
+// command asked for, each repeated with its own seed, with the result
+// document checkpointed after every run. Families turn their options into a
+// Plan; the CLI gives Execute a Sink for progress, metrics and output. No
+// family repeats, seeds or checkpoints runs itself.
+package plan
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/dbmeter/dbmeter/internal/load"
+	"github.com/dbmeter/dbmeter/internal/result"
+)
+
+// A Step is one configuration of a plan: a target × workload × parameters.
+type Step struct {
+	// Target and Workload label the step's progress and live metrics.
+	Target, Workload string
+	// Ops names the operations of the step's load.Ticks, for live metrics;
+	// nil means one operation, the workload.
+	Ops []string
+	// Run measures one repetition with the given seed. It returns what it
+	// measured even when it also returns an error: a run that failed at its
+	// end (a server gone, a count that could not be taken) is kept, marked
+	// with the reason in its warnings. Run sets each run's Repeat and Seed
+	// from rep and seed (load.Result.Fill does).
+	Run func(ctx context.Context, r Rep) ([]result.Run, error)
+}
+
+// Rep is what one repetition of a step gets.
+type Rep struct {
+	N    int    // 1-based repetition
+	Seed uint64 // the plan's seed + N − 1
+	// Watch watches the step's load.Run (labelled with its target and
+	// workload); nil when nobody watches.
+	Watch load.Watcher
+	// WatchAs returns the watcher for a load.Run of the step that is
+	// labelled with another workload (a step that runs several workloads
+	// on one target, as a K/V engine does).
+	WatchAs func(workload string, ops ...string) load.Watcher
+}
+
+// Plan is the runs of one command.
+type Plan struct {
+	Family string
+	Steps  []Step
+	Repeat int    // repetitions of every step; 0 counts as 1
+	Seed   uint64 // seed of the first repetition
+	// KeepGoing runs the remaining steps after one fails (a broken engine
+	// must not stop a K/V matrix); otherwise the first failure ends the plan.
+	KeepGoing bool
+}
+
+// A Sink receives a plan's runs as they finish. Watcher may return nil.
+type Sink interface {
+	Watcher(family, target, workload string, ops ...string) load.Watcher
+	Add(runs ...result.Run)
+}
+
+// Execute runs every step Repeat times, in order, until ctx is cancelled.
+// Every run a step returns reaches sink, even from a failed step. The error
+// joins the steps' errors; cancellation is not an error (the runs say they
+// were interrupted).
+func Execute(ctx context.Context, p Plan, sink Sink) error {
+	repeat := max(p.Repeat, 1)
+	var errs []error
+	for _, st := range p.Steps {
+		for n := 1; n <= repeat && ctx.Err() == nil; n++ {
+			rep := Rep{N: n, Seed: p.Seed + uint64(n-1), Watch: sink.Watcher(p.Family, st.Target, st.Workload, st.Ops...),
+				WatchAs: func(workload string, ops ...string) load.Watcher {
+					return sink.Watcher(p.Family, st.Target, workload, ops...)
+				}}
+			runs, err := st.Run(ctx, rep)
+			for i := range runs {
+				runs[i].Family = p.Family
+			}
+			sink.Add(runs...)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("%s/%s: %w", st.Target, st.Workload, err))
+				if !p.KeepGoing {
+					return errors.Join(errs...)
+				}
+				break // the next repetitions would fail the same way
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Collector is a Sink that keeps the runs and watches nothing: what a
+// program or a test that drives a family directly needs.
+type Collector struct{ Runs []result.Run }
+
+// Watcher implements Sink.
+func (*Collector) Watcher(string, string, string, ...string) load.Watcher { return nil }
+
+// Add implements Sink.
+func (c *Collector) Add(runs ...result.Run) { c.Runs = append(c.Runs, runs...) }
