@@ -105,7 +105,7 @@ columns. With no flags it runs every engine built in and every operation.
 	fs.IntVar(&kf.spec.ValueSize, "value-size", spec.ValueSize, "value size in bytes")
 	fs.StringVar(&kf.spec.Dist, "dist", spec.Dist, "how get picks keys: uniform or zipf")
 	fs.IntVar(&kf.spec.Batch, "batch", spec.Batch, "keys per batchset operation")
-	fs.StringVar(&kf.fsync, "fsync", "false", "make every write durable before it is acknowledged: false, true or both")
+	fs.StringVar(&kf.fsync, "fsync", "false", "make every write durable before it is acknowledged: false (off), true (on) or both")
 	fs.StringVar(&kf.dir, "dir", "", "directory for the engines' files: new, empty, or made by dbmeter (default: a temporary directory, removed afterwards)")
 	fs.StringArrayVar(&kf.params, "param", nil, "engine knob engine.key=value, repeatable (see docs/kv.md)")
 	return cmd

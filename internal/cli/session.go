@@ -31,6 +31,7 @@ type outputFlags struct {
 	csv         string
 	metricsAddr string
 	hdrLog      string
+	noDiskProbe bool
 }
 
 func (o *outputFlags) bind(fs *pflag.FlagSet) {
@@ -41,6 +42,7 @@ func (o *outputFlags) bind(fs *pflag.FlagSet) {
 	fs.StringVar(&o.csv, "csv", "", "write one CSV row per run to this file")
 	fs.StringVar(&o.metricsAddr, "metrics-addr", "", "serve live Prometheus metrics at http://ADDR/metrics during the run, e.g. 127.0.0.1:9464")
 	fs.StringVar(&o.hdrLog, "hdr-log", "", "write every interval's latency histograms to this HdrHistogram interval log (.hlog)")
+	fs.BoolVar(&o.noDiskProbe, "no-disk-probe", false, "do not measure what one fsync costs on the disk under test (the probe takes up to a second)")
 }
 
 // outFile is an output file opened before any run, so that an unwritable
@@ -111,11 +113,14 @@ func newSession(env Env, family string, flags outputFlags, diskPath string, secr
 			return nil, err
 		}
 	}
+	if diskPath == "" && flags.json != "" {
+		diskPath = filepath.Dir(flags.json) // server families: the disk the result goes to
+	}
 	s.doc = &result.Document{
 		Schema:    result.Schema,
-		Tool:      result.Tool{Name: "dbmeter", Version: sysinfo.Version()},
+		Tool:      sysinfo.Tool(),
 		StartedAt: time.Now().UTC().Truncate(time.Second),
-		Env:       sysinfo.Capture(diskPath),
+		Env:       sysinfo.Capture(sysinfo.Options{DiskPath: diskPath, NoDiskProbe: flags.noDiskProbe}),
 		Command:   redact.Scrub(strings.Join(redact.Args(append([]string{"dbmeter"}, env.Args...)), " "), secrets...),
 		Runs:      []result.Run{},
 	}

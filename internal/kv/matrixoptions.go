@@ -39,14 +39,14 @@ func NewMatrix(o MatrixOptions) (*Matrix, error) {
 	}
 	var modes []bool
 	switch o.Fsync {
-	case "false":
+	case "false", "off":
 		modes = []bool{false}
-	case "true":
+	case "true", "on":
 		modes = []bool{true}
 	case "both":
 		modes = []bool{false, true}
 	default:
-		return nil, fmt.Errorf("--fsync must be false, true or both, got %q", o.Fsync)
+		return nil, fmt.Errorf("--fsync must be false (off), true (on) or both, got %q", o.Fsync)
 	}
 	params, err := SplitParams(o.Params)
 	if err != nil {

@@ -58,8 +58,22 @@ type Capacity struct {
 
 // Tool identifies the dbmeter build that wrote the document.
 type Tool struct {
-	Name    string `json:"name"`
+	Name string `json:"name"`
+	// Version is the module version of a release build (v1.2.0); otherwise
+	// the first 12 hex digits of the VCS revision, with "-dirty" when the
+	// checkout had uncommitted changes; "devel" when the binary carries no
+	// VCS stamp (go run, go test, -buildvcs=false, a linked git worktree).
 	Version string `json:"version"`
+	// Revision is the full commit the binary was built from, if stamped.
+	Revision string `json:"revision,omitempty"`
+	// RevisionTime is the commit's time (RFC 3339), if stamped.
+	RevisionTime string `json:"revision_time,omitempty"`
+	// Modified is true when the checkout had uncommitted changes.
+	Modified bool `json:"modified,omitempty"`
+	// Go is the toolchain that built the binary.
+	Go string `json:"go"`
+	// Tags are the build tags ("rocksdb"); empty when none.
+	Tags []string `json:"tags"`
 }
 
 // Env records where the numbers were measured.
@@ -77,9 +91,41 @@ type Env struct {
 
 // Disk describes the filesystem that holds the data under test.
 type Disk struct {
-	Path       string `json:"path"`
-	FS         string `json:"fs"`
-	Rotational bool   `json:"rotational"`
+	Path string `json:"path"`
+	FS   string `json:"fs"`
+	// Device is the block device under the filesystem ("vda", "nvme0n1"),
+	// Model its model string and Driver its kernel driver ("virtio_blk",
+	// "nvme"), each where /sys exposes it.
+	Device string `json:"device,omitempty"`
+	Model  string `json:"model,omitempty"`
+	Driver string `json:"driver,omitempty"`
+	// Rotational is the kernel's flag for the device: a guess the driver
+	// makes, often wrong for virtual and RAID devices. Fsync is what the
+	// disk measurably does.
+	Rotational bool `json:"rotational"`
+	// Fsync is the durable-write probe; nil when skipped (--no-disk-probe).
+	Fsync *FsyncProbe `json:"fsync,omitempty"`
+}
+
+// FsyncProbe is what one small durable write costs on the disk, measured
+// the way pg_test_fsync does: the same block of a preallocated file
+// overwritten and flushed with fdatasync, a fixed number of times.
+type FsyncProbe struct {
+	// Method says what one operation is, e.g. "write 8192 B + fdatasync".
+	Method     string `json:"method"`
+	WriteBytes int    `json:"write_bytes"`
+	// Ops is how many operations were timed: the fixed count, or fewer if
+	// the time budget ran out first.
+	Ops   int   `json:"ops"`
+	P50Ns int64 `json:"p50_ns"`
+	P99Ns int64 `json:"p99_ns"`
+	MinNs int64 `json:"min_ns"`
+	MaxNs int64 `json:"max_ns"`
+	// OpsPerS is Ops over the time they took together.
+	OpsPerS float64 `json:"ops_s"`
+	// Error says why the probe could not run (a read-only directory); the
+	// figures are then zero.
+	Error string `json:"error,omitempty"`
 }
 
 // Run is one target × workload × repetition.
