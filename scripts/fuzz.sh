@@ -55,11 +55,17 @@ for pkg in $pkgs; do
 	rel=${dir#"$root"/}
 	for f in $(grep '^Fuzz' "$tmp/list"); do
 		name="$pkg $f"
-		echo "fuzz $name"
+		printf 'fuzz %s' "$name"
 		out=$tmp/out
+		start=$SECONDS
 		if "$go" test -run '^$' -fuzz "^$f\$" -fuzztime "$fuzztime" "$pkg" >"$out" 2>&1; then
+			# The executions say whether the target really fuzzed on a busy
+			# machine; the seconds include building the instrumented binary.
+			execs=$(sed -n 's/.*, execs: \([0-9]*\) .*/\1/p' "$out" | tail -n 1)
+			printf ': ok, %s execs, %ds\n' "${execs:-0}" $((SECONDS - start))
 			continue
 		fi
+		printf ': failed after %ds\n' $((SECONDS - start))
 		if coordinator_race "$out" "$f"; then
 			tail -n 4 "$out" | sed 's/^/    | /'
 			echo "fuzz: $f ran its $fuzztime and found nothing; go test then reported its own" \
