@@ -1,13 +1,17 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/dbmeter/dbmeter/internal/hist"
+	"github.com/dbmeter/dbmeter/internal/merge"
 	"github.com/dbmeter/dbmeter/internal/result"
 )
 
@@ -42,6 +46,33 @@ func TestMergeCommand(t *testing.T) {
 	}
 	if code, stdout, stderr := run(t, "compare", p("all.json"), p("all.json")); code != 0 || !strings.Contains(stdout, "ops/s") {
 		t.Errorf("compare of the merged document: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+
+	// Interval logs: one per shard, merged into --hdr-log.
+	for i := range 2 {
+		h := hist.New()
+		h.RecordValue(int64(1000 * (i + 1)))
+		h.SetTag("null")
+		h.SetStartTimeMs(1_763_899_200_000)
+		h.SetEndTimeMs(1_763_899_201_000)
+		var buf bytes.Buffer
+		w, err := merge.NewIntervalLogWriter(&buf, time.UnixMilli(1_763_899_200_000))
+		if err != nil || w.Write(h) != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p(fmt.Sprintf("s%d.hlog", i)), buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, _, stderr = run(t, "merge", p("s0.json"), p("s1.json"), p("s0.hlog"), p("s1.hlog"), "--hdr-log", p("all.hlog"), "--quiet")
+	b, _ := os.ReadFile(p("all.hlog"))
+	h, err := merge.NewIntervalLogReader("all.hlog", bytes.NewReader(b)).Next()
+	if code != 0 || err != nil || h == nil || h.TotalCount() != 2 || h.Tag() != "null" {
+		t.Errorf("merge --hdr-log: exit %d, stderr %q, log %q (%v)", code, stderr, b, err)
+	}
+	code, _, stderr = run(t, "merge", p("s0.json"), p("s1.json"), p("s0.hlog"), "--hdr-log", p("all.hlog"))
+	if code != exitUsage || !strings.Contains(stderr, "one interval log (*.hlog) per shard") {
+		t.Errorf("merge with one log for two shards: exit %d, stderr %q", code, stderr)
 	}
 
 	// The same shard twice is one line naming the file, exit 2.
