@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
@@ -53,8 +55,8 @@ func (w *IntervalLogWriter) Write(h *hdrhistogram.Histogram) error {
 }
 
 // IntervalLogReader reads an interval log with hdrhistogram-go's reader.
-// Each histogram line is first checked as result.DecodeHDR checks a
-// document's histograms, so a crafted log cannot make the reader allocate
+// Each histogram line's header is first checked as result.DecodeHDR checks
+// a document's histograms, so a crafted log cannot make the reader allocate
 // more than a dbmeter histogram needs.
 type IntervalLogReader struct {
 	name  string
@@ -109,7 +111,7 @@ func (c *checkedLines) Read(p []byte) (int, error) {
 		line := c.sc.Text()
 		if line != "" && line[0] != '#' && line[0] != '"' {
 			payload := line[strings.LastIndexByte(line, ',')+1:]
-			if _, err := result.DecodeHDR(payload); err != nil {
+			if err := result.CheckHDR(payload); err != nil {
 				c.err = fmt.Errorf("%s:%d: %w", c.name, c.n, err)
 				return 0, io.EOF
 			}
@@ -126,38 +128,57 @@ func (c *checkedLines) Read(p []byte) (int, error) {
 // histogram of every log (which must carry the same tag) into the k-th of
 // the merged log, spanning from the earliest contributor's start to the
 // latest one's end. A log that ends early contributes nothing after.
+//
+// Decoding dominates (hdrhistogram-go's reader decodes every histogram
+// densely and scans it for its range), so each core reads and adds a share
+// of the logs, and the shares' sums are added at the end of each interval.
 func MergeIntervalLogs(w io.Writer, logs []*IntervalLogReader) error {
 	if len(logs) == 0 {
 		return errors.New("no interval logs to merge")
 	}
-	var out *IntervalLogWriter
-	live := len(logs)
+	workers := min(runtime.GOMAXPROCS(0), len(logs))
 	done := make([]bool, len(logs))
-	for k := 1; live > 0; k++ {
+	tags := make([]string, len(logs))
+	parts := make([]share, workers)
+	var out *IntervalLogWriter
+	for k := 1; ; k++ {
+		var wg sync.WaitGroup
+		for p := range parts {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				parts[p] = readShare(logs, done, tags, k, p, workers)
+			}()
+		}
+		wg.Wait()
 		var sum *hdrhistogram.Histogram
-		var from int
-		for i, l := range logs {
-			if done[i] {
-				continue
+		first := -1
+		for p := range parts {
+			if parts[p].err != nil {
+				return parts[p].err
 			}
-			h, err := l.Next()
-			if err != nil {
-				return err
+		}
+		for i := range logs {
+			if tags[i] == ended {
+				continue // no interval k
 			}
+			if first < 0 {
+				first = i
+			} else if tags[i] != tags[first] {
+				return fmt.Errorf("%s: interval %d is tagged %q, but in %s it is %q: not logs of one test", logs[i].name, k, tags[i], logs[first].name, tags[first])
+			}
+		}
+		for p := range parts {
+			h := parts[p].sum
 			if h == nil {
-				done[i] = true
-				live--
 				continue
 			}
 			if sum == nil {
-				sum, from = h, i
+				sum = h
 				continue
 			}
-			if h.Tag() != sum.Tag() {
-				return fmt.Errorf("%s: interval %d is tagged %q, but in %s it is %q: not logs of one test", l.name, k, h.Tag(), logs[from].name, sum.Tag())
-			}
 			if dropped := sum.Merge(h); dropped > 0 {
-				return fmt.Errorf("%s: interval %d: %d values outside the range of %s's histogram", l.name, k, dropped, logs[from].name)
+				return fmt.Errorf("%s: interval %d: %d values outside the range of %s's histogram", logs[parts[p].first].name, k, dropped, logs[first].name)
 			}
 			sum.SetStartTimeMs(min(sum.StartTimeMs(), h.StartTimeMs()))
 			sum.SetEndTimeMs(max(sum.EndTimeMs(), h.EndTimeMs()))
@@ -179,6 +200,49 @@ func MergeIntervalLogs(w io.Writer, logs []*IntervalLogReader) error {
 		return errors.New("the interval logs hold no histograms")
 	}
 	return nil
+}
+
+// share is one core's part of an interval: the sum of its logs' k-th
+// histograms.
+type share struct {
+	sum   *hdrhistogram.Histogram
+	first int // the log whose histogram sum started as
+	err   error
+}
+
+// ended is the tag readShare records for a log that has no interval k;
+// the log writer refuses tags with control characters.
+const ended = "\x00"
+
+// readShare reads interval k of logs p, p+n, p+2n, ..., recording each
+// one's tag in tags (ended when it has none) and adding them up.
+func readShare(logs []*IntervalLogReader, done []bool, tags []string, k, p, n int) share {
+	var s share
+	for i := p; i < len(logs); i += n {
+		tags[i] = ended
+		if done[i] {
+			continue
+		}
+		h, err := logs[i].Next()
+		if err != nil {
+			return share{err: err}
+		}
+		if h == nil {
+			done[i] = true
+			continue
+		}
+		tags[i] = h.Tag()
+		if s.sum == nil {
+			s.sum, s.first = h, i
+			continue
+		}
+		if dropped := s.sum.Merge(h); dropped > 0 {
+			return share{err: fmt.Errorf("%s: interval %d: %d values outside the range of %s's histogram", logs[i].name, k, dropped, logs[s.first].name)}
+		}
+		s.sum.SetStartTimeMs(min(s.sum.StartTimeMs(), h.StartTimeMs()))
+		s.sum.SetEndTimeMs(max(s.sum.EndTimeMs(), h.EndTimeMs()))
+	}
+	return s
 }
 
 // MergeIntervalLogFiles merges the interval logs at paths into w.

@@ -19,6 +19,22 @@ import (
 // 55,296.
 const MaxHDRCounts = 1 << 17
 
+// CheckHDR returns the error DecodeHDR would return for s because of its
+// header alone, reading only the header: a counts array beyond
+// MaxHDRCounts, or a header that is not a V2 compressed histogram's. Code
+// that hands s to another decoder (hdrhistogram-go's interval log reader)
+// checks it first.
+func CheckHDR(s string) error {
+	n, err := hdrCountsLen(s)
+	if err != nil {
+		return fmt.Errorf("decode histogram: %w", err)
+	}
+	if n > MaxHDRCounts {
+		return fmt.Errorf("decode histogram: its header asks for %d counts, more than the %d a dbmeter histogram needs", n, MaxHDRCounts)
+	}
+	return nil
+}
+
 // hdrCountsLen returns the length of the counts array the V2 compressed
 // histogram s declares, reading only its header.
 func hdrCountsLen(s string) (int64, error) {

@@ -162,12 +162,8 @@ func EncodeHDR(h *hdrhistogram.Histogram) (string, error) {
 
 // DecodeHDR reverses EncodeHDR.
 func DecodeHDR(s string) (*hdrhistogram.Histogram, error) {
-	n, err := hdrCountsLen(s)
-	if err != nil {
-		return nil, fmt.Errorf("decode histogram: %w", err)
-	}
-	if n > MaxHDRCounts {
-		return nil, fmt.Errorf("decode histogram: its header asks for %d counts, more than the %d a dbmeter histogram needs", n, MaxHDRCounts)
+	if err := CheckHDR(s); err != nil {
+		return nil, err
 	}
 	h, err := hdrhistogram.Decode([]byte(s))
 	if err != nil {
