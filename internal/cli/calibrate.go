@@ -103,7 +103,7 @@ the exit code is 1 if any fails.`,
 			}
 			s.add(run)
 		}
-		s.flags.quiet = true // the checks above are the report
+		s.SetQuiet() // the checks above are the report
 		if err := s.finish(ctx); err != nil {
 			return err
 		}

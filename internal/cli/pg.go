@@ -178,7 +178,7 @@ func (f *pgFlags) plan(env Env, args []string) (*pgPlan, error) {
 		return nil, usagef("-s must be at least 1, got %d", f.scale)
 	case f.warmup < 0 || f.grace < 0:
 		return nil, usagef("--warmup and --grace must not be negative")
-	case f.initialize && (f.output.json != "" || f.output.html != "" || f.output.md != "" || f.output.csv != ""):
+	case f.initialize && f.output.writesFiles():
 		return nil, usagef("-i only initialises the tables and writes no result: leave out --json, --html, --md and --csv")
 	}
 	mode, err := pg.ParseMode(f.protocol)
@@ -528,7 +528,7 @@ func (f *pgFlags) runOne(ctx context.Context, env Env, p *pgPlan, s *session, sr
 	}
 	if mw := s.watcher(nil, label, bench.Ops()...); mw != nil {
 		if watch != nil {
-			watch = watchers{watch, mw}
+			watch = load.Watchers{watch, mw}
 		} else {
 			watch = mw
 		}

@@ -1,15 +1,12 @@
 package cli
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/dbmeter/dbmeter/internal/capacity"
 	"github.com/dbmeter/dbmeter/internal/load"
-	"github.com/dbmeter/dbmeter/internal/report"
-	"github.com/dbmeter/dbmeter/internal/result"
 )
 
 // searchFlags are the capacity-search flags of the open-loop families.
@@ -64,22 +61,4 @@ func (f *searchFlags) search(cfg *load.Config, rateFlag string) (*capacity.Searc
 	cfg.Rate = s.Start
 	cfg.Duration, cfg.Count = f.step, 0
 	return s, nil
-}
-
-// AddCapacity implements plan.Sink: the answer goes in the document and
-// its line on stdout at once.
-func (s *session) AddCapacity(c result.Capacity) {
-	s.endLine()
-	s.doc.Capacity = append(s.doc.Capacity, c)
-	s.checkpoint()
-	if !s.flags.quiet {
-		fmt.Fprintln(s.env.Stdout, report.CapacityLine(c))
-	}
-}
-
-// stepLine prints a capacity search step as it is judged.
-func (s *session) stepLine(r result.Run) {
-	if !s.flags.quiet && r.Verdict != nil {
-		fmt.Fprintln(s.env.Stdout, report.StepLine(r))
-	}
 }
