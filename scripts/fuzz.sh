@@ -65,7 +65,7 @@ for pkg in $pkgs; do
 			printf ': ok, %s execs, %ds\n' "${execs:-0}" $((SECONDS - start))
 			continue
 		fi
-		printf ': failed after %ds\n' $((SECONDS - start))
+		printf ': go test failed after %ds\n' $((SECONDS - start))
 		if coordinator_race "$out" "$f"; then
 			sed 's/^/    | /' "$out"
 			echo "fuzz: $f ran its $fuzztime and found nothing; go test then reported its own" \
