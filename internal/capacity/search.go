@@ -81,42 +81,31 @@ func (s Search) Find(ctx context.Context, step StepFunc) ([]result.Run, result.C
 		return pass, err
 	}
 
+	// lo passed and hi failed; probe tries a rate and moves one of them.
 	lo, hi := 0.0, math.Inf(1)
-	for rate := start; math.IsInf(hi, 1) && ctx.Err() == nil; rate *= 2 {
+	probe := func(rate float64) error {
 		pass, err := try(rate, false)
-		if err != nil {
-			return all, ans, err
-		}
 		if pass {
 			lo = rate
 		} else {
 			hi = rate
 		}
+		return err
 	}
-	// The first rate failed: go down until one passes.
-	for lo == 0 && hi > lowest && ctx.Err() == nil {
-		rate := hi / 4
-		pass, err := try(rate, false)
-		if err != nil {
-			return all, ans, err
-		}
-		if pass {
-			lo = rate
-		} else {
-			hi = rate
-		}
+	var err error
+	// Ramp up until a rate fails; if the first fails, go down until one
+	// passes; then bisect.
+	for rate := start; err == nil && math.IsInf(hi, 1) && ctx.Err() == nil; rate *= 2 {
+		err = probe(rate)
 	}
-	for lo > 0 && (hi-lo)/hi > precision && ctx.Err() == nil {
-		mid := (lo + hi) / 2
-		pass, err := try(mid, false)
-		if err != nil {
-			return all, ans, err
-		}
-		if pass {
-			lo = mid
-		} else {
-			hi = mid
-		}
+	for err == nil && lo == 0 && hi > lowest && ctx.Err() == nil {
+		err = probe(hi / 4)
+	}
+	for err == nil && lo > 0 && (hi-lo)/hi > precision && ctx.Err() == nil {
+		err = probe((lo + hi) / 2)
+	}
+	if err != nil {
+		return all, ans, err
 	}
 	ans.FirstFailingRate = hi
 	if math.IsInf(hi, 1) {
