@@ -367,11 +367,11 @@ func TestPhasesCoverTheMeasuredOperations(t *testing.T) {
 		t.Run(fmt.Sprintf("rate=%g", rate), func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				newWorker := func(context.Context, int, *rand.Rand) (load.Worker, error) {
+					var ph load.Phases
 					return load.WorkerFunc(func(context.Context) (load.Outcome, error) {
 						time.Sleep(3 * time.Millisecond)
-						out := load.Outcome{Rows: 1}
-						out.Phases[0], out.Phases[1] = time.Millisecond, load.Phase(2*time.Millisecond)
-						return out, nil
+						ph[0], ph[1] = time.Millisecond, load.Phase(2*time.Millisecond)
+						return load.Outcome{Rows: 1, Phases: &ph}, nil
 					}), nil
 				}
 				cfg := load.DefaultConfig()

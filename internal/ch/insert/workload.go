@@ -97,6 +97,7 @@ func (w *Workload) Uncertain() int64 { return w.uncertain.Load() }
 type worker struct {
 	w       *Workload
 	ins     ch.Inserter
+	phases  load.Phases
 	pending int64 // rows sent in the INSERT still open
 	blocks  int   // blocks sent in the INSERT still open
 }
@@ -136,10 +137,9 @@ func (k *worker) Do(ctx context.Context) (load.Outcome, error) {
 		w.acked.Add(k.pending)
 		k.pending, k.blocks = 0, 0
 	}
-	out := load.Outcome{Rows: int64(n), Bytes: bytes}
-	out.Phases[phaseBuild] = load.Phase(t1.Sub(t0))
-	out.Phases[phaseSend] = load.Phase(t2.Sub(t1))
-	return out, nil
+	k.phases[phaseBuild] = load.Phase(t1.Sub(t0))
+	k.phases[phaseSend] = load.Phase(t2.Sub(t1))
+	return load.Outcome{Rows: int64(n), Bytes: bytes, Phases: &k.phases}, nil
 }
 
 // commitTimeout bounds the commit of an INSERT left open at the end.
