@@ -7,6 +7,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dbmeter/dbmeter/internal/ch"
+	"github.com/dbmeter/dbmeter/internal/load"
+	"github.com/dbmeter/dbmeter/internal/result"
 )
 
 func newCHCmd(env Env) *cobra.Command {
@@ -32,4 +34,32 @@ func serverVersion(cmd *cobra.Command, dsn ch.DSN) (ch.Version, error) {
 	ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
 	defer cancel()
 	return ch.ServerVersion(ctx, dsn)
+}
+
+// planSink hands a plan's runs to the session: progress and metrics per
+// step, each finished run recorded (and the JSON checkpointed).
+type planSink struct {
+	s  *session
+	rf *runFlags
+}
+
+func (p planSink) Watcher(_, target, workload string) load.Watcher {
+	return p.s.watcher(p.rf, target+"/"+workload)
+}
+
+func (p planSink) Add(runs ...result.Run) {
+	for _, r := range runs {
+		p.s.add(r)
+	}
+}
+
+// planErrors splits plan.Execute's joined error into its steps' errors.
+func planErrors(err error) []error {
+	if err == nil {
+		return nil
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
 }
