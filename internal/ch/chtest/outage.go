@@ -56,15 +56,16 @@ func Gate(t *testing.T) string {
 	}
 }
 
-// RunFor is how long a run must last to see the server come back: 10 s
-// around a SIGKILL; 20 s around a clean stop, which ClickHouse only
-// finishes after waiting up to shutdown_wait_unfinished (5 s) for the
-// clients' connections to close.
+// RunFor is how long a run must last to see the server come back and
+// serve a while: 15 s around a SIGKILL (18.16 takes 1 to 5 s to start
+// again); 20 s around a clean stop, which ClickHouse only finishes after
+// waiting up to shutdown_wait_unfinished (5 s) for the clients'
+// connections to close.
 func RunFor(how string) time.Duration {
 	if how == Stop {
 		return 20 * time.Second
 	}
-	return 10 * time.Second
+	return 15 * time.Second
 }
 
 // Outage takes the server away the given way, keeps it down for down, and
