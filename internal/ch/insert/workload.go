@@ -115,7 +115,7 @@ func (k *worker) Do(ctx context.Context) (load.Outcome, error) {
 		// backs off before the next try.
 		ins, err := w.client.Open(ctx, w.opts)
 		if err != nil {
-			return load.Outcome{}, ch.ConnError(fmt.Errorf("reconnect: %w", err))
+			return load.Outcome{}, ch.Mark(fmt.Errorf("reconnect: %w", err))
 		}
 		k.ins = ins
 	}
@@ -132,14 +132,14 @@ func (k *worker) Do(ctx context.Context) (load.Outcome, error) {
 	batch, err := k.ins.Build(ctx, w.table, b)
 	if err != nil {
 		k.fail(0)
-		return load.Outcome{}, ch.ConnError(fmt.Errorf("build block: %w", err))
+		return load.Outcome{}, ch.Mark(fmt.Errorf("build block: %w", err))
 	}
 	t1 := time.Now()
 	if err := batch.Send(ctx); err != nil {
 		// The server may have stored the block before the failure reached
 		// us.
 		k.fail(int64(n))
-		return load.Outcome{}, ch.ConnError(fmt.Errorf("send block: %w", err))
+		return load.Outcome{}, ch.Mark(fmt.Errorf("send block: %w", err))
 	}
 	t2 := time.Now()
 	k.pending += int64(n)

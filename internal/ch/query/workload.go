@@ -73,7 +73,7 @@ func (k *worker) Do(ctx context.Context) (load.Outcome, error) {
 		// pools, net/http drop a broken connection and dial on the next
 		// query); marking the libraries' "closed" errors makes the closed
 		// loop back off while the server is away.
-		return load.Outcome{}, ch.ConnError(err)
+		return load.Outcome{}, ch.Mark(err)
 	}
 	out := load.Outcome{Rows: st.Rows, Bytes: st.Bytes}
 	out.Phases[0] = load.Phase(time.Duration(st.DecodeNs))
