@@ -135,7 +135,7 @@ func runCHInsert(cmd *cobra.Command, env Env, rf *runFlags, f *chiFlags) error {
 		problems = append(problems, insert.RefusedLine(p.Refused, version))
 	}
 	if perr != nil {
-		problems = append(problems, fmt.Sprintf("%d client runs failed (see above)", len(planErrors(perr))))
+		problems = append(problems, fmt.Sprintf("%d client runs failed or left their rows unverified (see above)", len(planErrors(perr))))
 	}
 	if len(problems) > 0 {
 		return runError{errors.New(strings.Join(problems, "; "))}
