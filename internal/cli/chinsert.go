@@ -19,16 +19,8 @@ import (
 
 // chiFlags are ch insert's own flags.
 type chiFlags struct {
-	dsn          string
-	clients      string
-	batch        int
-	rows         int64
-	table        string
-	extraColumns int
-	create       bool
-	blocksPerIns int
-	noDelay      bool
-	dumpFormat   string
+	dsn, clients, table, dumpFormat string
+	c                               insert.Config // the flags bound to it directly
 }
 
 func newCHInsertCmd(env Env) *cobra.Command {
@@ -69,13 +61,13 @@ A client newer than the server is refused with one line naming both versions.`,
 	fs := cmd.Flags()
 	fs.StringVar(&f.dsn, "dsn", "", "ClickHouse native address: clickhouse://user:password@host:port/db or tcp://host:port?username=…&password=…&database=…")
 	fs.StringVar(&f.clients, "clients", "auto", "client paths, comma-separated, or auto: every path the server's version supports")
-	fs.IntVar(&f.batch, "batch", 100_000, "rows per block (one operation)")
-	fs.Int64Var(&f.rows, "rows", 0, "insert this many rows per client and repetition instead of running for --duration")
+	fs.IntVar(&f.c.Batch, "batch", 100_000, "rows per block (one operation)")
+	fs.Int64Var(&f.c.Rows, "rows", 0, "insert this many rows per client and repetition instead of running for --duration")
 	fs.StringVar(&f.table, "table", insert.DefaultDatabase+".event", "target table, db.name")
-	fs.IntVar(&f.extraColumns, "extra-columns", 0, "with --create: pad the table with this many defaulted columns (the seed's table had 657 more)")
-	fs.BoolVar(&f.create, "create", false, "create the table (a table dbmeter created before is dropped and re-made; any other is refused)")
-	fs.IntVar(&f.blocksPerIns, "blocks-per-insert", 1, "stream this many blocks through one INSERT where the client can")
-	fs.BoolVar(&f.noDelay, "tcp-nodelay", true, "set TCP_NODELAY on the clients' connections (false: Nagle's algorithm on)")
+	fs.IntVar(&f.c.ExtraColumns, "extra-columns", 0, "with --create: pad the table with this many defaulted columns (the seed's table had 657 more)")
+	fs.BoolVar(&f.c.Create, "create", false, "create the table (a table dbmeter created before is dropped and re-made; any other is refused)")
+	fs.IntVar(&f.c.BlocksPerInsert, "blocks-per-insert", 1, "stream this many blocks through one INSERT where the client can")
+	fs.BoolVar(&f.c.NoDelay, "tcp-nodelay", true, "set TCP_NODELAY on the clients' connections (false: Nagle's algorithm on)")
 	fs.StringVar(&f.dumpFormat, "dump-format", "", "write the generated rows to stdout in this format (Native or TSV) and exit: for scripts/ch-insert-ceiling.sh")
 	fs.MarkHidden("dump-format")
 	return cmd
@@ -84,16 +76,16 @@ A client newer than the server is refused with one line naming both versions.`,
 func runCHInsert(cmd *cobra.Command, env Env, rf *runFlags, f *chiFlags) error {
 	ctx := cmd.Context()
 	fs := cmd.Flags()
-	switch {
-	case f.batch < 1:
-		return usagef("--batch must be at least 1, got %d", f.batch)
-	case fs.Changed("rows") && f.rows < 1:
-		return usagef("--rows must be at least 1, got %d", f.rows)
-	case f.blocksPerIns < 1:
-		return usagef("--blocks-per-insert must be at least 1, got %d", f.blocksPerIns)
-	case f.extraColumns < 0 || f.extraColumns > insert.MaxExtraColumns:
-		return usagef("--extra-columns must be 0 to %d, got %d", insert.MaxExtraColumns, f.extraColumns)
-	case fs.Changed("extra-columns") && !f.create:
+	switch c := &f.c; {
+	case c.Batch < 1:
+		return usagef("--batch must be at least 1, got %d", c.Batch)
+	case fs.Changed("rows") && c.Rows < 1:
+		return usagef("--rows must be at least 1, got %d", c.Rows)
+	case c.BlocksPerInsert < 1:
+		return usagef("--blocks-per-insert must be at least 1, got %d", c.BlocksPerInsert)
+	case c.ExtraColumns < 0 || c.ExtraColumns > insert.MaxExtraColumns:
+		return usagef("--extra-columns must be 0 to %d, got %d", insert.MaxExtraColumns, c.ExtraColumns)
+	case fs.Changed("extra-columns") && !c.Create:
 		return usagef("--extra-columns shapes the table --create makes: add --create")
 	case f.dumpFormat != "":
 		return chiDump(env, rf, f)
@@ -153,50 +145,44 @@ func chiSay(env Env, errs []error, secrets []string) {
 // chiConfig binds the flags to the family's configuration; --rows replaces
 // --duration, so the flags that contradict it are refused by name.
 func chiConfig(fs *pflag.FlagSet, rf *runFlags, f *chiFlags) (insert.Config, error) {
-	if f.rows > 0 {
+	c := f.c
+	if c.Rows > 0 {
 		switch {
 		case fs.Changed("duration"):
-			return insert.Config{}, usagef("--rows and --duration contradict each other: give one")
+			return c, usagef("--rows and --duration contradict each other: give one")
 		case fs.Changed("count"):
-			return insert.Config{}, usagef("--rows and --count contradict each other: give one (--count counts blocks)")
+			return c, usagef("--rows and --count contradict each other: give one (--count counts blocks)")
 		case rf.cfg.Warmup > 0:
-			return insert.Config{}, usagef("--warmup needs --duration: with --rows every row inserted counts")
+			return c, usagef("--warmup needs --duration: with --rows every row inserted counts")
 		}
 	}
-	cfg, err := rf.config()
-	if err != nil {
-		return insert.Config{}, err
+	var err error
+	if c.Load, err = rf.config(); err != nil {
+		return c, err
 	}
-	table, err := insert.ParseTable(f.table)
-	if err != nil {
-		return insert.Config{}, usageError{err}
+	c.Repeat, c.Params = rf.repeat, flagParams(fs, "dump-format")
+	if c.Table, err = insert.ParseTable(f.table); err != nil {
+		return c, usageError{err}
 	}
 	if f.dsn == "" {
-		return insert.Config{}, usagef("--dsn is required: the ClickHouse server's native address")
+		return c, usagef("--dsn is required: the ClickHouse server's native address")
 	}
-	dsn, err := ch.ParseDSN(f.dsn)
-	if err != nil {
-		return insert.Config{}, usageError{err}
+	if c.DSN, err = ch.ParseDSN(f.dsn); err != nil {
+		return c, usageError{err}
 	}
-	var names []string
 	if f.clients != "auto" {
 		for _, n := range trimAll(strings.Split(f.clients, ",")) {
-			if n != "" && !slices.Contains(names, n) {
-				names = append(names, n)
+			if n != "" && !slices.Contains(c.Clients, n) {
+				c.Clients = append(c.Clients, n)
 			}
 		}
-		if len(names) == 0 {
-			return insert.Config{}, usagef("--clients is empty: name at least one of %s", strings.Join(insert.Names(), ", "))
+		if len(c.Clients) == 0 {
+			return c, usagef("--clients is empty: name at least one of %s", strings.Join(insert.Names(), ", "))
 		}
 	}
-	c := insert.Config{
-		DSN: dsn, Clients: names, Table: table, Create: f.create, ExtraColumns: f.extraColumns,
-		Batch: f.batch, Rows: f.rows, BlocksPerInsert: f.blocksPerIns, NoDelay: f.noDelay,
-		Load: cfg, Repeat: rf.repeat, Params: flagParams(fs, "dump-format"),
-	}
 	if err := c.Validate(); err != nil {
-		if lc, _ := c.LoadConfig(); f.rows > 0 && lc.Count < int64(cfg.Workers) {
-			return c, usagef("--rows %d makes %d blocks of --batch %d, fewer than --workers %d: lower --batch or --workers", f.rows, lc.Count, f.batch, cfg.Workers)
+		if lc, _ := c.LoadConfig(); c.Rows > 0 && lc.Count < int64(c.Load.Workers) {
+			return c, usagef("--rows %d makes %d blocks of --batch %d, fewer than --workers %d: lower --batch or --workers", c.Rows, lc.Count, c.Batch, c.Load.Workers)
 		}
 		return c, usageError{err}
 	}
@@ -205,12 +191,12 @@ func chiConfig(fs *pflag.FlagSet, rf *runFlags, f *chiFlags) (insert.Config, err
 
 // chiDump writes the generated rows for the ceiling script.
 func chiDump(env Env, rf *runFlags, f *chiFlags) error {
-	if f.rows < 1 {
+	c := f.c
+	if c.Rows < 1 {
 		return usagef("--dump-format needs --rows")
 	}
-	seed := rf.cfg.Seed
-	ring := event.Ring(seed, f.batch, event.RingSize(f.batch, f.rows))
-	if err := insert.Dump(env.Stdout, f.dumpFormat, ring, f.batch, f.rows); err != nil {
+	ring := event.Ring(rf.cfg.Seed, c.Batch, event.RingSize(c.Batch, c.Rows))
+	if err := insert.Dump(env.Stdout, f.dumpFormat, ring, c.Batch, c.Rows); err != nil {
 		if strings.HasPrefix(err.Error(), "dump format") {
 			return usageError{err}
 		}
