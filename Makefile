@@ -6,9 +6,21 @@ SERVICES  := scripts/dev-services.sh
 
 .PHONY: build test unit services services-down bench fuzz kv
 
+# The binary records which commit it was built from, and -dirty when the
+# checkout had uncommitted changes (`dbmeter version`, every result's
+# "tool"): Go stamps both when -buildvcs=true, which overrides a
+# GOFLAGS=-buildvcs=false in the environment. Go finds the repository only
+# where .git is a directory: in a linked git worktree (.git is a file) it
+# finds none, or an enclosing checkout's commit (golang/go#58218), so
+# there nothing is stamped, the binary says "devel", and the build says so.
+GIT_DIR    := $(shell git rev-parse --path-format=absolute --git-dir 2>/dev/null)
+GIT_COMMON := $(shell git rev-parse --path-format=absolute --git-common-dir 2>/dev/null)
+BUILDVCS   := $(if $(filter-out $(GIT_COMMON),$(GIT_DIR)),false,true)
+
 build:
 	scripts/deps.sh
-	$(GO) build -tags '$(TAGS)' -o bin/dbmeter ./cmd/dbmeter
+	@[ $(BUILDVCS) = true ] || echo "build: $(CURDIR) is a linked git worktree: Go cannot stamp the commit here (golang/go#58218), bin/dbmeter will say devel; build in a clone for a stamped binary" >&2
+	$(GO) build -buildvcs=$(BUILDVCS) -tags '$(TAGS)' -o bin/dbmeter ./cmd/dbmeter
 
 # The whole suite on a fresh machine: Debian packages, throwaway PostgreSQL
 # and ClickHouse servers on loopback, every test against them with the
@@ -35,16 +47,14 @@ services-down:
 bench:
 	$(GO) test -tags '$(TAGS)' -run '^$$' -bench . -benchmem ./...
 
-# Each fuzz target for FUZZTIME; go test -fuzz takes one target at a time.
+# Each fuzz target for FUZZTIME. On a failure scripts/fuzz.sh prints go
+# test's output, the crasher it kept under the package's testdata/fuzz/ and
+# whether that input fails again on replay.
 fuzz:
-	@set -e; for pkg in $$($(GO) list ./...); do \
-	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
-	    echo "fuzz $$pkg $$f"; \
-	    $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg >/dev/null; \
-	  done; \
-	done; echo "fuzz: all targets ran clean"
+	@GO='$(GO)' scripts/fuzz.sh '$(FUZZTIME)'
 
-# The main job: the embedded K/V engine matrix, rocksdb included.
-kv:
-	scripts/deps.sh
-	$(GO) run -tags '$(TAGS)' ./cmd/dbmeter kv
+# The main job: the embedded K/V engine matrix, rocksdb included, from the
+# stamped binary so that the result names its commit. More flags:
+# make kv KVFLAGS='--fsync both --json kv.json'
+kv: build
+	bin/dbmeter kv $(KVFLAGS)

@@ -1,7 +1,9 @@
 // Package calibrate measures whether dbmeter's numbers can be trusted on this
 // machine: the clock's cost and resolution, the runner's own cost per
-// operation, how closely the open-loop scheduler holds a rate, and whether a
-// stalled target shows in the percentiles as theory says it must.
+// operation, how late the open-loop scheduler starts operations and what
+// CPU it takes to hold a rate, and whether a stalled target shows in the
+// percentiles as theory says it must. Every check with a verdict has a test
+// that breaks dbmeter on purpose and sees it fail.
 package calibrate
 
 import (
@@ -68,25 +70,48 @@ func Overhead(ctx context.Context, d time.Duration, limit time.Duration) (Check,
 	}, nil
 }
 
-// Rate runs the null target at rate/s in open loop for d and checks the
-// achieved rate is within tolerance (a fraction) of it.
-func Rate(ctx context.Context, rate float64, d time.Duration, tolerance float64) (Check, error) {
+// Options change how the checks run. The zero value is the real thing;
+// tests break dbmeter on purpose through them to show each check fails.
+type Options struct {
+	// Sleep replaces the open-loop dispatcher's sleep: a late one, or one
+	// that spins, is a broken scheduler.
+	Sleep func(time.Duration)
+	// ServiceTime makes the stall check read latency from each operation's
+	// actual start, as a runner with coordinated omission reports it.
+	ServiceTime bool
+}
+
+// Scheduler runs the null target at rate/s in open loop for d and checks
+// dbmeter's own cost of holding that rate: the schedule lag p99 (how late
+// operations started after their intended start) against maxLag, and the
+// CPU dbmeter used, in cores, against maxCores. Both come from the same run.
+func Scheduler(ctx context.Context, rate float64, d, maxLag time.Duration, maxCores float64, o Options) ([]Check, error) {
 	cfg := load.DefaultConfig()
 	cfg.Rate, cfg.Duration, cfg.Warmup, cfg.Interval, cfg.InProcessTarget = rate, d, d/10, 0, true
-	cfg.Workers = 2
+	cfg.Sleep = o.Sleep
 	res, err := load.Run(ctx, cfg, []string{null.Op}, null.New(null.Config{}).NewWorker, nil)
 	if err != nil {
-		return Check{}, err
+		return nil, err
 	}
-	achieved := float64(res.Set[0].Ops) / res.Elapsed.Seconds()
-	off := math.Abs(achieved-rate) / rate
-	return Check{
-		Name:   fmt.Sprintf("open-loop rate held at %s/s", fmtRate(rate)),
-		Got:    fmt.Sprintf("%s/s (%.2f%% off, %d dropped)", fmtRate(achieved), off*100, res.Dropped),
-		Want:   fmt.Sprintf("within %.0f%%", tolerance*100),
-		Pass:   verdict(off <= tolerance && res.Dropped == 0),
+	st := res.Stats(0)
+	lag := time.Duration(st.Lag.P99)
+	cores := 0.0
+	if st.DurationS > 0 {
+		cores = st.Client.CPUS / st.DurationS
+	}
+	return []Check{{
+		Name:   fmt.Sprintf("open loop at %s/s: schedule lag p99 (actual - intended start)", fmtRate(rate)),
+		Got:    fmt.Sprintf("%s (max %s, %d dropped)", lag.Round(time.Microsecond), time.Duration(st.Lag.Max).Round(time.Microsecond), st.Dropped),
+		Want:   fmt.Sprintf("<= %s", maxLag),
+		Pass:   verdict(lag <= maxLag && st.Dropped == 0),
 		Result: res, Config: cfg,
-	}, nil
+	}, {
+		Name:   fmt.Sprintf("open loop at %s/s: dbmeter's own CPU", fmtRate(rate)),
+		Got:    fmt.Sprintf("%.3f cores (%.0f ns per operation)", cores, st.Client.CPUNsPerOp),
+		Want:   fmt.Sprintf("<= %.3g cores", maxCores),
+		Pass:   verdict(cores <= maxCores),
+		Result: res, Config: cfg,
+	}}, nil
 }
 
 func fmtRate(v float64) string {
@@ -104,7 +129,7 @@ func fmtRate(v float64) string {
 // actual start would report sub-millisecond percentiles instead; the service
 // time histogram shows exactly that, so the size of the correction is
 // printed too.
-func Stall(ctx context.Context, rate float64, period, stall, d time.Duration, tolerance float64) ([]Check, error) {
+func Stall(ctx context.Context, rate float64, period, stall, d time.Duration, tolerance float64, o Options) ([]Check, error) {
 	cfg := load.DefaultConfig()
 	cfg.Rate, cfg.Duration, cfg.Warmup, cfg.Interval, cfg.InProcessTarget = rate, d, 0, 0, true
 	cfg.Workers, cfg.MaxInFlight, cfg.Queue = 1, 1, int(rate*stall.Seconds())*2+16
@@ -114,6 +139,9 @@ func Stall(ctx context.Context, rate float64, period, stall, d time.Duration, to
 		return nil, err
 	}
 	op := res.Set[0]
+	if o.ServiceTime {
+		op.Latency = op.Service
+	}
 	var checks []Check
 	for _, q := range []float64{99, 99.9} {
 		want := ExpectedQuantile(q, period, stall)

@@ -1,6 +1,7 @@
 package calibrate
 
 import (
+	"context"
 	"testing"
 	"time"
 )
@@ -23,5 +24,47 @@ func TestExpectedQuantile(t *testing.T) {
 		if d := got - tt.want; d > time.Microsecond || d < -time.Microsecond {
 			t.Errorf("ExpectedQuantile(%g, %s, %s) = %s, want %s", tt.q, tt.period, tt.stall, got, tt.want)
 		}
+	}
+}
+
+// Each check with a verdict must fail when the thing it checks is broken.
+// Only FAIL is asserted: whether a healthy dbmeter passes depends on the
+// machine, which a test cannot promise.
+func TestChecksFailWhenBroken(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the open loop for seconds")
+	}
+	ctx := context.Background()
+	late := func(d time.Duration) { time.Sleep(d + 2*time.Millisecond) }
+	spin := func(d time.Duration) {
+		for end := time.Now().Add(d); time.Now().Before(end); {
+		}
+	}
+	tests := []struct {
+		name  string
+		check func() ([]Check, error)
+		fails int // which of the returned checks must fail
+	}{
+		{"a late dispatcher fails the lag check", func() ([]Check, error) {
+			return Scheduler(ctx, 10_000, 500*time.Millisecond, 100*time.Microsecond, 0.25, Options{Sleep: late})
+		}, 0},
+		{"a spinning dispatcher fails the CPU check", func() ([]Check, error) {
+			return Scheduler(ctx, 1000, 500*time.Millisecond, 100*time.Microsecond, 0.02, Options{Sleep: spin})
+		}, 1},
+		{"timing from the actual start fails the stall check", func() ([]Check, error) {
+			return Stall(ctx, 1000, 500*time.Millisecond, 100*time.Millisecond, 2*time.Second, 0.05, Options{ServiceTime: true})
+		}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			checks, err := tt.check()
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := checks[tt.fails]
+			if c.Pass == nil || *c.Pass {
+				t.Errorf("%s: got %s, want %s: PASS, want FAIL", c.Name, c.Got, c.Want)
+			}
+		})
 	}
 }

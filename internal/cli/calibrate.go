@@ -13,34 +13,39 @@ import (
 
 func newCalibrateCmd(env Env) *cobra.Command {
 	var (
-		duration  time.Duration
-		rate      float64
-		overhead  time.Duration
-		tolerance float64
-		out       outputFlags
+		duration time.Duration
+		rate     float64
+		overhead time.Duration
+		maxLag   time.Duration
+		maxCPU   float64
+		maxCPULo float64
+		out      outputFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "calibrate",
 		Short: "Check that dbmeter's numbers can be trusted on this machine",
 		Long: `calibrate prints the clock's cost and resolution, dbmeter's own cost per
-operation, how closely the open-loop scheduler holds a rate, and a
-coordinated-omission check: against a target that freezes on a schedule the
-reported percentiles must match the analytically expected ones. Each figure
-gets PASS or FAIL; the exit code is 1 if any fails.`,
+operation in closed loop, the open-loop scheduler's lag (how late it starts
+operations) and its CPU at --rate and at 1,000/s, and a coordinated-omission
+check: against a target that freezes on a schedule the reported percentiles
+must match the analytically expected ones. Each figure gets PASS or FAIL;
+the exit code is 1 if any fails.`,
 		Args: noArgs,
 	}
 	f := cmd.Flags()
 	f.DurationVar(&duration, "duration", 3*time.Second, "length of each measured check")
 	f.Float64Var(&rate, "rate", 100_000, "open-loop rate to hold, per second")
 	f.DurationVar(&overhead, "max-overhead", 100*time.Nanosecond, "most the runner may cost per operation")
-	f.Float64Var(&tolerance, "tolerance", 0.01, "allowed relative error of the achieved rate")
+	f.DurationVar(&maxLag, "max-lag", 100*time.Microsecond, "most the schedule lag p99 may be")
+	f.Float64Var(&maxCPU, "max-cpu", 0.25, "most CPU (in cores) dbmeter may use to hold --rate")
+	f.Float64Var(&maxCPULo, "max-cpu-low", 0.02, "most CPU (in cores) dbmeter may use to hold 1,000/s")
 	out.bind(f)
 	cmd.RunE = runE(func(cmd *cobra.Command, _ []string) error {
-		if duration <= 0 || rate <= 0 || overhead <= 0 || tolerance <= 0 {
-			return usagef("--duration, --rate, --max-overhead and --tolerance must be positive")
+		if duration <= 0 || rate <= 0 || overhead <= 0 || maxLag <= 0 || maxCPU <= 0 || maxCPULo <= 0 {
+			return usagef("--duration, --rate, --max-overhead, --max-lag, --max-cpu and --max-cpu-low must be positive")
 		}
 		ctx := cmd.Context()
-		s, err := newSession(env, out, "")
+		s, err := newSession(env, "null", out, "")
 		if err != nil {
 			return err
 		}
@@ -68,13 +73,18 @@ gets PASS or FAIL; the exit code is 1 if any fails.`,
 		}
 		report(c)
 		checks = append(checks, c)
-		if c, err = calibrate.Rate(ctx, rate, duration, tolerance); err != nil {
-			s.abort()
-			return err
+		for _, at := range []struct{ rate, cores float64 }{{rate, maxCPU}, {1000, maxCPULo}} {
+			sched, err := calibrate.Scheduler(ctx, at.rate, duration, maxLag, at.cores, calibrate.Options{})
+			if err != nil {
+				s.abort()
+				return err
+			}
+			for _, c := range sched {
+				report(c)
+			}
+			checks = append(checks, sched[0])
 		}
-		report(c)
-		checks = append(checks, c)
-		stall, err := calibrate.Stall(ctx, 1000, time.Second, 100*time.Millisecond, max(duration, 5*time.Second), 0.05)
+		stall, err := calibrate.Stall(ctx, 1000, time.Second, 100*time.Millisecond, max(duration, 5*time.Second), 0.05, calibrate.Options{})
 		if err != nil {
 			s.abort()
 			return err

@@ -11,9 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dbmeter/dbmeter/internal/ch"
-	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/metrics"
-	"github.com/dbmeter/dbmeter/internal/result"
 )
 
 func newCHCmd(env Env) *cobra.Command {
@@ -39,23 +37,6 @@ func serverVersion(cmd *cobra.Command, dsn ch.DSN) (ch.Version, error) {
 	ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
 	defer cancel()
 	return ch.ServerVersion(ctx, dsn)
-}
-
-// planSink hands a plan's runs to the session: progress and metrics per
-// step, each finished run recorded (and the JSON checkpointed).
-type planSink struct {
-	s  *session
-	rf *runFlags
-}
-
-func (p planSink) Watcher(_, target, workload string) load.Watcher {
-	return p.s.watcher(p.rf, target+"/"+workload)
-}
-
-func (p planSink) Add(runs ...result.Run) {
-	for _, r := range runs {
-		p.s.add(r)
-	}
 }
 
 // planErrors splits plan.Execute's joined error into its steps' errors.

@@ -109,11 +109,12 @@ func runCHInsert(cmd *cobra.Command, env Env, rf *runFlags, f *chiFlags) error {
 	}
 	defer p.Close()
 	chiSay(env, p.Refused, secrets)
-	s, err := newSession(env, rf.output, "", secrets...)
+	s, err := newSession(env, "ch", rf.output, "", secrets...)
 	if err != nil {
 		return err
 	}
-	perr := plan.Execute(ctx, p.Plan, planSink{s, rf})
+	s.showProgress(rf)
+	perr := plan.Execute(ctx, p.Plan, s)
 	chiSay(env, planErrors(perr), secrets)
 	if len(s.doc.Runs) == 0 {
 		s.abort()

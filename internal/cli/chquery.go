@@ -15,7 +15,6 @@ import (
 	"github.com/dbmeter/dbmeter/internal/ch/query"
 	"github.com/dbmeter/dbmeter/internal/ch/query/clients"
 	"github.com/dbmeter/dbmeter/internal/load"
-	"github.com/dbmeter/dbmeter/internal/plan"
 	"github.com/dbmeter/dbmeter/internal/redact"
 )
 
@@ -122,21 +121,12 @@ func runCHQuery(cmd *cobra.Command, env Env, rf *runFlags, qf *chqFlags) error {
 		}
 		defer stop()
 	}
-	s, err := newSession(env, rf.output, "", secrets...)
+	s, err := newSession(env, "ch", rf.output, "", secrets...)
 	if err != nil {
 		return err
 	}
-	perr := plan.Execute(ctx, p.Plan, planSink{s, rf})
-	if perr != nil && len(s.doc.Runs) == 0 {
-		s.abort()
-		return scrubbed(perr, secrets)
-	}
-	if err := s.finish(ctx); perr != nil {
-		return runError{scrubbed(errors.Join(perr, err), secrets)}
-	} else if err != nil {
-		return err
-	}
-	return nil
+	s.showProgress(rf)
+	return scrubbed(s.execute(ctx, p.Plan), secrets)
 }
 
 // chqConfig binds the flags to the family's configuration. It applies `ch

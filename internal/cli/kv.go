@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 	"runtime"
-	"slices"
 	"strings"
 	"time"
 
@@ -11,7 +10,6 @@ import (
 
 	"github.com/dbmeter/dbmeter/internal/kv"
 	"github.com/dbmeter/dbmeter/internal/load"
-	"github.com/dbmeter/dbmeter/internal/result"
 )
 
 // The kv defaults are sized so that `dbmeter kv` with no flags runs the
@@ -53,13 +51,25 @@ columns. With no flags it runs every engine built in and every operation.
 		Args: noArgs,
 	}
 	cmd.RunE = runE(func(cmd *cobra.Command, _ []string) error {
+		if rf.changed("shard") || rf.changed("start-at") {
+			return usagef("kv runs embedded engines on this machine only: drop --shard and --start-at")
+		}
 		cfg, err := rf.config()
 		if err != nil {
 			return err
 		}
-		m, err := kf.matrix(cfg)
+		engines, err := kf.engineNames()
 		if err != nil {
 			return err
+		}
+		ops, err := parseNames("ops", strings.Join(kf.ops, ","), kv.Ops())
+		if err != nil {
+			return err
+		}
+		m, err := kv.NewMatrix(kv.MatrixOptions{Engines: engines, Ops: ops, Fsync: kf.fsync, Spec: kf.spec, Params: kf.params,
+			Load: cfg, Repeat: rf.repeat, Flags: flagParams(cmd.Flags())})
+		if err != nil {
+			return usageError{err}
 		}
 		dir, cleanup, err := kv.PrepareDir(kf.dir)
 		if errors.Is(err, kv.ErrDirInUse) {
@@ -68,26 +78,16 @@ columns. With no flags it runs every engine built in and every operation.
 		if err != nil {
 			return err
 		}
-		s, err := newSession(env, rf.output, dir)
+		s, err := newSession(env, "kv", rf.output, dir)
 		if err != nil {
 			cleanup()
 			return err
 		}
 		m.Dir = dir
-		m.Repeat = rf.repeat
-		m.Flags = flagParams(cmd.Flags())
-		m.Watch = func(label string) load.Watcher { return s.watcher(&rf, label) }
-		m.Add = func(r result.Run) { s.add(r) }
-		runErr := m.Run(cmd.Context())
-		if cerr := cleanup(); runErr == nil && cerr != nil {
-			runErr = cerr
-		}
-		if runErr != nil && len(s.doc.Runs) == 0 {
-			s.abort()
-			return runErr
-		}
-		if err := s.finish(cmd.Context()); err != nil {
-			return errors.Join(runErr, err)
+		s.showProgress(&rf)
+		runErr := s.execute(cmd.Context(), m.Plan())
+		if cerr := cleanup(); cerr != nil {
+			runErr = errors.Join(runErr, cerr)
 		}
 		return runErr
 	})
@@ -105,69 +105,27 @@ columns. With no flags it runs every engine built in and every operation.
 	fs.IntVar(&kf.spec.ValueSize, "value-size", spec.ValueSize, "value size in bytes")
 	fs.StringVar(&kf.spec.Dist, "dist", spec.Dist, "how get picks keys: uniform or zipf")
 	fs.IntVar(&kf.spec.Batch, "batch", spec.Batch, "keys per batchset operation")
-	fs.StringVar(&kf.fsync, "fsync", "false", "make every write durable before it is acknowledged: false, true or both")
+	fs.StringVar(&kf.fsync, "fsync", "false", "make every write durable before it is acknowledged: false (off), true (on) or both")
 	fs.StringVar(&kf.dir, "dir", "", "directory for the engines' files: new, empty, or made by dbmeter (default: a temporary directory, removed afterwards)")
 	fs.StringArrayVar(&kf.params, "param", nil, "engine knob engine.key=value, repeatable (see docs/kv.md)")
 	return cmd
 }
 
-// matrix checks the kv flags against each other and the load config.
-func (kf *kvFlags) matrix(cfg load.Config) (*kv.Matrix, error) {
-	if err := kf.spec.Validate(); err != nil {
-		return nil, usageError{err}
-	}
+// engineNames checks --engines, naming the closest engine to a typo.
+func (kf *kvFlags) engineNames() ([]string, error) {
 	names := trimAll(kf.engines)
 	if len(names) == 1 && names[0] == "all" {
-		names = kv.Names()
+		return kv.Names(), nil
 	}
-	engines, err := kv.CheckEngines(names)
-	var unknown string
-	if errors.Is(err, kv.ErrUnknownEngine) {
-		for _, n := range names {
-			if _, lerr := kv.Lookup(n); errors.Is(lerr, kv.ErrUnknownEngine) {
-				unknown = n
-				break
-			}
+	for _, n := range names {
+		if _, err := kv.Lookup(n); errors.Is(err, kv.ErrUnknownEngine) {
+			return nil, unknownName("engines", n, kv.Names())
 		}
-		return nil, unknownName("engines", unknown, kv.Names())
 	}
-	if err != nil {
-		return nil, usageError{err} // known, but not in this build: say why
-	}
-	if len(engines) == 0 {
+	if len(names) == 0 {
 		return nil, usagef("--engines is empty: give one or more of %s", strings.Join(kv.Names(), ", "))
 	}
-	opNames, err := parseNames("ops", strings.Join(kf.ops, ","), kv.Ops())
-	if err != nil {
-		return nil, err
-	}
-	ops, err := kv.CheckOps(opNames)
-	if err != nil {
-		return nil, usageError{err}
-	}
-	var modes []bool
-	switch kf.fsync {
-	case "false":
-		modes = []bool{false}
-	case "true":
-		modes = []bool{true}
-	case "both":
-		modes = []bool{false, true}
-	default:
-		return nil, usagef("--fsync must be false, true or both, got %q", kf.fsync)
-	}
-	params, err := kv.SplitParams(kf.params)
-	if err != nil {
-		return nil, usageError{err}
-	}
-	mixed := slices.Contains(ops, "setmixed") || slices.Contains(ops, "getmixed")
-	if mixed && cfg.Workers < 2 {
-		return nil, usagef("setmixed/getmixed need --workers 2 or more (one writer, the rest readers), got %d", cfg.Workers)
-	}
-	if slices.Contains(ops, "del") && kf.spec.Keys < cfg.Workers {
-		return nil, usagef("del needs --keys (%d) of at least --workers (%d)", kf.spec.Keys, cfg.Workers)
-	}
-	return &kv.Matrix{Engines: engines, Ops: ops, Fsync: modes, Spec: kf.spec, Params: params, Load: cfg}, nil
+	return names, nil
 }
 
 func trimAll(list []string) []string {

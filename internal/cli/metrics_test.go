@@ -34,23 +34,40 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
-var (
-	metricsURL = regexp.MustCompile(`Prometheus metrics at (http://\S+)`)
-	nullOps    = regexp.MustCompile(`(?m)^dbmeter_operations_total\{family="null",operation="noop",target="null",workload="noop"\} (\S+)$`)
-)
+var metricsURL = regexp.MustCompile(`Prometheus metrics at (http://\S+)`)
 
-// TestMetricsEndpointDuringRun scrapes --metrics-addr while a null run
-// goes: the endpoint is announced, the operation counter moves, and it
-// never passes the operations the result reports.
+// TestMetricsEndpointDuringRun scrapes --metrics-addr while a run goes: the
+// endpoint is announced, the operation counter moves under the family the
+// command names (whatever flags come before it), and it never passes the
+// operations the result reports.
 func TestMetricsEndpointDuringRun(t *testing.T) {
 	t.Parallel()
+	tests := []struct {
+		name string
+		args []string
+		ops  *regexp.Regexp
+	}{
+		{"null", []string{"null", "--duration", "1500ms", "--warmup", "0"},
+			regexp.MustCompile(`(?m)^dbmeter_operations_total\{family="null",operation="noop",target="null",workload="noop"\} (\S+)$`)},
+		{"kv after a global flag", []string{"--cpuprofile", filepath.Join(t.TempDir(), "p.out"), "kv", "--engines", "map:memory", "--ops", "get", "--duration", "1500ms", "--warmup", "0"},
+			regexp.MustCompile(`(?m)^dbmeter_operations_total\{family="kv",operation="get",target="map:memory",workload="get"\} (\S+)$`)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			scrapeDuringRun(t, tt.args, tt.ops)
+		})
+	}
+}
+
+func scrapeDuringRun(t *testing.T, args []string, ops *regexp.Regexp) {
 	dir := t.TempDir()
 	var stderr lockedBuffer
 	done := make(chan int)
 	go func() {
 		done <- Main(context.Background(), Env{
-			Args: []string{"null", "--duration", "1500ms", "--warmup", "0", "--progress", "100ms", "--quiet",
-				"--metrics-addr", "127.0.0.1:0", "--json", filepath.Join(dir, "r.json")},
+			Args: append(args, "--progress", "100ms", "--quiet",
+				"--metrics-addr", "127.0.0.1:0", "--json", filepath.Join(dir, "r.json")),
 			Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: &stderr, Getenv: func(string) string { return "" },
 		})
 	}()
@@ -73,7 +90,7 @@ func TestMetricsEndpointDuringRun(t *testing.T) {
 		}
 		body, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
-		if m := nullOps.FindSubmatch(body); m != nil {
+		if m := ops.FindSubmatch(body); m != nil {
 			v, _ := strconv.ParseFloat(string(m[1]), 64)
 			if len(seen) == 0 || v > seen[len(seen)-1] {
 				seen = append(seen, v)
@@ -81,7 +98,7 @@ func TestMetricsEndpointDuringRun(t *testing.T) {
 		}
 	}
 	if code := <-done; code != 0 {
-		t.Fatalf("null run: exit %d: %s", code, stderr.String())
+		t.Fatalf("%v: exit %d: %s", args, code, stderr.String())
 	}
 	if len(seen) < 2 {
 		t.Errorf("the operation counter did not move during the run: %v", seen)

@@ -140,7 +140,7 @@ func runPG(ctx context.Context, env Env, f *pgFlags, args []string) error {
 	if f.initialize {
 		return runPGInit(ctx, env, f, p)
 	}
-	s, err := newSession(env, f.output, "", p.secrets...)
+	s, err := newSession(env, "pg", f.output, "", p.secrets...)
 	if err != nil {
 		return err
 	}

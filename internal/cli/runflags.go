@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -16,6 +18,10 @@ type runFlags struct {
 	repeat  int
 	output  outputFlags
 	fs      *pflag.FlagSet
+	// search, when bound, may make the run open loop without --rate.
+	search  *searchFlags
+	shard   string
+	startAt string
 }
 
 func (f *runFlags) bind(fs *pflag.FlagSet, def load.Config) {
@@ -32,7 +38,77 @@ func (f *runFlags) bind(fs *pflag.FlagSet, def load.Config) {
 	fs.Uint64Var(&f.cfg.Seed, "seed", def.Seed, "seed for every random choice")
 	fs.DurationVar(&f.cfg.Interval, "progress", def.Interval, "interval of progress snapshots; lines go to stderr when it is a terminal or this flag is given (0: none)")
 	fs.DurationVar(&f.cfg.Grace, "grace", def.Grace, "how long operations running at the end may take before they are cancelled")
+	fs.StringVar(&f.shard, "shard", "", "run part I of N of the test (I/N, 0-based): --rate, --workers and --count are divided among the shards; merge the results with 'dbmeter merge'")
+	fs.StringVar(&f.startAt, "start-at", "", "start (the warm-up) at this wall-clock time, RFC 3339 or +DURATION from now, so that shards measure the same seconds")
 	f.output.bind(fs)
+}
+
+// applyShard parses --shard and --start-at into cfg and divides the test's
+// totals among the shards.
+func (f *runFlags) applyShard(cfg *load.Config, now time.Time) error {
+	if f.shard != "" {
+		sh, err := parseShard(f.shard)
+		if err != nil {
+			return err
+		}
+		cfg.Shard = sh
+		// Open loop makes workers on demand, so each shard needs only one
+		// to begin with; closed loop's workers are the load itself.
+		switch {
+		case cfg.Open():
+			cfg.Workers = max(1, int(sh.Split(int64(cfg.Workers))))
+		case cfg.Workers < sh.Count:
+			return usagef("--workers %d cannot be divided among %d shards: give at least %d", cfg.Workers, sh.Count, sh.Count)
+		default:
+			cfg.Workers = int(sh.Split(int64(cfg.Workers)))
+		}
+		if cfg.Count > 0 {
+			if cfg.Count = sh.Split(cfg.Count); cfg.Count < int64(cfg.Workers) {
+				return usagef("--count is too small to divide among %d shards of %d workers", sh.Count, cfg.Workers)
+			}
+		}
+		cfg.Rate /= float64(sh.Count)
+	}
+	if f.startAt != "" {
+		t, err := parseStartAt(f.startAt, now)
+		if err != nil {
+			return err
+		}
+		cfg.StartAt = t
+	}
+	return nil
+}
+
+func parseShard(s string) (load.Shard, error) {
+	var sh load.Shard
+	i, n, ok := strings.Cut(s, "/")
+	var err1, err2 error
+	if ok {
+		sh.Index, err1 = strconv.Atoi(i)
+		sh.Count, err2 = strconv.Atoi(n)
+	}
+	if !ok || err1 != nil || err2 != nil || sh.Count < 1 || sh.Index < 0 || sh.Index >= sh.Count {
+		return load.Shard{}, usagef("--shard %q: want I/N with 0 <= I < N, e.g. 0/4", s)
+	}
+	return sh, nil
+}
+
+func parseStartAt(s string, now time.Time) (time.Time, error) {
+	if d, ok := strings.CutPrefix(s, "+"); ok {
+		dur, err := time.ParseDuration(d)
+		if err != nil || dur < 0 {
+			return time.Time{}, usagef("--start-at %q: want +DURATION such as +30s, or an RFC 3339 time", s)
+		}
+		return now.Add(dur), nil
+	}
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}, usagef("--start-at %q: want an RFC 3339 time such as 2026-11-23T15:00:00Z, or +DURATION", s)
+	}
+	if now.Sub(t) > time.Minute {
+		return time.Time{}, usagef("--start-at %s is in the past: give a time to come", s)
+	}
+	return t, nil
 }
 
 // config checks the flags and returns the load configuration.
@@ -47,6 +123,7 @@ func (f *runFlags) config() (load.Config, error) {
 		return cfg, usageError{err}
 	}
 	cfg.Arrival = a
+	open := cfg.Rate > 0 || (f.search != nil && f.search.find)
 	switch {
 	case changed("duration") && cfg.Duration <= 0:
 		return cfg, usagef("--duration must be positive, got %s", cfg.Duration)
@@ -56,14 +133,17 @@ func (f *runFlags) config() (load.Config, error) {
 		return cfg, usagef("--count and --duration contradict each other: give one")
 	case changed("rate") && cfg.Rate <= 0:
 		return cfg, usagef("--rate must be positive, got %g", cfg.Rate)
-	case changed("arrival") && cfg.Rate == 0:
+	case changed("arrival") && !open:
 		return cfg, usagef("--arrival needs --rate (it shapes open-loop arrivals)")
-	case changed("max-in-flight") && cfg.Rate == 0:
+	case changed("max-in-flight") && !open:
 		return cfg, usagef("--max-in-flight needs --rate (it bounds open-loop arrivals)")
 	case f.repeat < 1:
 		return cfg, usagef("--repeat must be at least 1, got %d", f.repeat)
 	case changed("progress") && cfg.Interval < 0:
 		return cfg, usagef("--progress must not be negative, got %s", cfg.Interval)
+	}
+	if err := f.applyShard(&cfg, time.Now()); err != nil {
+		return cfg, err
 	}
 	if cfg.Open() && !changed("max-in-flight") {
 		cfg.MaxInFlight = max(cfg.MaxInFlight, cfg.Workers)

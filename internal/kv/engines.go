@@ -21,37 +21,45 @@ type Engine struct {
 // that it survives a close, and with Sync a crash.
 func (e Engine) Persistent() bool { return e.Sync != "" }
 
-// engines is the registry: one line per engine. The rocksdb engine adds
-// itself from rocksdb.go when built with -tags rocksdb, since it needs cgo.
-var engines = map[string]Engine{
-	"badger":       {Open: openBadger, Sync: "Options.SyncWrites = true", Knobs: badgerKnobs},
-	"bbolt":        {Open: openBbolt, Sync: "DB.NoSync = false (fdatasync per commit)", Knobs: bboltKnobs},
-	"bolt":         {Open: openBolt, Sync: "DB.NoSync = false (fdatasync per commit)", Knobs: boltKnobs},
-	"goleveldb":    {Open: openGoLevelDB, Sync: "opt.WriteOptions{Sync: true}", Knobs: goleveldbKnobs},
-	"pebble":       {Open: openPebble, Sync: "pebble.Sync write option (WAL fsync)", Knobs: pebbleKnobs},
-	"buntdb":       {Open: openBuntDB, Sync: "Config.SyncPolicy = buntdb.Always", Knobs: buntdbKnobs},
-	"btree":        {Open: openBTreeAOF, Sync: "fsync of the append-only file after each write", Knobs: btreeKnobs},
-	"btree:memory": {Open: openBTreeMemory, Knobs: btreeKnobs},
-	"map":          {Open: openMapAOF, Sync: "fsync of the append-only file after each write"},
-	"map:memory":   {Open: openMapMemory},
+// registry lists every engine dbmeter knows, one line each, in the order
+// they are listed and run: the seed's columns, with pebble beside the other
+// LSM engines. An engine this build cannot run has no Open (rocksdb needs
+// cgo: rocksdb.go, built with -tags rocksdb, defines openRocksDB;
+// norocksdb.go leaves it nil) and a reason in unavailable.
+func registry() []Engine {
+	return []Engine{
+		{Name: "badger", Open: openBadger, Sync: "Options.SyncWrites = true", Knobs: badgerKnobs},
+		{Name: "bbolt", Open: openBbolt, Sync: "DB.NoSync = false (fdatasync per commit)", Knobs: bboltKnobs},
+		{Name: "bolt", Open: openBolt, Sync: "DB.NoSync = false (fdatasync per commit)", Knobs: boltKnobs},
+		{Name: "goleveldb", Open: openGoLevelDB, Sync: "opt.WriteOptions{Sync: true}", Knobs: goleveldbKnobs},
+		{Name: "pebble", Open: openPebble, Sync: "pebble.Sync write option (WAL fsync)", Knobs: pebbleKnobs},
+		{Name: "rocksdb", Open: openRocksDB, Sync: "WriteOptions.SetSync(true)", Knobs: rocksdbKnobs},
+		{Name: "buntdb", Open: openBuntDB, Sync: "Config.SyncPolicy = buntdb.Always", Knobs: buntdbKnobs},
+		{Name: "btree", Open: openBTreeAOF, Sync: "fsync of the append-only file after each write", Knobs: btreeKnobs},
+		{Name: "btree:memory", Open: openBTreeMemory, Knobs: btreeKnobs},
+		{Name: "map", Open: openMapAOF, Sync: "fsync of the append-only file after each write"},
+		{Name: "map:memory", Open: openMapMemory},
+		{Name: "cznic/kv"}, // unavailable
+	}
 }
 
-// order is how engines are listed and run: the seed's columns, with pebble
-// beside the other LSM engines.
-var order = []string{"badger", "bbolt", "bolt", "goleveldb", "pebble", "rocksdb", "buntdb", "btree", "btree:memory", "map", "map:memory"}
-
-// unavailable names engines dbmeter knows of but this build cannot run.
-var unavailable = map[string]string{
-	"rocksdb":  "not built in (build with -tags rocksdb)",
-	"cznic/kv": "unavailable: github.com/cznic/kv is not served by the Go module proxy",
+// unavailable says why an engine without Open cannot run.
+func unavailable(name string) string {
+	switch name {
+	case "rocksdb":
+		return "not built in (build with -tags rocksdb)"
+	case "cznic/kv":
+		return "unavailable: github.com/cznic/kv is not served by the Go module proxy"
+	}
+	return "not built in"
 }
 
 // Names returns the engines built into this binary, in display order.
 func Names() []string {
 	var out []string
-	for _, n := range order {
-		if _, ok := engines[n]; ok {
-			out = append(out, n)
+	for _, e := range registry() {
+		if e.Open != nil {
+			out = append(out, e.Name)
 		}
 	}
 	return out
@@ -60,12 +68,14 @@ func Names() []string {
 // Lookup returns the engine called name, or an error that says why it
 // cannot be used and which engines can.
 func Lookup(name string) (Engine, error) {
-	if e, ok := engines[name]; ok {
-		e.Name = name
+	for _, e := range registry() {
+		if e.Name != name {
+			continue
+		}
+		if e.Open == nil {
+			return Engine{}, fmt.Errorf("engine %s is %s", name, unavailable(name))
+		}
 		return e, nil
-	}
-	if why, ok := unavailable[name]; ok {
-		return Engine{}, fmt.Errorf("engine %s is %s", name, why)
 	}
 	return Engine{}, fmt.Errorf("%w %q (known: %s)", ErrUnknownEngine, name, strings.Join(Names(), ", "))
 }
@@ -84,6 +94,5 @@ func (e Engine) ResolveParams(given map[string]string) (map[string]string, error
 // knownEngine reports whether name is an engine dbmeter knows, built in or
 // not.
 func knownEngine(name string) bool {
-	_, ok := unavailable[name]
-	return ok || slices.Contains(order, name)
+	return slices.ContainsFunc(registry(), func(e Engine) bool { return e.Name == name })
 }

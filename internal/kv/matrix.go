@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/dbmeter/dbmeter/internal/load"
+	"github.com/dbmeter/dbmeter/internal/plan"
 	"github.com/dbmeter/dbmeter/internal/result"
 )
 
@@ -32,34 +33,27 @@ type Matrix struct {
 	Repeat int
 	// Flags are recorded in every run's params, before the kv keys.
 	Flags map[string]string
-	// Watch returns the progress watcher for a run, or nil.
-	Watch func(label string) load.Watcher
-	// Add receives each finished run.
-	Add func(result.Run)
 }
 
-// Run runs the matrix. It stops early, without error, when ctx is
-// cancelled. An engine that fails to open, preload or close is an error,
-// but the other engines still run: one broken engine must not cost the
-// numbers of the rest.
-func (m *Matrix) Run(ctx context.Context) error {
-	var errs []error
-	for rep := 1; rep <= m.Repeat; rep++ {
-		for _, sync := range m.Fsync {
-			for _, e := range m.Engines {
-				if ctx.Err() != nil {
-					return errors.Join(errs...)
-				}
-				if err := m.engine(ctx, e, sync, rep); err != nil {
-					errs = append(errs, err)
-				}
-			}
+// Plan returns the matrix as a plan: one step per fsync mode × engine,
+// each running every operation on one fresh store. An engine that fails to
+// open, preload or close is an error, but the other engines still run: one
+// broken engine must not cost the numbers of the rest.
+func (m *Matrix) Plan() plan.Plan {
+	p := plan.Plan{Family: "kv", Repeat: m.Repeat, Seed: m.Load.Seed, KeepGoing: true}
+	for _, sync := range m.Fsync {
+		for _, e := range m.Engines {
+			p.Steps = append(p.Steps, plan.Step{Target: e.Name, Workload: "matrix", Run: func(ctx context.Context, r plan.Rep) ([]result.Run, error) {
+				var runs []result.Run
+				err := m.engine(ctx, e, sync, r, func(run result.Run) { runs = append(runs, run) })
+				return runs, err
+			}})
 		}
 	}
-	return errors.Join(errs...)
+	return p
 }
 
-func (m *Matrix) engine(ctx context.Context, e Engine, sync bool, rep int) (err error) {
+func (m *Matrix) engine(ctx context.Context, e Engine, sync bool, r plan.Rep, add func(result.Run)) (err error) {
 	knobs, err := e.ResolveParams(m.Params[e.Name])
 	if err != nil {
 		return err
@@ -83,7 +77,7 @@ func (m *Matrix) engine(ctx context.Context, e Engine, sync bool, rep int) (err 
 		}
 	}()
 	cfg := m.Load
-	cfg.Seed = m.Load.Seed + uint64(rep-1)
+	cfg.Seed = r.Seed
 	cfg.InProcessTarget = true
 	d := NewData(m.Spec)
 	if needsPreload(m.Ops) {
@@ -102,7 +96,7 @@ func (m *Matrix) engine(ctx context.Context, e Engine, sync bool, rep int) (err 
 		if ctx.Err() != nil {
 			return nil
 		}
-		if err := m.op(ctx, s, d, e.Name, op, cfg, params, rep); err != nil {
+		if err := m.op(ctx, s, d, e.Name, op, cfg, params, r, add); err != nil {
 			return fmt.Errorf("%s %s: %w", e.Name, op, err)
 		}
 	}
@@ -133,7 +127,7 @@ func closeWithin(s Store, d time.Duration) error {
 }
 
 // op runs one workload and adds its runs.
-func (m *Matrix) op(ctx context.Context, s Store, d *Data, engine, op string, cfg load.Config, params map[string]string, rep int) error {
+func (m *Matrix) op(ctx context.Context, s Store, d *Data, engine, op string, cfg load.Config, params map[string]string, r plan.Rep, add func(result.Run)) error {
 	params = maps.Clone(params)
 	var w Workload
 	var end func()
@@ -167,22 +161,18 @@ func (m *Matrix) op(ctx context.Context, s Store, d *Data, engine, op string, cf
 	default:
 		return errors.New("unknown operation") // CheckOps rules it out
 	}
-	label := engine + "/" + op
+	label := op
 	if op == "setmixed" || op == "getmixed" {
-		label = engine + "/mixed"
+		label = "mixed"
 	}
-	var watch load.Watcher
-	if m.Watch != nil {
-		watch = m.Watch(label)
-	}
-	res, err := load.Run(ctx, cfg, w.Ops(), w.NewWorker, watch)
+	res, err := load.Run(ctx, cfg, w.Ops(), w.NewWorker, r.WatchAs(label, w.Ops()...))
 	if err != nil {
 		return err
 	}
 	if end != nil {
 		end()
 	}
-	base := result.Run{Family: "kv", Target: engine, Params: params, Repeat: rep}
+	base := result.Run{Family: "kv", Target: engine, Params: params, Repeat: r.N}
 	switch op {
 	case "setmixed", "getmixed":
 		for i, name := range []string{"setmixed", "getmixed"} {
@@ -197,7 +187,7 @@ func (m *Matrix) op(ctx context.Context, s Store, d *Data, engine, op string, cf
 			if i == mixedGet {
 				run.Workers = cfg.Workers - 1
 			}
-			m.Add(run)
+			add(run)
 		}
 	case "batchset":
 		run := res.Fill(withWorkload(base, op), cfg, 0)
@@ -205,9 +195,9 @@ func (m *Matrix) op(ctx context.Context, s Store, d *Data, engine, op string, cf
 		if run.Rows > 0 {
 			run.Extra["ns_per_key"] = run.Latency.Mean / float64(m.Spec.Batch)
 		}
-		m.Add(run)
+		add(run)
 	default:
-		m.Add(res.Fill(withWorkload(base, op), cfg, 0))
+		add(res.Fill(withWorkload(base, op), cfg, 0))
 	}
 	return nil
 }

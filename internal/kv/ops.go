@@ -67,7 +67,7 @@ func SplitParams(settings []string) (map[string]map[string]string, error) {
 		}
 		engine, key := name[:dot], name[dot+1:]
 		if !knownEngine(engine) {
-			return nil, fmt.Errorf("parameter %q: unknown engine %q (known: %s)", s, engine, strings.Join(order, ", "))
+			return nil, fmt.Errorf("parameter %q: unknown engine %q (known: %s)", s, engine, strings.Join(Names(), ", "))
 		}
 		if out[engine] == nil {
 			out[engine] = map[string]string{}

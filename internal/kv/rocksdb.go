@@ -13,12 +13,6 @@ import (
 	"github.com/linxGnu/grocksdb"
 )
 
-func init() {
-	// The one engine that registers itself: it needs cgo, so it is only
-	// built with -tags rocksdb (STYLE.md 11.3).
-	engines["rocksdb"] = Engine{Open: openRocksDB, Sync: "WriteOptions.SetSync(true)", Knobs: rocksdbKnobs}
-}
-
 var rocksdbKnobs = []Knob{
 	{Key: "block_cache_size", Default: "8388608", Doc: "LRU block cache (bytes); RocksDB's own default is an 8 MiB cache"},
 	{Key: "write_buffer_size", Default: "67108864", Doc: "memtable size (bytes)"},

@@ -8,7 +8,7 @@ import (
 
 	"github.com/dbmeter/dbmeter/internal/kv"
 	"github.com/dbmeter/dbmeter/internal/load"
-	"github.com/dbmeter/dbmeter/internal/result"
+	"github.com/dbmeter/dbmeter/internal/plan"
 )
 
 func countConfig(workers int, count int64) load.Config {
@@ -102,15 +102,15 @@ func TestMatrix(t *testing.T) {
 	}
 	spec := kv.DefaultSpec()
 	spec.Keys, spec.Batch = 200, 10
-	var runs []result.Run
 	m := kv.Matrix{
 		Engines: engines, Ops: kv.Ops(), Fsync: []bool{false, true}, Spec: spec,
 		Dir: t.TempDir(), Load: countConfig(2, 100), Repeat: 1,
-		Add: func(r result.Run) { runs = append(runs, r) },
 	}
-	if err := m.Run(context.Background()); err != nil {
+	var c plan.Collector
+	if err := plan.Execute(context.Background(), m.Plan(), &c); err != nil {
 		t.Fatal(err)
 	}
+	runs := c.Runs
 	var got []string
 	for _, r := range runs {
 		got = append(got, fmt.Sprintf("%s/%s/%s", r.Params["fsync"], r.Target, r.Workload))

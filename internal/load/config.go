@@ -42,8 +42,20 @@ type Config struct {
 	// Grace is how long operations still running at the end of the window
 	// may take before their context is cancelled.
 	Grace time.Duration
-	// Seed seeds every random choice; workers get streams derived from it.
+	// Seed seeds every random choice; workers get streams derived from it
+	// and from Shard.Index, so shards of one test draw different streams.
 	Seed uint64
+	// Shard is this process's part of a test split across Shard.Count
+	// processes; the zero value is an unsharded run. The caller divides the
+	// test's totals (rate, workers, count); the runner offsets constant
+	// arrivals by Index/Count of an arrival interval, so the shards together
+	// offer an evenly spaced stream.
+	Shard Shard
+	// StartAt, when set, is the wall-clock time the run (its warm-up)
+	// starts: shards given the same StartAt measure the same seconds, and
+	// their intervals line up. The runner records how late it really
+	// started.
+	StartAt time.Time
 	// Phases names the parts of an operation a workload times apart
 	// (Outcome.Phases), at most MaxPhases.
 	Phases []string
@@ -63,6 +75,31 @@ type Config struct {
 	// clock only moves for Go's own timers, set time.Sleep.
 	Sleep func(time.Duration)
 }
+
+// Shard names one of Count processes that together run one test.
+type Shard struct {
+	Index, Count int
+}
+
+// Sharded reports whether s splits a test.
+func (s Shard) Sharded() bool { return s.Count > 0 }
+
+// Split returns shard s's part of total: total/Count, the remainder going
+// one each to the lowest indices.
+func (s Shard) Split(total int64) int64 {
+	if !s.Sharded() {
+		return total
+	}
+	n := int64(s.Count)
+	part := total / n
+	if int64(s.Index) < total%n {
+		part++
+	}
+	return part
+}
+
+// stream is the random stream id of stream id within the shard.
+func (s Shard) stream(id uint64) uint64 { return uint64(s.Index)<<32 | id }
 
 // Defaults for the run flags.
 const (
@@ -126,6 +163,8 @@ func (c Config) Validate() error {
 		return fmt.Errorf("skip-late must not be negative, got %s", c.SkipLate)
 	case c.Grace < 0:
 		return fmt.Errorf("grace must not be negative, got %s", c.Grace)
+	case c.Shard.Count < 0 || (c.Shard.Sharded() && (c.Shard.Index < 0 || c.Shard.Index >= c.Shard.Count)):
+		return fmt.Errorf("shard %d/%d: want I/N with 0 <= I < N", c.Shard.Index, c.Shard.Count)
 	case len(c.Phases) > MaxPhases:
 		return fmt.Errorf("a workload may time at most %d phases, got %d", MaxPhases, len(c.Phases))
 	case c.Open() && c.MaxInFlight < c.Workers:

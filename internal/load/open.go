@@ -16,7 +16,7 @@ import (
 // arrival would cost a core, while waking at most every minSleep hands out
 // the arrivals due by then together. They start up to minSleep late, which
 // the lag histogram shows.
-const minSleep = 20 * time.Microsecond
+const minSleep = 50 * time.Microsecond
 
 // openLoop is the dispatcher. It sleeps until the next arrival is due,
 // never before and never spinning (a spinning dispatcher takes a core from
@@ -51,7 +51,7 @@ func (r *runner) openLoop(ctx context.Context, workers []Worker) {
 		nextID++
 		alive.Add(1)
 		wg.Go(func() {
-			w, err := r.newWorker(ctx, id, Rand(r.cfg.Seed, uint64(id)))
+			w, err := r.newWorker(ctx, id, r.rand(uint64(id)))
 			if err != nil {
 				alive.Add(-1)
 				pending.Add(-1)
@@ -70,10 +70,13 @@ func (r *runner) openLoop(ctx context.Context, workers []Worker) {
 	sleep := r.cfg.Sleep
 	if sleep == nil {
 		var release func()
-		sleep, release = preciseSleeper()
+		sleep, release = PreciseSleeper()
 		defer release()
 	}
-	sched := NewSchedule(r.cfg.Arrival, r.cfg.Rate, Rand(r.cfg.Seed, math.MaxUint64))
+	sched := NewSchedule(r.cfg.Arrival, r.cfg.Rate, r.rand(math.MaxUint32))
+	if c, ok := sched.(*constant); ok && r.cfg.Shard.Sharded() {
+		c.n = float64(r.cfg.Shard.Index) / float64(r.cfg.Shard.Count)
+	}
 	var counted, lastWake int64
 	maxWorkers := int64(r.cfg.MaxInFlight)
 	for {

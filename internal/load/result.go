@@ -12,12 +12,14 @@ import (
 
 // Result is what Run measured.
 type Result struct {
-	Mode    string
-	Ops     []string      // operation names, indexing Set and Intervals
-	Phases  []string      // phase names, indexing each Op's Phases
-	Elapsed time.Duration // the measured window
-	Set     hist.Set      // per operation, over the whole window
-	Dropped int64         // open-loop arrivals that found no free worker
+	// StartOffset is how late the run started after Config.StartAt.
+	StartOffset time.Duration
+	Mode        string
+	Ops         []string      // operation names, indexing Set and Intervals
+	Phases      []string      // phase names, indexing each Op's Phases
+	Elapsed     time.Duration // the measured window
+	Set         hist.Set      // per operation, over the whole window
+	Dropped     int64         // open-loop arrivals that found no free worker
 	// Intervals holds each operation's intervals; Total holds all of them
 	// together. Both are empty when the run had no interval.
 	Intervals   [][]result.Interval
@@ -160,6 +162,12 @@ func (r *Result) Fill(run result.Run, cfg Config, op int) result.Run {
 	run.Workers = cfg.Workers
 	run.Rate = cfg.Rate
 	run.Seed = cfg.Seed
+	if cfg.Shard.Sharded() || !cfg.StartAt.IsZero() {
+		run.Shard = &result.Shard{Index: cfg.Shard.Index, Count: cfg.Shard.Count, StartOffsetNs: r.StartOffset.Nanoseconds()}
+		if !cfg.StartAt.IsZero() {
+			run.Shard.StartAt = cfg.StartAt.UTC().Format(time.RFC3339Nano)
+		}
+	}
 	run.Stats = r.Stats(op)
 	run.Phases = r.PhaseStats(op)
 	run.Warnings = append(run.Warnings, r.Warnings...)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/rand/v2"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -24,6 +25,7 @@ type Watcher interface {
 type Tick struct {
 	Interval result.Interval // all operations together
 	Seconds  float64         // the interval's length
+	End      time.Time       // when the interval ended, on the wall clock
 	// Ops holds this interval's histograms, one per operation. It is only
 	// valid during the call.
 	Ops hist.Set
@@ -89,7 +91,7 @@ func Run(ctx context.Context, cfg Config, ops []string, newWorker NewWorker, wat
 	}
 	workers := make([]Worker, 0, cfg.Workers)
 	for id := range cfg.Workers {
-		w, err := newWorker(ctx, id, Rand(cfg.Seed, uint64(id)))
+		w, err := newWorker(ctx, id, r.rand(uint64(id)))
 		if err != nil {
 			closeAll(workers)
 			return nil, fmt.Errorf("start worker %d: %w", id, err)
@@ -121,6 +123,9 @@ func closeAll(ws []Worker) {
 
 func (r *runner) now() int64 { return int64(time.Since(r.base)) }
 
+// rand returns the random stream id of this run (and shard).
+func (r *runner) rand(id uint64) *rand.Rand { return Rand(r.cfg.Seed, r.cfg.Shard.stream(id)) }
+
 // measured says whether an operation meant to start at t falls in the
 // measured window: the one rule every figure of a run follows.
 func (r *runner) measured(t int64) bool { return t >= r.mStart && t < r.end.Load() }
@@ -130,6 +135,16 @@ func (r *runner) run(ctx context.Context, workers []Worker, ops []string, watch 
 	defer cancelWorkers()
 
 	r.base = time.Now()
+	startOffset := time.Duration(0)
+	if !r.cfg.StartAt.IsZero() {
+		// The common start, on this process's monotonic clock.
+		r.base = r.base.Add(r.cfg.StartAt.Sub(r.base))
+		if !sleepUntilTime(ctx, r.base) {
+			return &Result{Mode: r.cfg.Mode(), Ops: ops, Phases: r.cfg.Phases, Set: hist.NewSet(r.nOps, r.kept()),
+				Intervals: make([][]result.Interval, r.nOps), Interrupted: true}
+		}
+		startOffset = time.Since(r.base)
+	}
 	r.mStart = int64(r.cfg.Warmup)
 	end := int64(math.MaxInt64)
 	if r.cfg.Duration > 0 {
@@ -148,11 +163,12 @@ func (r *runner) run(ctx context.Context, workers []Worker, ops []string, watch 
 	}()
 
 	res := &Result{
-		Mode:      r.cfg.Mode(),
-		Ops:       ops,
-		Phases:    r.cfg.Phases,
-		Set:       hist.NewSet(r.nOps, r.kept()),
-		Intervals: make([][]result.Interval, r.nOps),
+		StartOffset: startOffset,
+		Mode:        r.cfg.Mode(),
+		Ops:         ops,
+		Phases:      r.cfg.Phases,
+		Set:         hist.NewSet(r.nOps, r.kept()),
+		Intervals:   make([][]result.Interval, r.nOps),
 	}
 	tick := hist.NewSet(r.nOps, r.kept())
 	scratch := hist.New()
@@ -176,7 +192,7 @@ func (r *runner) run(ctx context.Context, workers []Worker, ops []string, watch 
 		total.P50, total.P99 = scratch.ValueAtQuantile(50), scratch.ValueAtQuantile(99)
 		res.Total = append(res.Total, total)
 		if watch != nil {
-			watch.Tick(Tick{Interval: total, Ops: tick, Seconds: float64(at-lastTick) / 1e9})
+			watch.Tick(Tick{Interval: total, Ops: tick, Seconds: float64(at-lastTick) / 1e9, End: r.base.Add(time.Duration(at))})
 		}
 		res.Set.Merge(tick)
 		tick.Reset()
@@ -332,6 +348,14 @@ func nextBackoff(prev time.Duration, kind string) time.Duration {
 		return min(max(2*prev, minBackoff), maxBackoff)
 	}
 	return prev
+}
+
+// sleepUntilTime waits until t; false when ctx ended first.
+func sleepUntilTime(ctx context.Context, t time.Time) bool {
+	if d := time.Until(t); d > 0 {
+		sleepCtx(ctx, d)
+	}
+	return ctx.Err() == nil
 }
 
 func sleepCtx(ctx context.Context, d time.Duration) {

@@ -7,7 +7,8 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// preciseSleeper returns a sleep for the open-loop scheduler. Go's timers
+// PreciseSleeper returns a sleep for the open-loop scheduler (and for targets
+// that must wait precisely). Go's timers
 // wake up to a millisecond late on Linux (the netpoller's timeout is in
 // milliseconds), which would add up to 1 ms of scheduler lateness to every
 // latency measured from the intended start. A timerfd read through the
@@ -15,7 +16,7 @@ import (
 // a P while it waits. It never spins, however short the wait: a spinning
 // scheduler takes a core from the server it measures. release closes the
 // timerfd.
-func preciseSleeper() (sleep func(time.Duration), release func()) {
+func PreciseSleeper() (sleep func(time.Duration), release func()) {
 	fd, err := unix.TimerfdCreate(unix.CLOCK_MONOTONIC, unix.TFD_NONBLOCK|unix.TFD_CLOEXEC)
 	if err != nil {
 		return time.Sleep, func() {}

@@ -4,6 +4,7 @@ package load
 
 import "time"
 
-func preciseSleeper() (sleep func(time.Duration), release func()) {
+// PreciseSleeper is time.Sleep where no timerfd exists.
+func PreciseSleeper() (sleep func(time.Duration), release func()) {
 	return time.Sleep, func() {}
 }

@@ -42,45 +42,77 @@ func (c Config) Validate() error {
 type Target struct {
 	cfg   Config
 	start time.Time
+	// sleep, when set, replaces the workers' high-resolution sleep: tests
+	// under testing/synctest need Go's own timers.
+	sleep func(time.Duration)
+}
+
+// WithSleep makes the target's workers wait with sleep.
+func (t *Target) WithSleep(sleep func(time.Duration)) *Target {
+	t.sleep = sleep
+	return t
 }
 
 // New makes a target; cfg must be valid.
 func New(cfg Config) *Target { return &Target{cfg: cfg, start: time.Now()} }
 
-// NewWorker implements load.NewWorker.
+// NewWorker implements load.NewWorker. A worker that waits sleeps on a
+// high-resolution timer of its own: Go's timers wake up to a millisecond
+// late on Linux, which would make a 10 ms delay 10–11 ms and the null
+// target's capacity anything but its analytical value.
 func (t *Target) NewWorker(context.Context, int, *rand.Rand) (load.Worker, error) {
 	if t.cfg == (Config{}) {
 		return load.WorkerFunc(noop), nil
 	}
-	return load.WorkerFunc(t.do), nil
+	if t.sleep != nil {
+		return &worker{t: t, sleep: t.sleep, release: func() {}}, nil
+	}
+	sleep, release := load.PreciseSleeper()
+	return &worker{t: t, sleep: sleep, release: release}, nil
 }
 
 func noop(context.Context) (load.Outcome, error) { return load.Outcome{}, nil }
 
-func (t *Target) do(ctx context.Context) (load.Outcome, error) {
-	if t.cfg.StallEvery > 0 {
-		phase := time.Since(t.start) % t.cfg.StallEvery
-		if frozen := t.cfg.StallEvery - t.cfg.Stall; phase >= frozen {
-			if err := sleep(ctx, t.cfg.StallEvery-phase); err != nil {
+type worker struct {
+	t       *Target
+	sleep   func(time.Duration)
+	release func()
+}
+
+func (w *worker) Close() error {
+	w.release()
+	return nil
+}
+
+func (w *worker) Do(ctx context.Context) (load.Outcome, error) {
+	c := w.t.cfg
+	if c.StallEvery > 0 {
+		phase := time.Since(w.t.start) % c.StallEvery
+		if frozen := c.StallEvery - c.Stall; phase >= frozen {
+			if err := w.wait(ctx, c.StallEvery-phase); err != nil {
 				return load.Outcome{}, err
 			}
 		}
 	}
-	if t.cfg.Delay > 0 {
-		if err := sleep(ctx, t.cfg.Delay); err != nil {
+	if c.Delay > 0 {
+		if err := w.wait(ctx, c.Delay); err != nil {
 			return load.Outcome{}, err
 		}
 	}
 	return load.Outcome{}, nil
 }
 
-func sleep(ctx context.Context, d time.Duration) error {
-	tm := time.NewTimer(d)
-	defer tm.Stop()
-	select {
-	case <-tm.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
+// wait sleeps d in slices short enough to notice cancellation.
+func (w *worker) wait(ctx context.Context, d time.Duration) error {
+	const slice = 50 * time.Millisecond
+	for end := time.Now().Add(d); ; {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		left := time.Until(end)
+		if left <= 0 {
+			return nil
+		}
+		w.sleep(min(left, slice))
 	}
 }

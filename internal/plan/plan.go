@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/dbmeter/dbmeter/internal/capacity"
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/result"
 )
@@ -18,6 +19,9 @@ import (
 type Step struct {
 	// Target and Workload label the step's progress and live metrics.
 	Target, Workload string
+	// Ops names the operations of the step's load.Ticks, for live metrics;
+	// nil means one operation, the workload.
+	Ops []string
 	// Run measures one repetition with the given seed. It returns what it
 	// measured even when it also returns an error: a run that failed at its
 	// end (a server gone, a count that could not be taken) is kept, marked
@@ -28,9 +32,19 @@ type Step struct {
 
 // Rep is what one repetition of a step gets.
 type Rep struct {
-	N     int    // 1-based repetition
-	Seed  uint64 // the plan's seed + N − 1
+	N    int    // 1-based repetition
+	Seed uint64 // the plan's seed + N − 1
+	// Watch watches the step's load.Run (labelled with its target and
+	// workload); nil when nobody watches.
 	Watch load.Watcher
+	// WatchAs returns the watcher for a load.Run of the step that is
+	// labelled with another workload (a step that runs several workloads
+	// on one target, as a K/V engine does).
+	WatchAs func(workload string, ops ...string) load.Watcher
+	// Rate, when not 0, is the open-loop rate to run at instead of the
+	// configured one: a step of a capacity search. A step that cannot run
+	// open loop must refuse a plan with a Search.
+	Rate float64
 }
 
 // Plan is the runs of one command.
@@ -42,12 +56,18 @@ type Plan struct {
 	// KeepGoing runs the remaining steps after one fails (a broken engine
 	// must not stop a K/V matrix); otherwise the first failure ends the plan.
 	KeepGoing bool
+	// Search, when set, makes every step a capacity search: the step runs
+	// at the rates the search chooses (Rep.Rate), and Repeat repeats the
+	// confirmation at the answer.
+	Search *capacity.Search
 }
 
-// A Sink receives a plan's runs as they finish. Watcher may return nil.
+// A Sink receives a plan's runs as they finish, and the answers of
+// capacity searches. Watcher may return nil.
 type Sink interface {
-	Watcher(family, target, workload string) load.Watcher
+	Watcher(family, target, workload string, ops ...string) load.Watcher
 	Add(runs ...result.Run)
+	AddCapacity(c result.Capacity)
 }
 
 // Execute runs every step Repeat times, in order, until ctx is cancelled.
@@ -58,11 +78,24 @@ func Execute(ctx context.Context, p Plan, sink Sink) error {
 	repeat := max(p.Repeat, 1)
 	var errs []error
 	for _, st := range p.Steps {
-		for n := 1; n <= repeat && ctx.Err() == nil; n++ {
-			runs, err := st.Run(ctx, Rep{N: n, Seed: p.Seed + uint64(n-1), Watch: sink.Watcher(p.Family, st.Target, st.Workload)})
-			for i := range runs {
-				runs[i].Family = p.Family
+		rep := func(n int) Rep {
+			return Rep{N: n, Seed: p.Seed + uint64(n-1), Watch: sink.Watcher(p.Family, st.Target, st.Workload, st.Ops...),
+				WatchAs: func(workload string, ops ...string) load.Watcher {
+					return sink.Watcher(p.Family, st.Target, workload, ops...)
+				}}
+		}
+		if p.Search != nil {
+			if err := search(ctx, p, st, rep, sink); err != nil {
+				errs = append(errs, fmt.Errorf("%s/%s: %w", st.Target, st.Workload, err))
+				if !p.KeepGoing {
+					return errors.Join(errs...)
+				}
 			}
+			continue
+		}
+		for n := 1; n <= repeat && ctx.Err() == nil; n++ {
+			runs, err := st.Run(ctx, rep(n))
+			setFamily(runs, p.Family)
 			sink.Add(runs...)
 			if err != nil {
 				errs = append(errs, fmt.Errorf("%s/%s: %w", st.Target, st.Workload, err))
@@ -75,3 +108,57 @@ func Execute(ctx context.Context, p Plan, sink Sink) error {
 	}
 	return errors.Join(errs...)
 }
+
+func setFamily(runs []result.Run, family string) {
+	for i := range runs {
+		runs[i].Family = family
+	}
+}
+
+// search runs one step as a capacity search: each search step is an
+// ordinary run (repetition 1, or 1… for the confirmations), added to the
+// sink as soon as it is judged, and the answer follows them.
+func search(ctx context.Context, p Plan, st Step, rep func(int) Rep, sink Sink) error {
+	s := *p.Search
+	s.Confirm = max(p.Repeat, 1)
+	s.OnStep = func(runs []result.Run) {
+		setFamily(runs, p.Family)
+		sink.Add(runs...)
+	}
+	confirmations := 0
+	runs, answer, err := s.Find(ctx, func(ctx context.Context, rate float64, confirm bool) ([]result.Run, error) {
+		n := 1
+		if confirm {
+			confirmations++
+			n = confirmations
+		}
+		r := rep(n)
+		r.Rate = rate
+		return st.Run(ctx, r)
+	})
+	answer.Family, answer.Target, answer.Workload = p.Family, st.Target, st.Workload
+	if len(runs) > 0 {
+		answer.Target, answer.Workload = runs[0].Target, runs[0].Workload
+		answer.Params = runs[0].Params
+	}
+	if len(answer.Steps) > 0 {
+		sink.AddCapacity(answer)
+	}
+	return err
+}
+
+// Collector is a Sink that keeps the runs and watches nothing: what a
+// program or a test that drives a family directly needs.
+type Collector struct {
+	Runs     []result.Run
+	Capacity []result.Capacity
+}
+
+// Watcher implements Sink.
+func (*Collector) Watcher(string, string, string, ...string) load.Watcher { return nil }
+
+// Add implements Sink.
+func (c *Collector) Add(runs ...result.Run) { c.Runs = append(c.Runs, runs...) }
+
+// AddCapacity implements Sink.
+func (c *Collector) AddCapacity(a result.Capacity) { c.Capacity = append(c.Capacity, a) }

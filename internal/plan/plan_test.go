@@ -16,11 +16,12 @@ type sink struct {
 	watched []string
 }
 
-func (s *sink) Watcher(family, target, workload string) load.Watcher {
+func (s *sink) Watcher(family, target, workload string, _ ...string) load.Watcher {
 	s.watched = append(s.watched, family+":"+target+"/"+workload)
 	return nil
 }
-func (s *sink) Add(runs ...result.Run) { s.runs = append(s.runs, runs...) }
+func (s *sink) Add(runs ...result.Run)      { s.runs = append(s.runs, runs...) }
+func (s *sink) AddCapacity(result.Capacity) {}
 
 func step(target string, fail bool) plan.Step {
 	return plan.Step{Target: target, Workload: "w", Run: func(ctx context.Context, r plan.Rep) ([]result.Run, error) {

@@ -76,6 +76,7 @@ func Charts(srcs []Source) ([]Chart, error) {
 			}
 		}
 	}
+	out = append(out, kneeCharts(srcs, col, func(kind string) string { return fmt.Sprintf("chart-%d-%s", len(out)+1, kind) })...)
 	return out, nil
 }
 

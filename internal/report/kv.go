@@ -20,22 +20,26 @@ var kvOpOrder = []string{"set", "get", "del", "setmixed", "getmixed", "batchset"
 // throughput table and a latency table, operations as rows and engines as
 // columns. With repetitions, each cell shows the repetition with the median
 // throughput. A cell whose run had errors is marked with "!" (the notes
-// below the tables give the counts).
-func kvTables(w io.Writer, runs []result.Run) error {
-	modes := kvGroup(runs, func(r result.Run) string { return r.Params["fsync"] })
-	for i, mode := range modes.keys {
-		if i > 0 {
-			fmt.Fprintln(w)
+// below the tables give the counts). Each fsync-on table pair says what
+// one fsync costs on disk, the disk the runs wrote to, and warns of any
+// write that was faster than that.
+func kvTables(disk result.Disk) Table {
+	return func(w io.Writer, runs []result.Run) error {
+		modes := kvGroup(runs, func(r result.Run) string { return r.Params["fsync"] })
+		for i, mode := range modes.keys {
+			if i > 0 {
+				fmt.Fprintln(w)
+			}
+			if err := kvMode(w, mode, modes.runs[mode], disk); err != nil {
+				return err
+			}
 		}
-		if err := kvMode(w, mode, modes.runs[mode]); err != nil {
-			return err
-		}
+		return nil
 	}
-	return nil
 }
 
 // kvMode prints the table pair of one fsync mode.
-func kvMode(w io.Writer, mode string, runs []result.Run) error {
+func kvMode(w io.Writer, mode string, runs []result.Run, disk result.Disk) error {
 	engines := kvGroup(runs, func(r result.Run) string { return r.Target })
 	ops := kvGroup(runs, func(r result.Run) string { return r.Workload })
 	rows := slices.Clone(ops.keys)
@@ -55,6 +59,9 @@ func kvMode(w io.Writer, mode string, runs []result.Run) error {
 	p := runs[0].Params
 	fmt.Fprintf(w, "kv  %s  ·  %s workers  ·  %s keys preloaded  ·  key %sB value %sB  ·  %s\n",
 		fsync, p["workers"], kvCount(p["preloaded_keys"]), p["key-size"], p["value-size"], kvWindow(p))
+	if mode == "true" {
+		fmt.Fprintln(w, kvDiskLine(disk))
+	}
 
 	cell := func(op, e string, f func(r result.Run) string) string {
 		r, ok := cells[[2]string{op, e}]
@@ -92,6 +99,17 @@ func kvMode(w io.Writer, mode string, runs []result.Run) error {
 	}
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	if mode == "true" {
+		for _, e := range engines.keys {
+			for _, op := range rows {
+				if r, ok := cells[[2]string{op, e}]; ok {
+					if why := kvImplausible(r, disk.Fsync); why != "" {
+						fmt.Fprintln(w, "WARNING: "+why)
+					}
+				}
+			}
+		}
 	}
 
 	fmt.Fprintln(w)

@@ -33,7 +33,7 @@ func TestKVTables(t *testing.T) {
 	}
 	runs[3].Errors = 2
 	var buf bytes.Buffer
-	if err := kvTables(&buf, runs); err != nil {
+	if err := kvTables(result.Disk{})(&buf, runs); err != nil {
 		t.Fatal(err)
 	}
 	out := buf.String()

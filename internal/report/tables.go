@@ -61,6 +61,9 @@ func Tables(srcs []Source, src int) []Grid {
 			out = append(out, runTable(family, l, runs))
 		}
 	}
+	if g, ok := capacityGrid(srcs[src].Doc); ok {
+		out = append(out, g)
+	}
 	return out
 }
 

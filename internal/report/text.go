@@ -14,9 +14,9 @@ import (
 type Table func(w io.Writer, runs []result.Run) error
 
 // familyTables holds the families whose runs read better in a layout of
-// their own; the others get Generic.
+// their own; the others get Generic. kv is one too, made in Text: its
+// tables need the document's disk.
 var familyTables = map[string]Table{
-	"kv": kvTables,
 	"pg": pgTables,
 	"ch": chTables,
 }
@@ -33,6 +33,9 @@ func Text(w io.Writer, doc *result.Document) error {
 	for _, family := range families(doc.Runs) {
 		runs := runsOf(doc.Runs, family)
 		table := familyTables[family]
+		if family == "kv" {
+			table = kvTables(e.Disk)
+		}
 		if table == nil {
 			table = Generic
 		}
@@ -40,6 +43,9 @@ func Text(w io.Writer, doc *result.Document) error {
 		if err := table(w, runs); err != nil {
 			return err
 		}
+	}
+	if err := capacityText(w, doc); err != nil {
+		return err
 	}
 	return notes(w, doc)
 }

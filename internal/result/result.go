@@ -24,12 +24,56 @@ type Document struct {
 	// Interrupted is true when a signal cut the invocation short.
 	Interrupted bool  `json:"interrupted,omitempty"`
 	Runs        []Run `json:"runs"`
+	// Capacity holds the answers of --find-max-rate searches, one per
+	// configuration searched.
+	Capacity []Capacity `json:"capacity,omitempty"`
+}
+
+// Capacity is the highest open-loop rate one configuration sustained under
+// an objective, and the steps of the search that found it.
+type Capacity struct {
+	Family   string            `json:"family"`
+	Target   string            `json:"target"`
+	Workload string            `json:"workload"`
+	Params   map[string]string `json:"params"`
+	SLO      string            `json:"slo"`
+	// LatencyLimitNs is the tightest latency bound of the objective (0 when
+	// it bounds only errors), for drawing it.
+	LatencyLimitNs int64 `json:"latency_limit_ns,omitempty"`
+	// MaxRate is the highest offered rate whose step met the objective (and
+	// its confirmation); 0 when no rate tried met it.
+	MaxRate float64 `json:"max_rate"`
+	// FirstFailingRate is the lowest rate tried that failed it; 0 when none
+	// failed (the search was cut short).
+	FirstFailingRate float64 `json:"first_failing_rate"`
+	// Steps are the runs' step numbers, in the order they ran.
+	Steps []int `json:"steps"`
+	// Limit says what bounded the answer: "objective" (the target's
+	// latency, errors or drops), "max-in-flight" (the operations dbmeter
+	// may keep in flight), "client" (dbmeter itself was saturated), or
+	// "none" (no rate met the objective).
+	Limit    string   `json:"limit"`
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // Tool identifies the dbmeter build that wrote the document.
 type Tool struct {
-	Name    string `json:"name"`
+	Name string `json:"name"`
+	// Version is the module version of a release build (v1.2.0); otherwise
+	// the first 12 hex digits of the VCS revision, with "-dirty" when the
+	// checkout had uncommitted changes; "devel" when the binary carries no
+	// VCS stamp (go run, go test, -buildvcs=false, a linked git worktree).
 	Version string `json:"version"`
+	// Revision is the full commit the binary was built from, if stamped.
+	Revision string `json:"revision,omitempty"`
+	// RevisionTime is the commit's time (RFC 3339), if stamped.
+	RevisionTime string `json:"revision_time,omitempty"`
+	// Modified is true when the checkout had uncommitted changes.
+	Modified bool `json:"modified,omitempty"`
+	// Go is the toolchain that built the binary.
+	Go string `json:"go"`
+	// Tags are the build tags ("rocksdb"); empty when none.
+	Tags []string `json:"tags"`
 }
 
 // Env records where the numbers were measured.
@@ -47,9 +91,41 @@ type Env struct {
 
 // Disk describes the filesystem that holds the data under test.
 type Disk struct {
-	Path       string `json:"path"`
-	FS         string `json:"fs"`
-	Rotational bool   `json:"rotational"`
+	Path string `json:"path"`
+	FS   string `json:"fs"`
+	// Device is the block device under the filesystem ("vda", "nvme0n1"),
+	// Model its model string and Driver its kernel driver ("virtio_blk",
+	// "nvme"), each where /sys exposes it.
+	Device string `json:"device,omitempty"`
+	Model  string `json:"model,omitempty"`
+	Driver string `json:"driver,omitempty"`
+	// Rotational is the kernel's flag for the device: a guess the driver
+	// makes, often wrong for virtual and RAID devices. Fsync is what the
+	// disk measurably does.
+	Rotational bool `json:"rotational"`
+	// Fsync is the durable-write probe; nil when skipped (--no-disk-probe).
+	Fsync *FsyncProbe `json:"fsync,omitempty"`
+}
+
+// FsyncProbe is what one small durable write costs on the disk, measured
+// the way pg_test_fsync does: the same block of a preallocated file
+// overwritten and flushed with fdatasync, a fixed number of times.
+type FsyncProbe struct {
+	// Method says what one operation is, e.g. "write 8192 B + fdatasync".
+	Method     string `json:"method"`
+	WriteBytes int    `json:"write_bytes"`
+	// Ops is how many operations were timed: the fixed count, or fewer if
+	// the time budget ran out first.
+	Ops   int   `json:"ops"`
+	P50Ns int64 `json:"p50_ns"`
+	P99Ns int64 `json:"p99_ns"`
+	MinNs int64 `json:"min_ns"`
+	MaxNs int64 `json:"max_ns"`
+	// OpsPerS is Ops over the time they took together.
+	OpsPerS float64 `json:"ops_s"`
+	// Error says why the probe could not run (a read-only directory); the
+	// figures are then zero.
+	Error string `json:"error,omitempty"`
 }
 
 // Run is one target × workload × repetition.
@@ -66,6 +142,13 @@ type Run struct {
 	Rate    float64 `json:"rate"` // requested ops/s; open loop only
 	Repeat  int     `json:"repeat"`
 	Seed    uint64  `json:"seed"`
+	// Shard says which part of a test split across processes this run was
+	// (--shard, --start-at); nil for an ordinary run.
+	Shard *Shard `json:"shard,omitempty"`
+	// Step numbers the runs of a capacity search (1, 2, …); 0 otherwise.
+	Step int `json:"step,omitempty"`
+	// Verdict says whether a search step met the objective, and if not why.
+	Verdict *Verdict `json:"verdict,omitempty"`
 	Stats
 	// Phases holds the durations of parts of an operation that a family
 	// times apart, such as "build" and "send" of an insert batch, over the
@@ -75,6 +158,24 @@ type Run struct {
 	Extra       map[string]float64 `json:"extra,omitempty"`
 	Warnings    []string           `json:"warnings,omitempty"`
 	Interrupted bool               `json:"interrupted,omitempty"`
+}
+
+// Shard is a run's place in a test split across processes.
+type Shard struct {
+	Index int `json:"index"`
+	Count int `json:"count"`
+	// StartAt is the common start (RFC 3339); StartOffsetNs how late this
+	// shard really started after it.
+	StartAt       string `json:"start_at,omitempty"`
+	StartOffsetNs int64  `json:"start_offset_ns"`
+}
+
+// Verdict is a capacity search step's outcome against the objective.
+type Verdict struct {
+	Pass   bool   `json:"pass"`
+	Reason string `json:"reason,omitempty"` // why it failed: the first objective missed
+	// Confirm marks the confirmation steps at the answer.
+	Confirm bool `json:"confirm,omitempty"`
 }
 
 // Stats are the measured figures of one operation type, or of all of them.
@@ -179,6 +280,9 @@ func EncodeHDR(h *hdrhistogram.Histogram) (string, error) {
 
 // DecodeHDR reverses EncodeHDR.
 func DecodeHDR(s string) (*hdrhistogram.Histogram, error) {
+	if err := CheckHDR(s); err != nil {
+		return nil, err
+	}
 	h, err := hdrhistogram.Decode([]byte(s))
 	if err != nil {
 		return nil, fmt.Errorf("decode histogram: %w", err)

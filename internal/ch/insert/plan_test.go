@@ -136,8 +136,9 @@ func TestReconcile(t *testing.T) {
 // sink collects a plan's runs.
 type sink struct{ runs []result.Run }
 
-func (s *sink) Watcher(string, string, string) load.Watcher { return nil }
-func (s *sink) Add(runs ...result.Run)                      { s.runs = append(s.runs, runs...) }
+func (s *sink) Watcher(string, string, string, ...string) load.Watcher { return nil }
+func (s *sink) AddCapacity(result.Capacity)                            {}
+func (s *sink) Add(runs ...result.Run)                                 { s.runs = append(s.runs, runs...) }
 
 // TestPlanOnLegacyServer runs an insert plan without the CLI against 18.16:
 // every client the server supports (auto) × 2 repetitions inserts exactly

@@ -341,6 +341,9 @@ func (r *runner) run(ctx context.Context, rep plan.Rep) ([]result.Run, error) {
 	startPool := make(chan PoolStats, 1)
 	cfg := r.c.Load
 	cfg.Seed = rep.Seed
+	if rep.Rate > 0 { // a capacity search's step
+		cfg.Rate = rep.Rate
+	}
 	cfg.Phases = Phases
 	cfg.OnMeasure = func() { startPool <- q.Pool() }
 	res, err := load.Run(ctx, cfg, wl.Ops(), wl.NewWorker, rep.Watch)

@@ -17,8 +17,9 @@ import (
 // sink collects a plan's runs.
 type sink struct{ runs []result.Run }
 
-func (s *sink) Watcher(string, string, string) load.Watcher { return nil }
-func (s *sink) Add(runs ...result.Run)                      { s.runs = append(s.runs, runs...) }
+func (s *sink) Watcher(string, string, string, ...string) load.Watcher { return nil }
+func (s *sink) AddCapacity(result.Capacity)                            {}
+func (s *sink) Add(runs ...result.Run)                                 { s.runs = append(s.runs, runs...) }
 
 // TestPlanOnLegacyServer runs a query plan without the CLI against 18.16:
 // every combination × repetition gives one run with its knobs, seed and

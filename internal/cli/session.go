@@ -5,17 +5,16 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
-	"golang.org/x/term"
 
-	"github.com/dbmeter/dbmeter/internal/load"
+	"github.com/dbmeter/dbmeter/internal/hlog"
 	"github.com/dbmeter/dbmeter/internal/metrics"
+	"github.com/dbmeter/dbmeter/internal/plan"
 	"github.com/dbmeter/dbmeter/internal/redact"
 	"github.com/dbmeter/dbmeter/internal/report"
 	"github.com/dbmeter/dbmeter/internal/result"
@@ -31,6 +30,8 @@ type outputFlags struct {
 	md          string
 	csv         string
 	metricsAddr string
+	hdrLog      string
+	noDiskProbe bool
 }
 
 func (o *outputFlags) bind(fs *pflag.FlagSet) {
@@ -40,6 +41,8 @@ func (o *outputFlags) bind(fs *pflag.FlagSet) {
 	fs.StringVar(&o.md, "md", "", "write the result tables as Markdown to this file")
 	fs.StringVar(&o.csv, "csv", "", "write one CSV row per run to this file")
 	fs.StringVar(&o.metricsAddr, "metrics-addr", "", "serve live Prometheus metrics at http://ADDR/metrics during the run, e.g. 127.0.0.1:9464")
+	fs.StringVar(&o.hdrLog, "hdr-log", "", "write every interval's latency histograms to this HdrHistogram interval log (.hlog)")
+	fs.BoolVar(&o.noDiskProbe, "no-disk-probe", false, "do not measure what one fsync costs on the disk under test (the probe takes up to a second)")
 }
 
 // outFile is an output file opened before any run, so that an unwritable
@@ -64,10 +67,16 @@ type session struct {
 	// live is the terminal progress line still open, ended by a newline
 	// before anything else is printed.
 	live *progress
+	// prog says how runs show progress; nil: no progress lines.
+	prog *runFlags
+	// hlog writes the intervals to --hdr-log, as they end.
+	hlog     *hlog.Writer
+	hlogFile *os.File
 }
 
-func newSession(env Env, flags outputFlags, diskPath string, secrets ...string) (*session, error) {
-	s := &session{env: env, flags: flags, secrets: secrets, family: familyOf(env.Args)}
+// newSession opens the output files of one invocation of family's command.
+func newSession(env Env, family string, flags outputFlags, diskPath string, secrets ...string) (*session, error) {
+	s := &session{env: env, flags: flags, secrets: secrets, family: family}
 	outs := []*outFile{
 		{flag: "json", path: flags.json},
 		{flag: "html", path: flags.html, write: report.HTML},
@@ -86,70 +95,57 @@ func newSession(env Env, flags outputFlags, diskPath string, secrets ...string) 
 		o.f = f
 		s.files = append(s.files, o)
 	}
+	if flags.hdrLog != "" {
+		f, err := os.OpenFile(flags.hdrLog, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+		if err != nil {
+			s.abort()
+			return nil, usagef("cannot write --hdr-log %s: %v", flags.hdrLog, errors.Unwrap(err))
+		}
+		s.hlogFile = f
+		if s.hlog, err = hlog.NewWriter(f, time.Now()); err != nil {
+			s.abort()
+			return nil, err
+		}
+	}
 	if flags.metricsAddr != "" {
 		if err := s.serveMetrics(flags.metricsAddr); err != nil {
 			s.abort()
 			return nil, err
 		}
 	}
+	if diskPath == "" && flags.json != "" {
+		diskPath = filepath.Dir(flags.json) // server families: the disk the result goes to
+	}
 	s.doc = &result.Document{
 		Schema:    result.Schema,
-		Tool:      result.Tool{Name: "dbmeter", Version: sysinfo.Version()},
+		Tool:      sysinfo.Tool(),
 		StartedAt: time.Now().UTC().Truncate(time.Second),
-		Env:       sysinfo.Capture(diskPath),
+		Env:       sysinfo.Capture(sysinfo.Options{DiskPath: diskPath, NoDiskProbe: flags.noDiskProbe}),
 		Command:   redact.Scrub(strings.Join(redact.Args(append([]string{"dbmeter"}, env.Args...)), " "), secrets...),
 		Runs:      []result.Run{},
 	}
 	return s, nil
 }
 
-// familyOf is the subcommand, which names the family for metric labels.
-func familyOf(args []string) string {
-	for _, a := range args {
-		if !strings.HasPrefix(a, "-") {
-			return a
-		}
-	}
-	return "dbmeter"
-}
-
-func (s *session) serveMetrics(addr string) error {
-	addr = loopbackDefault(addr)
-	m := metrics.New()
-	srv, err := metrics.Serve(addr, m)
-	if err != nil {
-		return usagef("cannot serve --metrics-addr %s: %v", addr, errors.Unwrap(err))
-	}
-	s.metrics, s.server = m, srv
-	if !metrics.IsLoopback(addr) {
-		fmt.Fprintf(s.env.Stderr, "dbmeter: warning: --metrics-addr %s is not a loopback address: anyone who can reach this machine can read the metrics\n", addr)
-	}
-	fmt.Fprintf(s.env.Stderr, "dbmeter: Prometheus metrics at %s\n", srv.URL())
-	return nil
-}
-
-// loopbackDefault binds ":PORT" to 127.0.0.1 rather than every interface:
-// dbmeter's endpoints are for the machine it runs on unless told otherwise.
-func loopbackDefault(addr string) string {
-	if host, _, err := net.SplitHostPort(addr); err == nil && host == "" {
-		return "127.0.0.1" + addr
-	}
-	return addr
-}
-
-// add records a finished run, masking secrets in its params.
-func (s *session) add(run result.Run) {
+// Add records finished runs, masking secrets in their params, and
+// checkpoints the JSON document.
+func (s *session) Add(runs ...result.Run) {
 	s.endLine()
-	for k, v := range run.Params {
-		if strings.Contains(strings.ToLower(k), "password") && v != "" {
-			run.Params[k] = redact.Mask
-			continue
+	for _, run := range runs {
+		for k, v := range run.Params {
+			if strings.Contains(strings.ToLower(k), "password") && v != "" {
+				run.Params[k] = redact.Mask
+				continue
+			}
+			run.Params[k] = redact.Scrub(v, s.secrets...)
 		}
-		run.Params[k] = redact.Scrub(v, s.secrets...)
+		s.doc.Runs = append(s.doc.Runs, run)
+		s.stepLine(run)
 	}
-	s.doc.Runs = append(s.doc.Runs, run)
 	s.checkpoint()
 }
+
+func (s *session) add(run result.Run) { s.Add(run) }
 
 // checkpoint rewrites the --json file after every run, so that a process
 // killed later (an engine that crashes on a full disk, a kill -9) leaves
@@ -184,6 +180,9 @@ func (s *session) finish(ctx context.Context) error {
 		s.doc.Interrupted = true
 	}
 	var errs []error
+	if err := s.closeHDRLog(); err != nil {
+		errs = append(errs, fmt.Errorf("write %s: %w", s.flags.hdrLog, err))
+	}
 	srcs := []report.Source{{Name: s.sourceName(), Doc: s.doc}}
 	for _, o := range s.files {
 		var err error
@@ -237,6 +236,22 @@ func (s *session) abort() {
 		os.Remove(o.path)
 	}
 	s.files = nil
+	if s.hlogFile != nil {
+		s.closeHDRLog()
+		os.Remove(s.flags.hdrLog)
+	}
+}
+
+func (s *session) closeHDRLog() error {
+	if s.hlogFile == nil {
+		return nil
+	}
+	err := s.hlog.Err()
+	if cerr := s.hlogFile.Close(); err == nil {
+		err = cerr
+	}
+	s.hlogFile = nil
+	return err
 }
 
 func (s *session) stopMetrics() {
@@ -253,88 +268,16 @@ func (s *session) endLine() {
 	}
 }
 
-// isTerminal reports whether w is a terminal.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
-}
-
-// watcher returns what watches a run: progress on stderr and live metrics,
-// or nil. label is "target/workload"; ops names the run's operations in the
-// order of load.Tick.Ops (may be omitted when it has one, the workload).
-func (s *session) watcher(rf *runFlags, label string, ops ...string) load.Watcher {
-	var ws watchers
-	if rf != nil {
-		terminal := isTerminal(s.env.Stderr)
-		if rf.progressLines(terminal) {
-			p := &progress{w: s.env.Stderr, label: label}
-			if terminal {
-				p.live = true
-				p.width = termWidth(s.env.Stderr)
-				p.total, p.count = rf.limit()
-				s.endLine()
-				s.live = p
-			}
-			ws = append(ws, p)
-		}
+// execute runs p, writes what it measured and says how it went. A plan that
+// failed before measuring anything leaves no output files behind.
+func (s *session) execute(ctx context.Context, p plan.Plan) error {
+	runErr := plan.Execute(ctx, p, s)
+	if runErr != nil && len(s.doc.Runs) == 0 {
+		s.abort()
+		return runErr
 	}
-	if s.metrics != nil {
-		target, workload := s.metricLabels(label)
-		ws = append(ws, s.metrics.Watcher(s.family, target, workload, ops))
+	if err := s.finish(ctx); err != nil {
+		return errors.Join(runErr, err)
 	}
-	switch len(ws) {
-	case 0:
-		return nil
-	case 1:
-		return ws[0]
-	}
-	return ws
-}
-
-// metricLabels splits a progress label "target/workload" for the metrics.
-// A label that starts with the family ("ch/clickhouse-go-v1") names only
-// the target; its workload is then the subcommand ("insert").
-func (s *session) metricLabels(label string) (target, workload string) {
-	target, workload = label, label
-	if i := strings.LastIndex(label, "/"); i >= 0 {
-		target, workload = label[:i], label[i+1:]
-	}
-	if sub := subcommandOf(s.env.Args); sub != "" && target == s.family {
-		return workload, sub
-	}
-	return target, workload
-}
-
-// subcommandOf is the second word of the command line ("insert" in
-// "ch insert"), "" when there is none.
-func subcommandOf(args []string) string {
-	var words []string
-	for _, a := range args {
-		if strings.HasPrefix(a, "-") {
-			break
-		}
-		words = append(words, a)
-	}
-	if len(words) < 2 {
-		return ""
-	}
-	return words[1]
-}
-
-// watchers fans one tick out to several watchers, in order.
-type watchers []load.Watcher
-
-func (ws watchers) Tick(t load.Tick) {
-	for _, w := range ws {
-		w.Tick(t)
-	}
-}
-
-func termWidth(w io.Writer) int {
-	if f, ok := w.(*os.File); ok {
-		if width, _, err := term.GetSize(int(f.Fd())); err == nil {
-			return width
-		}
-	}
-	return 0
+	return runErr
 }

@@ -1,0 +1,95 @@
+package capacity
+
+import (
+	"context"
+	"math"
+	"testing"
+	"time"
+
+	"github.com/dbmeter/dbmeter/internal/result"
+)
+
+func TestParseSLO(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		in      string
+		want    []Objective
+		wantErr bool
+	}{
+		{"p99<15ms", []Objective{{"p99", 15e6}}, false},
+		{"p99<15ms, p99.9<50ms,errors<0.1%", []Objective{{"p99", 15e6}, {"p999", 50e6}, {"errors", 0.001}}, false},
+		{"max<1s", []Objective{{"max", 1e9}}, false},
+		{"p99>15ms", nil, true},
+		{"p98<15ms", nil, true},
+		{"p99<fast", nil, true},
+		{"errors<0.1", nil, true}, // a share needs its %
+		{"", nil, true},
+	}
+	for _, tt := range tests {
+		got, err := ParseSLO(tt.in)
+		if (err != nil) != tt.wantErr {
+			t.Errorf("ParseSLO(%q) error %v, want error %v", tt.in, err, tt.wantErr)
+			continue
+		}
+		if len(got.Objectives) != len(tt.want) {
+			t.Errorf("ParseSLO(%q) = %v, want %v", tt.in, got.Objectives, tt.want)
+			continue
+		}
+		for i := range tt.want {
+			if got.Objectives[i] != tt.want[i] {
+				t.Errorf("ParseSLO(%q)[%d] = %v, want %v", tt.in, i, got.Objectives[i], tt.want[i])
+			}
+		}
+	}
+}
+
+// model is a target whose p99 grows with the offered rate and which drops
+// arrivals past its capacity.
+func model(capacity float64, p99 func(rate float64) time.Duration) StepFunc {
+	return func(_ context.Context, rate float64, _ bool) ([]result.Run, error) {
+		r := result.Run{Rate: rate}
+		r.Ops = 1 + int64(min(rate, capacity))
+		r.Dropped = int64(math.Max(0, rate-capacity))
+		r.Latency.P99 = int64(p99(rate))
+		return []result.Run{r}, nil
+	}
+}
+
+func TestFind(t *testing.T) {
+	t.Parallel()
+	slo, _ := ParseSLO("p99<15ms")
+	tests := []struct {
+		name     string
+		step     StepFunc
+		min, max float64
+		limit    string
+	}{
+		{"latency knee at 3,000/s", model(1e9, func(r float64) time.Duration { return time.Duration(r * 5e3) }), 2940, 3000, "objective"},
+		{"drops past 1,000/s", model(1000, func(float64) time.Duration { return time.Millisecond }), 980, 1000, "max-in-flight"},
+		{"nothing meets it", model(1e9, func(float64) time.Duration { return time.Second }), 0, 0, "none"},
+		{"only slow rates meet it", model(1e9, func(r float64) time.Duration { return time.Duration(r * 1e7) }), 1.47, 1.5, "objective"},
+	}
+	for _, tt := range tests {
+		s := Search{SLO: slo, MaxInFlight: 10, Confirm: 2}
+		runs, ans, err := s.Find(context.Background(), tt.step)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if ans.MaxRate < tt.min || ans.MaxRate > tt.max || ans.Limit != tt.limit {
+			t.Errorf("%s: max rate %g bounded by %q, want %g to %g bounded by %q", tt.name, ans.MaxRate, ans.Limit, tt.min, tt.max, tt.limit)
+		}
+		if tt.limit != "none" {
+			if ans.FirstFailingRate <= ans.MaxRate || (ans.FirstFailingRate-ans.MaxRate)/ans.FirstFailingRate > DefaultPrecision {
+				t.Errorf("%s: bracket %g..%g wider than %g", tt.name, ans.MaxRate, ans.FirstFailingRate, DefaultPrecision)
+			}
+			if last := runs[len(runs)-1]; !last.Verdict.Confirm || last.Rate != ans.MaxRate || !runs[len(runs)-2].Verdict.Confirm {
+				t.Errorf("%s: the last two steps must confirm the answer: %+v", tt.name, last.Verdict)
+			}
+		}
+		for i, r := range runs {
+			if r.Step != i+1 {
+				t.Errorf("%s: run %d has step %d", tt.name, i, r.Step)
+			}
+		}
+	}
+}

@@ -1,0 +1,175 @@
+package capacity
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/dbmeter/dbmeter/internal/result"
+)
+
+// Search shapes a capacity search.
+type Search struct {
+	SLO SLO
+	// Start is the first rate tried (ops/s); DefaultStart when 0.
+	Start float64
+	// Precision ends the bisection once the bracket is within this
+	// fraction of its upper end; DefaultPrecision when 0.
+	Precision float64
+	// Confirm is how many times the answer is run again (--repeat), so it
+	// carries its spread; at least 1.
+	Confirm int
+	// MaxInFlight is the operations dbmeter may keep in flight, to tell a
+	// step bounded by it from one bounded by the target.
+	MaxInFlight int
+	// OnStep, if set, receives each step's runs as soon as it is judged.
+	OnStep func(runs []result.Run)
+}
+
+// Defaults of a search.
+const (
+	DefaultStart     = 10.0
+	DefaultPrecision = 0.02
+	// lowest is the slowest rate tried before declaring that no rate meets
+	// the objective.
+	lowest = 0.1
+)
+
+// A StepFunc runs one open-loop step at rate and returns its runs (one per
+// operation reported, the first being the one the objective reads).
+type StepFunc func(ctx context.Context, rate float64, confirm bool) ([]result.Run, error)
+
+// Find runs the search. It returns every run of every step, each with its
+// Step and Verdict set, and the answer. A step that fails with an error
+// ends the search with that error; the runs so far are returned.
+func (s Search) Find(ctx context.Context, step StepFunc) ([]result.Run, result.Capacity, error) {
+	start := s.Start
+	if start <= 0 {
+		start = DefaultStart
+	}
+	precision := s.Precision
+	if precision <= 0 {
+		precision = DefaultPrecision
+	}
+	var (
+		all     []result.Run
+		ans     = result.Capacity{SLO: s.SLO.Text, Limit: "objective", LatencyLimitNs: s.SLO.latencyLimit()}
+		lastBad *result.Run
+	)
+	try := func(rate float64, confirm bool) (bool, error) {
+		runs, err := step(ctx, rate, confirm)
+		if len(runs) == 0 {
+			if err == nil {
+				err = fmt.Errorf("step at %g/s measured nothing", rate)
+			}
+			return false, err
+		}
+		k := len(ans.Steps) + 1
+		pass, reason := s.SLO.Check(&runs[0])
+		for i := range runs {
+			runs[i].Step = k
+			runs[i].Verdict = &result.Verdict{Pass: pass, Reason: reason, Confirm: confirm}
+		}
+		ans.Steps = append(ans.Steps, k)
+		all = append(all, runs...)
+		if s.OnStep != nil {
+			s.OnStep(runs)
+		}
+		if !pass {
+			lastBad = &all[len(all)-len(runs)]
+		}
+		return pass, err
+	}
+
+	lo, hi := 0.0, math.Inf(1)
+	for rate := start; math.IsInf(hi, 1) && ctx.Err() == nil; rate *= 2 {
+		pass, err := try(rate, false)
+		if err != nil {
+			return all, ans, err
+		}
+		if pass {
+			lo = rate
+		} else {
+			hi = rate
+		}
+	}
+	// The first rate failed: go down until one passes.
+	for lo == 0 && hi > lowest && ctx.Err() == nil {
+		rate := hi / 4
+		pass, err := try(rate, false)
+		if err != nil {
+			return all, ans, err
+		}
+		if pass {
+			lo = rate
+		} else {
+			hi = rate
+		}
+	}
+	for lo > 0 && (hi-lo)/hi > precision && ctx.Err() == nil {
+		mid := (lo + hi) / 2
+		pass, err := try(mid, false)
+		if err != nil {
+			return all, ans, err
+		}
+		if pass {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	ans.FirstFailingRate = hi
+	if math.IsInf(hi, 1) {
+		ans.FirstFailingRate = 0
+	}
+	if lo == 0 {
+		ans.Limit = "none"
+		ans.Warnings = append(ans.Warnings, fmt.Sprintf("no rate down to %g/s met %s", hi, s.SLO.Text))
+		return all, ans, nil
+	}
+	ans.MaxRate = lo
+	for range max(s.Confirm, 1) {
+		if ctx.Err() != nil {
+			break
+		}
+		pass, err := try(lo, true)
+		if err != nil {
+			return all, ans, err
+		}
+		if !pass {
+			ans.Warnings = append(ans.Warnings, fmt.Sprintf("a confirmation step at %.4g/s failed (%s): the answer is at the edge of the objective", lo, all[len(all)-1].Verdict.Reason))
+		}
+	}
+	if lastBad != nil {
+		ans.Limit = s.limitOf(lastBad)
+	}
+	return all, ans, nil
+}
+
+// latencyLimit is the tightest latency bound, in ns; 0 when there is none.
+func (s SLO) latencyLimit() int64 {
+	var l float64
+	for _, o := range s.Objectives {
+		if o.Metric != "errors" && (l == 0 || o.Limit < l) {
+			l = o.Limit
+		}
+	}
+	return int64(l)
+}
+
+// limitOf says what made a failing step fail: dbmeter itself (its CPU, or
+// its schedule lag above a tenth of the tightest latency objective), the
+// operations it may keep in flight, or the target.
+func (s Search) limitOf(run *result.Run) string {
+	tightest := math.Inf(1)
+	if l := s.SLO.latencyLimit(); l > 0 {
+		tightest = float64(l)
+	}
+	switch {
+	case run.Client.CPUUtil > 0.8, float64(run.Lag.P99) > tightest/10:
+		return "client"
+	case run.Dropped > 0 && s.MaxInFlight > 0:
+		return "max-in-flight"
+	}
+	return "objective"
+}

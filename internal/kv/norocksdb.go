@@ -1,0 +1,10 @@
+//go:build !rocksdb
+
+package kv
+
+// Without -tags rocksdb the engine is listed but cannot be opened: it needs
+// cgo and Debian's librocksdb-dev.
+var (
+	openRocksDB  Opener
+	rocksdbKnobs []Knob
+)

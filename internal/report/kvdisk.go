@@ -1,0 +1,78 @@
+package report
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dbmeter/dbmeter/internal/result"
+)
+
+// kvDiskLine says, beside an fsync-on table, what the disk under the runs
+// is and what one durable write costs on it: the yardstick for every
+// number in the table.
+func kvDiskLine(d result.Disk) string {
+	var dev []string
+	if d.Device != "" {
+		dev = append(dev, d.Device)
+	}
+	if d.Model != "" {
+		dev = append(dev, d.Model)
+	}
+	if d.Driver != "" {
+		dev = append(dev, d.Driver)
+	}
+	where := d.FS
+	if len(dev) > 0 {
+		where += " on " + strings.Join(dev, ", ")
+	}
+	rot := "non-rotational"
+	if d.Rotational {
+		rot = "rotational"
+	}
+	head := fmt.Sprintf("disk  %s: %s, kernel flag %s", d.Path, where, rot)
+	p := d.Fsync
+	switch {
+	case p == nil:
+		return head + "  ·  no fsync probe in this result (--no-disk-probe): nothing to judge these numbers against"
+	case p.Error != "":
+		return head + "  ·  fsync probe failed: " + p.Error
+	}
+	return fmt.Sprintf("%s  ·  one fsync (%s B write + fdatasync, %d probes): p50 %s  p99 %s  min %s  =  %s/s",
+		head, Count(float64(p.WriteBytes)), p.Ops, Nanos(p.P50Ns), Nanos(p.P99Ns), Nanos(p.MinNs), Count(p.OpsPerS))
+}
+
+// kvDurableWrites are the operations that, with fsync on, each wait for
+// their data to be durable.
+var kvDurableWrites = map[string]string{"set": "write", "del": "delete", "setmixed": "write", "batchset": "batch"}
+
+// kvImplausible says why an fsync-on run r was faster than the disk allows,
+// or "" when it was not. A durable write is acknowledged only when a flush
+// that started after it was issued has ended, so no write can take less
+// than the fastest flush the disk can do, however many writers share each
+// flush (group commit). The probe's fastest flush, halved for a disk whose
+// flushes vary, is the floor; a run whose median write beats it was
+// acknowledged before its data was durable.
+func kvImplausible(r result.Run, p *result.FsyncProbe) string {
+	what, write := kvDurableWrites[r.Workload]
+	if !write || p == nil || p.Error != "" || p.MinNs <= 0 || r.Ops == 0 || r.Params["fsync"] != "true" {
+		return ""
+	}
+	if strings.HasPrefix(r.Params["fsync_switch"], "none") {
+		return "" // a memory engine keeps nothing and claims no durability
+	}
+	floor := p.MinNs / 2
+	if r.Latency.P50 >= floor {
+		return ""
+	}
+	workers := max(r.Workers, 1)
+	sharing := "one writer"
+	if workers > 1 {
+		sharing = fmt.Sprintf("%d workers sharing every fsync", workers)
+	}
+	ceiling := float64(workers) * 1e9 / float64(p.MinNs)
+	return fmt.Sprintf("%s %s with fsync on: p50 %s per %s (%s/s), but the fastest fsync on this disk took %s (probe: p50 %s): "+
+		"a %s cannot be durable sooner, and %s could reach at most %s/s. "+
+		"Something acknowledged it before the data was durable (a volatile write cache or an engine that did not sync): physically implausible, do not publish it.",
+		r.Target, r.Workload, Nanos(r.Latency.P50), what, Count(r.OpsPerS), Nanos(p.MinNs), Nanos(p.P50Ns),
+		what, sharing, Count(ceiling))
+}
