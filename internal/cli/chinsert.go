@@ -118,6 +118,9 @@ func runCHInsert(cmd *cobra.Command, env Env, rf *runFlags, f *chiFlags) error {
 	chiSay(env, planErrors(perr), secrets)
 	if len(s.doc.Runs) == 0 {
 		s.abort()
+		if perr == nil { // interrupted before the first run ended
+			return errors.New("interrupted: no client ran")
+		}
 		return fmt.Errorf("no client ran: %s", oneLine(scrubbed(perr, secrets)))
 	}
 	var problems []string

@@ -5,6 +5,7 @@ package chtest
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -56,16 +57,34 @@ func Gate(t *testing.T) string {
 	}
 }
 
-// RunFor is how long a run must last to see the server come back and
-// serve a while: 15 s around a SIGKILL (18.16 takes 1 to 5 s to start
-// again); 20 s around a clean stop, which ClickHouse only finishes after
-// waiting up to shutdown_wait_unfinished (5 s) for the clients'
-// connections to close.
-func RunFor(how string) time.Duration {
-	if how == Stop {
-		return 20 * time.Second
+// Around starts an outage after into the run (down long, as Outage) and
+// returns a context cancelled tail after the server is back, and a
+// function that waits for the restart and returns its time. A run given
+// the context and a long duration thus ends once it has shown what it does
+// after the outage, however long the server took to stop: a clean stop
+// waits for the clients' connections to close, which busy keep-alive
+// connections put off for up to dev-services' 30 s.
+func Around(t *testing.T, script, how string, after, down, tail time.Duration) (context.Context, func() time.Time) {
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	back := make(chan time.Time, 1)
+	go func() {
+		time.Sleep(after)
+		at, err := Outage(script, how, down)
+		if err != nil {
+			t.Error(err)
+			at = time.Now()
+		}
+		back <- at
+		time.Sleep(tail)
+		cancel()
+	}()
+	var at time.Time
+	var once sync.Once
+	return ctx, func() time.Time {
+		once.Do(func() { at = <-back })
+		return at
 	}
-	return 15 * time.Second
 }
 
 // Outage takes the server away the given way, keeps it down for down, and

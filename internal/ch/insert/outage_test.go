@@ -37,7 +37,8 @@ func TestOutage(t *testing.T) {
 		for _, how := range []string{chtest.Stop, chtest.Kill} {
 			t.Run(tc.client+"/"+how, func(t *testing.T) {
 				cfg := load.DefaultConfig()
-				cfg.Workers, cfg.Duration, cfg.Warmup, cfg.Interval = 2, chtest.RunFor(how), 0, time.Second
+				// The run ends 5 s after the server is back.
+				cfg.Workers, cfg.Duration, cfg.Warmup, cfg.Interval = 2, time.Minute, 0, time.Second
 				c := Config{
 					DSN: d, Clients: []string{tc.client}, Table: Table{Database: db, Name: "outage"}, Create: true,
 					Batch: 5000, BlocksPerInsert: tc.perInsert, NoDelay: true, Load: cfg,
@@ -47,19 +48,11 @@ func TestOutage(t *testing.T) {
 					t.Fatal(err)
 				}
 				defer p.Close()
-				back := make(chan time.Time, 1)
 				began := time.Now()
-				go func() {
-					time.Sleep(3 * time.Second)
-					at, err := chtest.Outage(script, how, 3*time.Second)
-					if err != nil {
-						t.Error(err)
-					}
-					back <- at
-				}()
+				rctx, back := chtest.Around(t, script, how, 3*time.Second, 3*time.Second, 5*time.Second)
 				var ticks chtest.Ticks
-				runs, err := p.Plan.Steps[0].Run(ctx, plan.Rep{N: 1, Seed: 1, Watch: &ticks})
-				restarted := <-back
+				runs, err := p.Plan.Steps[0].Run(rctx, plan.Rep{N: 1, Seed: 1, Watch: &ticks})
+				restarted := back()
 				if err != nil {
 					t.Fatalf("run: %v", err)
 				}

@@ -38,20 +38,13 @@ func TestOutage(t *testing.T) {
 				defer q.Close()
 				wl := query.NewWorkload(q, query.CustomSpec("SELECT number FROM system.numbers LIMIT 100", nil), false)
 				cfg := load.DefaultConfig()
-				cfg.Workers, cfg.Duration, cfg.Warmup, cfg.Interval, cfg.Phases = 2, chtest.RunFor(how), 0, time.Second, query.Phases
-				back := make(chan time.Time, 1)
+				// The run ends 5 s after the server is back.
+				cfg.Workers, cfg.Duration, cfg.Warmup, cfg.Interval, cfg.Phases = 2, time.Minute, 0, time.Second, query.Phases
 				began := time.Now()
-				go func() {
-					time.Sleep(3 * time.Second)
-					at, err := chtest.Outage(script, how, 3*time.Second)
-					if err != nil {
-						t.Error(err)
-					}
-					back <- at
-				}()
+				rctx, back := chtest.Around(t, script, how, 3*time.Second, 3*time.Second, 5*time.Second)
 				var ticks chtest.Ticks
-				res, err := load.Run(ctx, cfg, wl.Ops(), wl.NewWorker, &ticks)
-				restarted := <-back
+				res, err := load.Run(rctx, cfg, wl.Ops(), wl.NewWorker, &ticks)
+				restarted := back()
 				if err != nil {
 					t.Fatal(err)
 				}
