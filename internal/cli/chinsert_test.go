@@ -122,3 +122,64 @@ func dropDB(t *testing.T, d ch.DSN, db string) {
 		t.Errorf("drop %s: %v", db, err)
 	}
 }
+
+// legacyDSN gates a test on dev-services' 18.16.
+func legacyDSN(t *testing.T) string {
+	t.Helper()
+	if os.Getenv("DBMETER_E2E") == "0" {
+		t.Skip("DBMETER_E2E=0: integration tests off")
+	}
+	dsn := os.Getenv("DBMETER_CLICKHOUSE_LEGACY_DSN")
+	if dsn == "" {
+		if os.Getenv("DBMETER_E2E") == "1" {
+			t.Fatal("DBMETER_E2E=1 but DBMETER_CLICKHOUSE_LEGACY_DSN is not set")
+		}
+		t.Skip("DBMETER_CLICKHOUSE_LEGACY_DSN is not set: no ClickHouse server")
+	}
+	return dsn
+}
+
+// TestCHPhasesCountEveryOp runs ch insert with a warm-up and ch query on
+// 18.16: every measured operation, and only those, has its phases
+// recorded (the runner's window rule), so each phase's count is ops.
+func TestCHPhasesCountEveryOp(t *testing.T) {
+	dsn := legacyDSN(t)
+	d, err := ch.ParseDSN(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := fmt.Sprintf("dbmeter_chi_%08x", rand.Uint32())
+	t.Cleanup(func() { dropDB(t, d, db) })
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		phases []string
+	}{
+		{"insert", []string{"ch", "insert", "--dsn", dsn, "--create", "--table", db + ".event", "--clients", "clickhouse-go-v1",
+			"--batch", "1000", "--workers", "2", "--warmup", "2s", "--duration", "2s"}, []string{"build", "send"}},
+		{"query", []string{"ch", "query", "--dsn", dsn, "--clients", "clickhouse-go-v1,http", "--query", "SELECT number FROM system.numbers LIMIT 10",
+			"--http-url", os.Getenv("DBMETER_CLICKHOUSE_HTTP_URL"), "--rate", "200", "--warmup", "1s", "--duration", "2s"}, []string{"decode"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "r.json")
+			code, _, stderr := run(t, append(tc.args, "--json", out, "--quiet")...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			doc, err := result.ReadFile(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range doc.Runs {
+				if r.Ops == 0 {
+					t.Errorf("%s: no operations", r.Target)
+				}
+				for _, ph := range tc.phases {
+					if got := r.Phases[ph].Count; got != r.Ops {
+						t.Errorf("%s: phase %s counted %d times, want ops = %d", r.Target, ph, got, r.Ops)
+					}
+				}
+			}
+		})
+	}
+}

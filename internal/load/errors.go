@@ -2,6 +2,8 @@ package load
 
 import (
 	"context"
+	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"io"
 	"net"
@@ -44,7 +46,13 @@ func WithKind(err error, kind string) error {
 
 // Classify sorts an operation error into a kind: the kind an error carries
 // (see WithKind) wins; otherwise timeouts, then connection failures, then
-// other.
+// other. A connection failure is anything that says the connection is gone
+// or cannot be made: a refused or reset dial, an end of stream, a closed
+// socket, and database/sql's driver.ErrBadConn and sql.ErrConnDone (drivers
+// report a dead connection through them). Client libraries' own "closed"
+// sentinels, which this package cannot know, are marked with WithKind by
+// the family that uses the library. The closed loop backs off on
+// KindConnection, so a misfiled dead connection spins at full speed.
 func Classify(err error) string {
 	var k interface{ ErrorKind() string }
 	if errors.As(err, &k) {
@@ -60,7 +68,10 @@ func Classify(err error) string {
 		errors.Is(err, syscall.ECONNREFUSED),
 		errors.Is(err, syscall.ECONNRESET),
 		errors.Is(err, syscall.EPIPE),
+		errors.Is(err, syscall.ECONNABORTED),
 		errors.Is(err, net.ErrClosed),
+		errors.Is(err, driver.ErrBadConn),
+		errors.Is(err, sql.ErrConnDone),
 		errors.Is(err, io.EOF),
 		errors.Is(err, io.ErrUnexpectedEOF):
 		return KindConnection

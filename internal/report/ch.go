@@ -44,7 +44,9 @@ func chInsertTable(w io.Writer, runs []result.Run) error {
 			share = fmt.Sprintf("%.0f%%", 100*build/(build+send))
 		}
 		counted := "ok"
-		if r.Extra["rows_counted"] != r.Extra["rows_acknowledged"] {
+		if r.Extra["rows_unverified"] > 0 {
+			counted = "unverified"
+		} else if r.Extra["rows_counted"] != r.Extra["rows_acknowledged"] {
 			counted = fmt.Sprintf("%s≠%s", Count(r.Extra["rows_counted"]), Count(r.Extra["rows_acknowledged"]))
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%d\t%s\t%.1f\t%s\t%s\t%s\t%s\t%s\t%.2f\t%.1f\t%s\t%s\t%d\t\n",

@@ -81,8 +81,8 @@ func (v *v1ColumnInserter) Commit(context.Context) error {
 	return nil
 }
 
-// rollback drops the open INSERT; v1 closes the connection to do so, so
-// later batches fail with a connection error, counted as such.
+// rollback drops the open INSERT; v1 closes the connection to do so, and
+// the failed operation's worker opens a new inserter.
 func (v *v1ColumnInserter) rollback() {
 	if v.open {
 		v.conn.Rollback()

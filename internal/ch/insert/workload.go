@@ -93,9 +93,13 @@ func (w *Workload) Acked() int64 { return w.acked.Load() }
 // may not be in the table.
 func (w *Workload) Uncertain() int64 { return w.uncertain.Load() }
 
-// worker is one connection.
+// worker is one connection, made again after a failure.
 type worker struct {
-	w       *Workload
+	w *Workload
+	// ins is nil after a failed operation: the next one reconnects. An
+	// inserter that failed is in a state dbmeter cannot know (clickhouse-go
+	// v1 closes its connection to roll back, ch-go closes its client on any
+	// error, v2's batch is spent), so it is replaced rather than reused.
 	ins     ch.Inserter
 	phases  load.Phases
 	pending int64 // rows sent in the INSERT still open
@@ -107,6 +111,15 @@ var _ load.Worker = (*worker)(nil)
 func (k *worker) Do(ctx context.Context) (load.Outcome, error) {
 	w := k.w
 	t0 := time.Now()
+	if k.ins == nil {
+		// A reconnect that fails is a connection error: the closed loop
+		// backs off before the next try.
+		ins, err := w.client.Open(ctx, w.opts)
+		if err != nil {
+			return load.Outcome{}, ch.Mark(fmt.Errorf("reconnect: %w", err))
+		}
+		k.ins = ins
+	}
 	n := w.take(w.opts.Batch)
 	if n == 0 {
 		return load.Outcome{}, load.WithKind(fmt.Errorf("no rows left to insert"), load.KindOther)
@@ -119,16 +132,15 @@ func (k *worker) Do(ctx context.Context) (load.Outcome, error) {
 	}
 	batch, err := k.ins.Build(ctx, w.table, b)
 	if err != nil {
-		k.pending, k.blocks = 0, 0
-		return load.Outcome{}, fmt.Errorf("build block: %w", err)
+		k.fail(0)
+		return load.Outcome{}, ch.Mark(fmt.Errorf("build block: %w", err))
 	}
 	t1 := time.Now()
 	if err := batch.Send(ctx); err != nil {
-		// The open INSERT failed: none of its rows are acknowledged, but
-		// the server may have stored them before the failure reached us.
-		w.uncertain.Add(k.pending + int64(n))
-		k.pending, k.blocks = 0, 0
-		return load.Outcome{}, fmt.Errorf("send block: %w", err)
+		// The server may have stored the block before the failure reached
+		// us.
+		k.fail(int64(n))
+		return load.Outcome{}, ch.Mark(fmt.Errorf("send block: %w", err))
 	}
 	t2 := time.Now()
 	k.pending += int64(n)
@@ -142,12 +154,26 @@ func (k *worker) Do(ctx context.Context) (load.Outcome, error) {
 	return load.Outcome{Rows: int64(n), Bytes: bytes, Phases: &k.phases}, nil
 }
 
+// fail ends the connection after a failed operation. None of the open
+// INSERT's rows is acknowledged, but the server stores each block of a
+// streamed INSERT as it arrives, so the rows already sent in it, and sent
+// (rows whose send failed), may have landed: they are uncertain.
+func (k *worker) fail(sent int64) {
+	k.w.uncertain.Add(k.pending + sent)
+	k.pending, k.blocks = 0, 0
+	k.ins.Close()
+	k.ins = nil
+}
+
 // commitTimeout bounds the commit of an INSERT left open at the end.
 const commitTimeout = 5 * time.Minute
 
 // Close ends an INSERT left open by streaming (its rows then count as
 // acknowledged) and closes the connection.
 func (k *worker) Close() error {
+	if k.ins == nil {
+		return nil
+	}
 	if c, ok := k.ins.(ch.Committer); ok && k.blocks > 0 {
 		ctx, cancel := context.WithTimeout(context.Background(), commitTimeout)
 		err := c.Commit(ctx)

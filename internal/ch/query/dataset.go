@@ -205,16 +205,3 @@ func queryStrings(ctx context.Context, db *sql.DB, q string) ([]string, error) {
 	}
 	return out, rows.Err()
 }
-
-// Drop removes the data set's database, only if dbmeter made it.
-func (d Dataset) Drop(ctx context.Context, db *sql.DB) error {
-	ours, err := d.exists(ctx, db, markerTable)
-	if err != nil {
-		return err
-	}
-	if !ours {
-		return fmt.Errorf("database %s %w: not dropping it", d.Database, ErrNotOurs)
-	}
-	_, err = db.ExecContext(ctx, "DROP DATABASE "+d.Database)
-	return err
-}

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/dbmeter/dbmeter/internal/ch"
 	"github.com/dbmeter/dbmeter/internal/load"
 )
 
@@ -69,7 +70,11 @@ func (k *worker) Do(ctx context.Context) (load.Outcome, error) {
 		if IsServerError(err) {
 			w.noteServerError(text, err)
 		}
-		return load.Outcome{}, err
+		// Every path reconnects by itself (database/sql, v2 and ch-go
+		// pools, net/http drop a broken connection and dial on the next
+		// query); marking the libraries' "closed" errors makes the closed
+		// loop back off while the server is away.
+		return load.Outcome{}, ch.Mark(err)
 	}
 	k.phases[0] = load.Phase(time.Duration(st.DecodeNs))
 	return load.Outcome{Rows: st.Rows, Bytes: st.Bytes, Phases: &k.phases}, nil

@@ -1,0 +1,334 @@
+package insert
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dbmeter/dbmeter/internal/ch"
+	"github.com/dbmeter/dbmeter/internal/ch/event"
+	"github.com/dbmeter/dbmeter/internal/load"
+	"github.com/dbmeter/dbmeter/internal/plan"
+	"github.com/dbmeter/dbmeter/internal/result"
+)
+
+// Config is one `ch insert` command: the client paths, the rows, the
+// table, and how to drive the load.
+type Config struct {
+	DSN ch.DSN
+	// Clients names the paths to run; empty: every registered path the
+	// server supports ("auto").
+	Clients []string
+	Table   Table
+	// Create (re)creates the table (see Admin.Prepare), with ExtraColumns
+	// padding columns.
+	Create       bool
+	ExtraColumns int
+	// Batch is the rows per block: one operation.
+	Batch int
+	// Rows > 0 inserts exactly that many rows per client and repetition
+	// instead of running for Load.Duration.
+	Rows            int64
+	BlocksPerInsert int
+	NoDelay         bool
+	// Load drives each run; its Seed is the first repetition's.
+	Load   load.Config
+	Repeat int
+	// Params are the command's settings as every run records them.
+	Params map[string]string
+}
+
+// MaxExtraColumns bounds Config.ExtraColumns.
+const MaxExtraColumns = 10_000
+
+// Validate reports the first setting that cannot work.
+func (c Config) Validate() error {
+	switch {
+	case c.Batch < 1:
+		return fmt.Errorf("batch must be at least 1, got %d", c.Batch)
+	case c.Rows < 0:
+		return fmt.Errorf("rows must be at least 1, got %d", c.Rows)
+	case c.BlocksPerInsert < 1:
+		return fmt.Errorf("blocks per insert must be at least 1, got %d", c.BlocksPerInsert)
+	case c.ExtraColumns < 0 || c.ExtraColumns > MaxExtraColumns:
+		return fmt.Errorf("extra columns must be 0 to %d, got %d", MaxExtraColumns, c.ExtraColumns)
+	case c.ExtraColumns > 0 && !c.Create:
+		return errors.New("extra columns shape the table create makes: add create")
+	case c.Rows > 0 && c.Load.Warmup > 0:
+		return errors.New("a warm-up needs a duration: with a row count every row inserted counts")
+	case c.Table.Name == "":
+		return errors.New("no table")
+	case c.DSN.Addr == "":
+		return errors.New("no server address")
+	}
+	for _, n := range c.Clients {
+		if _, err := Lookup(n); err != nil {
+			return err
+		}
+	}
+	cfg, err := c.LoadConfig()
+	if err != nil {
+		return err
+	}
+	if c.Rows > 0 && !cfg.Open() && cfg.Count < int64(cfg.Workers) {
+		return fmt.Errorf("%d rows make %d blocks of %d, fewer than the %d workers: lower the batch or the workers", c.Rows, cfg.Count, c.Batch, cfg.Workers)
+	}
+	return cfg.Validate()
+}
+
+// LoadConfig is the load configuration of every run: one operation per
+// block, so a row count becomes a count of blocks.
+func (c Config) LoadConfig() (load.Config, error) {
+	cfg := c.Load
+	cfg.Phases = Phases
+	if c.Rows > 0 {
+		cfg.Duration, cfg.Count = 0, (c.Rows+int64(c.Batch)-1)/int64(c.Batch)
+	}
+	return cfg, nil
+}
+
+// Gate splits the configured clients into those that support server and
+// those listed by name that do not (one error each, naming both
+// versions). With no clients listed, every registered client the server
+// supports is kept and the others are left out silently.
+func (c Config) Gate(server ch.Version) (ok []string, refused []error) {
+	names := c.Clients
+	if len(names) == 0 {
+		for _, n := range Names() {
+			if cl, _ := Lookup(n); ch.CheckServer(n, server, cl.MinServer) == nil {
+				ok = append(ok, n)
+			}
+		}
+		return ok, nil
+	}
+	for _, n := range names {
+		cl, _ := Lookup(n)
+		if err := ch.CheckServer(n, server, cl.MinServer); err != nil {
+			refused = append(refused, err)
+			continue
+		}
+		ok = append(ok, n)
+	}
+	return ok, refused
+}
+
+// Prepared is a plan with the connection its steps count rows through.
+type Prepared struct {
+	Plan plan.Plan
+	// Refused are the clients listed by name that are too new for the
+	// server, one error each; they have no step.
+	Refused []error
+	admin   *Admin
+}
+
+// Close disconnects the row counter.
+func (p *Prepared) Close() error { return p.admin.Close() }
+
+// Prepare validates c, makes the table ready (creating it with Create)
+// and returns the plan of family's runs: one step per client the server
+// supports. It fails when no client can run.
+func Prepare(ctx context.Context, family string, c Config, server ch.Version) (*Prepared, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	names, refused := c.Gate(server)
+	if len(names) == 0 {
+		return nil, &GateError{Refused: refused, Server: server}
+	}
+	admin, err := OpenAdmin(ctx, c.DSN)
+	if err != nil {
+		return nil, err
+	}
+	if err := admin.Prepare(ctx, c.Table, c.Create, c.ExtraColumns); err != nil {
+		admin.Close()
+		return nil, err
+	}
+	p := &Prepared{Refused: refused, admin: admin}
+	p.Plan = plan.Plan{Family: family, Repeat: c.Repeat, Seed: c.Load.Seed, KeepGoing: true}
+	rings := map[uint64]generated{}
+	for _, n := range names {
+		r := &runner{c: c, name: n, server: server, admin: admin, rings: rings}
+		p.Plan.Steps = append(p.Plan.Steps, plan.Step{Target: n, Workload: Op, Run: r.run})
+	}
+	return p, nil
+}
+
+// GateError says no listed client supports the server.
+type GateError struct {
+	Refused []error
+	Server  ch.Version
+}
+
+func (e *GateError) Error() string {
+	if len(e.Refused) == 0 {
+		return fmt.Sprintf("no client supports ClickHouse %s", e.Server)
+	}
+	return RefusedLine(e.Refused, e.Server)
+}
+
+// RefusedLine sums up the refused clients in one line.
+func RefusedLine(refused []error, server ch.Version) string {
+	var names []string
+	for _, err := range refused {
+		var ve *ch.TooOldError
+		if errors.As(err, &ve) {
+			names = append(names, ve.Client)
+		}
+	}
+	return fmt.Sprintf("refused %s: too new for ClickHouse %s (see above)", strings.Join(names, ", "), server)
+}
+
+// generated is the rows of one seed and what making them cost.
+type generated struct {
+	blocks     []*ch.Block
+	rowsPerSec float64
+}
+
+func generate(seed uint64, batch int, rows int64) generated {
+	n := event.RingSize(batch, rows)
+	start := time.Now()
+	blocks := event.Ring(seed, batch, n)
+	g := generated{blocks: blocks}
+	if secs := time.Since(start).Seconds(); secs > 0 {
+		g.rowsPerSec = float64(n*batch) / secs
+	}
+	return g
+}
+
+// runner measures one client.
+type runner struct {
+	c      Config
+	name   string
+	server ch.Version
+	admin  *Admin
+	rings  map[uint64]generated // shared by the plan's steps, run one at a time
+}
+
+// adminTimeout bounds dbmeter's own statements (counts), which must run
+// even after an interrupt so the rows are accounted for.
+const adminTimeout = time.Minute
+
+// countWait is how long the final count waits for a server that went away
+// during the run; after it the rows are left unverified.
+const countWait = 5 * time.Second
+
+// run measures one repetition and reconciles the rows.
+func (r *runner) run(ctx context.Context, rep plan.Rep) ([]result.Run, error) {
+	c := r.c
+	cl, _ := Lookup(r.name)
+	opts := Options{DSN: c.DSN, Batch: c.Batch, BlocksPerInsert: c.BlocksPerInsert, NoDelay: c.NoDelay}
+	var warnings []string
+	if c.BlocksPerInsert > 1 && !cl.Streams {
+		opts.BlocksPerInsert = 1
+		warnings = append(warnings, fmt.Sprintf("--blocks-per-insert %d not honoured: %s cannot stream several blocks through one INSERT, so each block was an INSERT of its own", c.BlocksPerInsert, r.name))
+	}
+	if !c.NoDelay && !cl.NoDelay {
+		warnings = append(warnings, fmt.Sprintf("--tcp-nodelay=false not honoured: %s has no way to set it", r.name))
+	}
+	cfg, err := c.LoadConfig()
+	if err != nil {
+		return nil, err
+	}
+	cfg.Seed = rep.Seed
+	ring, ok := r.rings[rep.Seed]
+	if !ok {
+		ring = generate(rep.Seed, c.Batch, c.Rows)
+		r.rings[rep.Seed] = ring
+	}
+	actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), adminTimeout)
+	defer cancel()
+	before, err := r.admin.Count(actx, c.Table)
+	if err != nil {
+		return nil, err
+	}
+	wl := NewWorkload(cl, opts, c.Table, ring.blocks, c.Rows)
+	res, err := load.Run(ctx, cfg, Ops, wl.NewWorker, rep.Watch)
+	if err != nil {
+		return nil, err
+	}
+	params := maps.Clone(c.Params)
+	if params == nil {
+		params = map[string]string{}
+	}
+	params["table"] = c.Table.Plain()
+	params["clients"] = r.name
+	// A row count became a count of blocks: record what the run did.
+	params["count"], params["duration"] = strconv.FormatInt(cfg.Count, 10), cfg.Duration.String()
+	params["blocks-per-insert"] = strconv.Itoa(opts.BlocksPerInsert)
+	params["module"] = cl.Module
+	run := res.Fill(result.Run{Family: "ch", Target: r.name, Workload: Op, Params: params, Server: r.server.String(), Repeat: rep.N}, cfg, 0)
+	run.Extra = map[string]float64{
+		"rows_acknowledged": float64(wl.Acked()),
+		"rows_uncertain":    float64(wl.Uncertain()),
+		"build_s":           float64(run.Phases["build"].TotalNs) / 1e9,
+		"send_s":            float64(run.Phases["send"].TotalNs) / 1e9,
+		"generator_rows_s":  ring.rowsPerSec,
+	}
+	if run.Rows > 0 {
+		run.Extra["client_cpu_us_per_row"] = run.Client.CPUS * 1e6 / float64(run.Rows)
+		run.Extra["allocs_per_row"] = float64(run.Client.Allocs) / float64(run.Rows)
+		run.Extra["bytes_per_row"] = float64(run.Bytes) / float64(run.Rows)
+	}
+	run.Warnings = append(run.Warnings, warnings...)
+	after, err := r.countAfter(actx)
+	if err != nil {
+		// What was measured stands; only the reconciliation is missing.
+		run.Extra["rows_unverified"] = 1
+		run.Warnings = append(run.Warnings, fmt.Sprintf("rows not verified: %v; the server acknowledged %d rows (%d more uncertain)", err, wl.Acked(), wl.Uncertain()))
+		return []result.Run{run}, fmt.Errorf("rows not verified: %w", err)
+	}
+	Reconcile(&run, c.Table, wl.Acked(), after-before, wl.Uncertain())
+	return []result.Run{run}, nil
+}
+
+// countAfter counts the table's rows, waiting up to countWait for a server
+// that is coming back.
+func (r *runner) countAfter(ctx context.Context) (int64, error) {
+	deadline := time.Now().Add(countWait)
+	for {
+		n, err := r.admin.Count(ctx, r.c.Table)
+		if err == nil || load.Classify(err) != load.KindConnection || time.Now().After(deadline) {
+			return n, err
+		}
+		select {
+		case <-time.After(250 * time.Millisecond):
+		case <-ctx.Done():
+			return n, err
+		}
+	}
+}
+
+// Reconcile records the rows the table gained against those the server
+// acknowledged: every acknowledged row must be there; of the uncertain ones
+// (INSERTs that failed after sending), any number may be. A mismatch is an
+// error of kind lost_rows or extra_rows.
+func Reconcile(run *result.Run, t Table, acked, counted, uncertain int64) {
+	if run.Extra == nil {
+		run.Extra = map[string]float64{}
+	}
+	if run.ErrorKinds == nil {
+		run.ErrorKinds = map[string]int64{}
+	}
+	run.Extra["rows_acknowledged"] = float64(acked)
+	run.Extra["rows_counted"] = float64(counted)
+	run.Extra["rows_uncertain"] = float64(uncertain)
+	switch {
+	case counted < acked:
+		run.Errors++
+		run.ErrorKinds["lost_rows"]++
+		run.Warnings = append(run.Warnings, fmt.Sprintf("row count mismatch: the server acknowledged %d rows but %s gained %d (%d missing)",
+			acked, t.Plain(), counted, acked-counted))
+	case counted > acked+uncertain:
+		run.Errors++
+		run.ErrorKinds["extra_rows"]++
+		run.Warnings = append(run.Warnings, fmt.Sprintf("row count mismatch: the server acknowledged %d rows (%d more uncertain) but %s gained %d; another writer to the table would cause this",
+			acked, uncertain, t.Plain(), counted))
+	case uncertain > 0:
+		run.Warnings = append(run.Warnings, fmt.Sprintf("%d rows were in INSERTs that failed after sending them; %d of them landed (acknowledged rows all reconcile)",
+			uncertain, counted-acked))
+	}
+}

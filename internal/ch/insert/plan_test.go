@@ -1,0 +1,174 @@
+package insert
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dbmeter/dbmeter/internal/ch"
+	"github.com/dbmeter/dbmeter/internal/load"
+	"github.com/dbmeter/dbmeter/internal/plan"
+	"github.com/dbmeter/dbmeter/internal/result"
+)
+
+func validConfig() Config {
+	cfg := load.DefaultConfig()
+	cfg.Warmup = 0
+	return Config{
+		DSN: ch.DSN{Addr: "127.0.0.1:9000"}, Table: Table{Database: "dbmeter", Name: "event"},
+		Batch: 1000, BlocksPerInsert: 1, NoDelay: true, Load: cfg,
+	}
+}
+
+func TestConfigValidate(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		edit func(c *Config)
+		want string // "" : valid
+	}{
+		{"defaults", func(*Config) {}, ""},
+		{"zero batch", func(c *Config) { c.Batch = 0 }, "batch must be at least 1"},
+		{"zero blocks per insert", func(c *Config) { c.BlocksPerInsert = 0 }, "blocks per insert"},
+		{"too many extra columns", func(c *Config) { c.ExtraColumns, c.Create = MaxExtraColumns+1, true }, "extra columns must be 0 to"},
+		{"extra columns without create", func(c *Config) { c.ExtraColumns = 3 }, "add create"},
+		{"rows with warm-up", func(c *Config) { c.Rows, c.Load.Warmup = 10, time.Second }, "warm-up needs a duration"},
+		{"rows fewer blocks than workers", func(c *Config) { c.Rows, c.Load.Workers = 10, 4 }, "fewer than the 4 workers"},
+		{"rows", func(c *Config) { c.Rows = 4500 }, ""},
+		{"unknown client", func(c *Config) { c.Clients = []string{"odbc"} }, "unknown client"},
+		{"no address", func(c *Config) { c.DSN.Addr = "" }, "no server address"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := validConfig()
+			tc.edit(&c)
+			err := c.Validate()
+			if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+				t.Errorf("Validate() = %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// A row count becomes a count of blocks, the last one short.
+func TestConfigLoadConfig(t *testing.T) {
+	for _, tc := range []struct {
+		rows   int64
+		batch  int
+		blocks int64
+	}{{4500, 1000, 5}, {4000, 1000, 4}, {1, 1000, 1}} {
+		c := validConfig()
+		c.Rows, c.Batch = tc.rows, tc.batch
+		cfg, _ := c.LoadConfig()
+		if cfg.Count != tc.blocks || cfg.Duration != 0 || len(cfg.Phases) != 2 {
+			t.Errorf("rows %d batch %d: count %d duration %s phases %v, want %d blocks, no duration, build and send",
+				tc.rows, tc.batch, cfg.Count, cfg.Duration, cfg.Phases, tc.blocks)
+		}
+	}
+}
+
+func TestConfigGate(t *testing.T) {
+	old := ch.Version{Major: 18, Minor: 16, Patch: 1}
+	modern := ch.Version{Major: 24, Minor: 8}
+	for _, tc := range []struct {
+		name    string
+		clients []string
+		server  ch.Version
+		ok      []string
+		refused int
+	}{
+		{"auto on 18.16 keeps the v1 paths silently", nil, old, []string{"clickhouse-go-v1", "clickhouse-go-v1-column", "sqlx-v1"}, 0},
+		{"auto on a modern server keeps all", nil, modern, Names(), 0},
+		{"listed modern clients on 18.16 are refused", []string{"ch-go", "clickhouse-go-v1"}, old, []string{"clickhouse-go-v1"}, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := validConfig()
+			c.Clients = tc.clients
+			ok, refused := c.Gate(tc.server)
+			if strings.Join(ok, ",") != strings.Join(tc.ok, ",") || len(refused) != tc.refused {
+				t.Errorf("Gate = %v, %v; want %v and %d refused", ok, refused, tc.ok, tc.refused)
+			}
+		})
+	}
+	c := validConfig()
+	c.Clients = []string{"ch-go"}
+	_, err := Prepare(context.Background(), "ch", c, old)
+	var ge *GateError
+	if !errors.As(err, &ge) || !strings.Contains(err.Error(), "refused ch-go: too new for ClickHouse 18.16.1") {
+		t.Errorf("Prepare with only a refused client = %v, want a GateError naming it", err)
+	}
+}
+
+func TestReconcile(t *testing.T) {
+	tbl := Table{Database: "d", Name: "t"}
+	for _, tc := range []struct {
+		name                      string
+		acked, counted, uncertain int64
+		kind                      string // error kind added, "" none
+		warn                      string
+	}{
+		{"exact", 100, 100, 0, "", ""},
+		{"lost", 100, 90, 0, "lost_rows", "10 missing"},
+		{"extra", 100, 130, 20, "extra_rows", "another writer"},
+		{"uncertain landed", 100, 110, 20, "", "10 of them landed"},
+		{"uncertain lost", 100, 100, 20, "", "0 of them landed"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var r result.Run
+			Reconcile(&r, tbl, tc.acked, tc.counted, tc.uncertain)
+			got := ""
+			for k := range r.ErrorKinds {
+				got = k
+			}
+			if got != tc.kind || (tc.kind != "") != (r.Errors == 1) {
+				t.Errorf("error kinds %v, errors %d; want %q", r.ErrorKinds, r.Errors, tc.kind)
+			}
+			if w := strings.Join(r.Warnings, "|"); tc.warn == "" && w != "" || !strings.Contains(w, tc.warn) {
+				t.Errorf("warnings %q, want %q", w, tc.warn)
+			}
+			if r.Extra["rows_counted"] != float64(tc.counted) {
+				t.Errorf("rows_counted %v", r.Extra["rows_counted"])
+			}
+		})
+	}
+}
+
+// sink collects a plan's runs.
+type sink struct{ runs []result.Run }
+
+func (s *sink) Watcher(string, string, string, ...string) load.Watcher { return nil }
+func (s *sink) AddCapacity(result.Capacity)                            {}
+func (s *sink) Add(runs ...result.Run)                                 { s.runs = append(s.runs, runs...) }
+
+// TestPlanOnLegacyServer runs an insert plan without the CLI against 18.16:
+// every client the server supports (auto) × 2 repetitions inserts exactly
+// the rows asked for, and they reconcile.
+func TestPlanOnLegacyServer(t *testing.T) {
+	d := serverDSN(t, "DBMETER_CLICKHOUSE_LEGACY_DSN", true)
+	ctx := context.Background()
+	version, err := ch.ServerVersion(ctx, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := scratchDB(t, openAdmin(t, d))
+	c := validConfig()
+	c.DSN, c.Table, c.Create, c.Rows, c.Repeat = d, Table{Database: db, Name: "plan"}, true, 2500, 2
+	c.Load.Workers, c.Load.Interval = 2, 0
+	p, err := Prepare(ctx, "ch", c, version)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	var s sink
+	if err := plan.Execute(ctx, p.Plan, &s); err != nil {
+		t.Fatal(err)
+	}
+	if len(s.runs) != 6 {
+		t.Fatalf("%d runs, want 3 legacy clients × 2", len(s.runs))
+	}
+	for i, r := range s.runs {
+		if r.Family != "ch" || r.Rows != 2500 || r.Errors != 0 || r.Extra["rows_counted"] != 2500 || r.Repeat != 1+i%2 || r.Seed != uint64(1+i%2) {
+			t.Errorf("run %d %s: family %q rows %d errors %v counted %v repeat %d seed %d", i, r.Target, r.Family, r.Rows, r.ErrorKinds, r.Extra["rows_counted"], r.Repeat, r.Seed)
+		}
+	}
+}

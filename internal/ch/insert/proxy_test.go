@@ -1,0 +1,115 @@
+package insert
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/dbmeter/dbmeter/internal/ch/chtest"
+	"github.com/dbmeter/dbmeter/internal/ch/event"
+	"github.com/dbmeter/dbmeter/internal/load"
+	"github.com/dbmeter/dbmeter/internal/result"
+)
+
+// TestDroppedConnections runs the modern paths through a loopback proxy
+// that, 2 s into the run, closes every connection (mid-insert) and each new
+// one mid-handshake for 2 s, then refuses connections for 2 s, then
+// forwards again. ClickHouse 18.16 is behind it: the modern clients refuse
+// it by policy (dbmeter's floor is 21.8), but v2 speaks enough of its
+// protocol for these inserts, so the v2 paths are checked end to end: they
+// record connection errors (none of kind other) during the gap, redial,
+// insert again after it, and their rows reconcile. ch-go's hello is refused
+// by 18.16 (UNKNOWN_SETTING), so for it reaching the server again after the
+// gap (a server error) is the proof it redials.
+func TestDroppedConnections(t *testing.T) {
+	d := serverDSN(t, "DBMETER_CLICKHOUSE_LEGACY_DSN", true)
+	ctx := context.Background()
+	a := openAdmin(t, d)
+	db := scratchDB(t, a)
+	for _, tc := range []struct {
+		client    string
+		perInsert int
+		served    bool // the client can insert into 18.16
+	}{
+		{"clickhouse-go-row", 1, true},
+		{"clickhouse-go-column", 4, true}, // streamed
+		{"database-sql", 1, true},
+		{"sqlx", 1, true},
+		{"gorm", 1, true},
+		{"ch-go", 4, false},
+	} {
+		t.Run(tc.client, func(t *testing.T) {
+			table := Table{Database: db, Name: "drop_" + tc.client[len(tc.client)-3:]}
+			if err := a.Prepare(ctx, table, true, 0); err != nil {
+				t.Fatal(err)
+			}
+			proxy := chtest.NewProxy(t, d.Addr)
+			pd := d
+			pd.Addr = proxy.Addr()
+			c, err := Lookup(tc.client)
+			if err != nil {
+				t.Fatal(err)
+			}
+			const batch = 2000
+			wl := NewWorkload(c, Options{DSN: pd, Batch: batch, BlocksPerInsert: tc.perInsert, NoDelay: true}, table, event.Ring(1, batch, 4), 0)
+			cfg := load.DefaultConfig()
+			cfg.Workers, cfg.Duration, cfg.Warmup, cfg.Interval, cfg.Phases = 2, 9*time.Second, 0, time.Second, Phases
+			var dropAccepts, forwardAccepts int64
+			forwarded := make(chan time.Time, 1)
+			go func() {
+				time.Sleep(2 * time.Second)
+				before := proxy.Accepts()
+				proxy.Drop()
+				time.Sleep(2 * time.Second)
+				dropAccepts = proxy.Accepts() - before
+				proxy.Refuse()
+				time.Sleep(2 * time.Second)
+				proxy.Forward(t)
+				forwardAccepts = proxy.Accepts()
+				forwarded <- time.Now()
+			}()
+			var ticks chtest.Ticks
+			before, err := a.Count(ctx, table)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := load.Run(ctx, cfg, Ops, wl.NewWorker, &ticks)
+			back := <-forwarded
+			if err != nil {
+				t.Fatal(err)
+			}
+			after, err := a.Count(ctx, table)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := res.Fill(result.Run{}, cfg, 0)
+			Reconcile(&r, table, wl.Acked(), after-before, wl.Uncertain())
+			opsAfter := ticks.OpsAfter(back, cfg.Interval)
+			t.Logf("%s: errors %v, ops %d (%d after the gap), dials while dropping %d, rows acknowledged %d counted %d uncertain %d",
+				tc.client, r.ErrorKinds, r.Ops, opsAfter, dropAccepts, wl.Acked(), after-before, wl.Uncertain())
+			if r.ErrorKinds[load.KindConnection] == 0 || r.ErrorKinds[load.KindOther] > 0 {
+				t.Errorf("errors by kind %v: want connection errors during the gap and none of kind other", r.ErrorKinds)
+			}
+			if dropAccepts < 2 {
+				t.Errorf("%d dials while connections were dropped: the path did not redial", dropAccepts)
+			}
+			if r.Errors > 5000 {
+				t.Errorf("%d errors: the workers did not back off", r.Errors)
+			}
+			if !tc.served {
+				// Before the gap too, 18.16 refused every query; after it,
+				// the path must have dialed again and been refused again.
+				if n := proxy.Accepts() - forwardAccepts; n < 2 || r.ErrorKinds[load.KindServer] == 0 {
+					t.Errorf("%d dials after the gap, errors %v: the path never reached the server again", n, r.ErrorKinds)
+				}
+				return
+			}
+			if opsAfter == 0 {
+				t.Error("no insert after the gap")
+			}
+			if r.ErrorKinds["lost_rows"]+r.ErrorKinds["extra_rows"] > 0 {
+				t.Errorf("rows do not reconcile: %q", r.Warnings)
+			}
+		})
+	}
+}

@@ -1,0 +1,71 @@
+package clients
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/dbmeter/dbmeter/internal/ch/chtest"
+	"github.com/dbmeter/dbmeter/internal/ch/query"
+	"github.com/dbmeter/dbmeter/internal/load"
+)
+
+// TestOutage takes the server away for 3 s in the middle of a closed-loop
+// run of every query path 18.16 supports, by a clean stop and by SIGKILL:
+// each records connection errors (none of kind other) during the gap,
+// backs off rather than spinning through them, and queries again after it.
+func TestOutage(t *testing.T) {
+	srv := legacyServer(t)
+	script := chtest.Gate(t)
+	ctx := context.Background()
+	for _, tc := range []struct {
+		client   string
+		protocol query.Protocol
+	}{
+		{"clickhouse-go-v1", query.Native},
+		{"http", query.HTTP},
+	} {
+		for _, how := range []string{chtest.Stop, chtest.Kill} {
+			t.Run(tc.client+"/"+how, func(t *testing.T) {
+				c, err := Lookup(tc.client)
+				if err != nil {
+					t.Fatal(err)
+				}
+				q, err := c.Open(ctx, query.Options{DSN: srv.dsn, HTTPURL: srv.httpURL, Protocol: tc.protocol, Decode: query.Row, Pool: query.DefaultPool()})
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer q.Close()
+				wl := query.NewWorkload(q, query.CustomSpec("SELECT number FROM system.numbers LIMIT 100", nil), false)
+				cfg := load.DefaultConfig()
+				// The run ends 5 s after the server is back.
+				cfg.Workers, cfg.Duration, cfg.Warmup, cfg.Interval, cfg.Phases = 2, time.Minute, 0, time.Second, query.Phases
+				began := time.Now()
+				rctx, back := chtest.Around(t, script, how, 3*time.Second, 3*time.Second, 5*time.Second)
+				var ticks chtest.Ticks
+				res, err := load.Run(rctx, cfg, wl.Ops(), wl.NewWorker, &ticks)
+				restarted := back()
+				if err != nil {
+					t.Fatal(err)
+				}
+				st := res.Stats(0)
+				t.Logf("server back %.1fs into the run", restarted.Sub(began).Seconds())
+				after := ticks.OpsAfter(restarted, cfg.Interval)
+				t.Logf("%s %s: errors %v, ops %d (%d after the restart), decode phase count %d",
+					tc.client, how, st.ErrorKinds, st.Ops, after, res.PhaseStats(0)["decode"].Count)
+				if st.ErrorKinds[load.KindConnection] == 0 || st.ErrorKinds[load.KindOther] > 0 {
+					t.Errorf("errors by kind %v: want connection errors during the gap and none of kind other", st.ErrorKinds)
+				}
+				// Two workers backing off (1 ms doubling to 100 ms) fail at
+				// most a few hundred times in a gap of seconds; spinning,
+				// they fail hundreds of thousands of times.
+				if st.Errors > 2000 {
+					t.Errorf("%d errors: the workers did not back off", st.Errors)
+				}
+				if after == 0 {
+					t.Error("no query after the server came back")
+				}
+			})
+		}
+	}
+}

@@ -1,0 +1,415 @@
+package query
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"maps"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dbmeter/dbmeter/internal/ch"
+	"github.com/dbmeter/dbmeter/internal/load"
+	"github.com/dbmeter/dbmeter/internal/plan"
+	"github.com/dbmeter/dbmeter/internal/redact"
+	"github.com/dbmeter/dbmeter/internal/result"
+)
+
+// Named is a client path with its name.
+type Named struct {
+	Name   string
+	Client Client
+}
+
+// Config is one `ch query` command: a query shape run through client paths
+// at every combination of the knob values.
+type Config struct {
+	DSN     ch.DSN
+	HTTPURL string
+	// Clients run in order. Listed says the user named them: one too new
+	// for the server is then refused rather than left out.
+	Clients []Named
+	Listed  bool
+	// Preset names a query over dbmeter's data set; otherwise SQL runs with
+	// Args, one per ? placeholder.
+	Preset string
+	SQL    string
+	Args   []string
+	// Knob values; with more than one value of any, Matrix must be set and
+	// every combination runs. Protocols empty: each client's own.
+	Prepared  []bool
+	Decodes   []Decode
+	Protocols []Protocol
+	MaxOpen   []int
+	MaxIdle   []int
+	IdleTime  []time.Duration
+	Lifetime  []time.Duration
+	Matrix    bool
+	// Create makes or refreshes Data; the presets read it.
+	Create    bool
+	Data      Dataset
+	SumWindow time.Duration
+	// NoWarmup skips the first query that opens a connection before the
+	// run.
+	NoWarmup bool
+	Load     load.Config
+	Repeat   int
+	// Params are the command's settings as every run records them.
+	Params map[string]string
+}
+
+// dataSeed seeds the data set. It is fixed rather than the run's seed, so
+// that repetitions and runs with other seeds query the same data.
+const dataSeed = 1
+
+// Combo is one client × knob setting: one run per repetition.
+type Combo struct {
+	Name   string
+	Client Client
+	Opts   Options
+}
+
+// knobs are the settings of a combination as the result's params record
+// them; the report sets side by side the ones that vary.
+func (c Combo) knobs() map[string]string {
+	p := c.Opts.Pool
+	return map[string]string{
+		"client": c.Name, "protocol": string(c.Opts.Protocol), "decode": string(c.Opts.Decode),
+		"prepared":      strconv.FormatBool(c.Opts.Prepared),
+		"pool-max-open": strconv.Itoa(p.MaxOpen), "pool-max-idle": strconv.Itoa(p.MaxIdle),
+		"pool-idle-timeout": p.IdleTimeout.String(), "pool-lifetime": p.Lifetime.String(),
+	}
+}
+
+// Validate reports the first setting that cannot work, without touching a
+// server.
+func (c Config) Validate() error {
+	if _, _, err := c.spec(); err != nil {
+		return err
+	}
+	if c.Preset != "" || c.Create {
+		if err := c.Data.Validate(); err != nil {
+			return err
+		}
+	}
+	_, _, err := c.Combos()
+	return err
+}
+
+// spec reads the preset or the SQL; a preset's spec is finished once its
+// data's ranges are known.
+func (c Config) spec() (Spec, *Preset, error) {
+	switch {
+	case c.Preset != "" && c.SQL != "":
+		return Spec{}, nil, errors.New("--preset and --query contradict each other: give one")
+	case c.Preset == "" && c.SQL == "":
+		return Spec{}, nil, fmt.Errorf("give --preset (%s) or --query SQL", strings.Join(PresetNames(), ", "))
+	case c.Preset != "":
+		if len(c.Args) > 0 {
+			return Spec{}, nil, fmt.Errorf("--arg goes with --query; preset %s draws its own parameters", c.Preset)
+		}
+		p, ok := Presets()[c.Preset]
+		if !ok {
+			return Spec{}, nil, fmt.Errorf("unknown preset %q: pick from %s", c.Preset, strings.Join(PresetNames(), ", "))
+		}
+		return Spec{}, &p, nil
+	}
+	if n := Placeholders(c.SQL); n != len(c.Args) {
+		return Spec{}, nil, fmt.Errorf("--query has %d ? placeholders but %d --arg values were given: give one --arg per placeholder", n, len(c.Args))
+	}
+	args := make([]any, len(c.Args))
+	for i, a := range c.Args {
+		args[i] = ParseArg(a)
+	}
+	return CustomSpec(c.SQL, args), nil, nil
+}
+
+// Combos expands clients × knob values. Combinations a client cannot run
+// are an error outside Matrix and skipped (each said in skipped) inside it.
+func (c Config) Combos() (combos []Combo, skipped []string, err error) {
+	if len(c.Clients) == 0 {
+		return nil, nil, errors.New("--clients is empty: name at least one client")
+	}
+	for flag, n := range map[string]int{
+		"prepared": len(c.Prepared), "decode": len(c.Decodes), "protocol": len(c.Protocols),
+		"pool-max-open": len(c.MaxOpen), "pool-max-idle": len(c.MaxIdle),
+		"pool-idle-timeout": len(c.IdleTime), "pool-lifetime": len(c.Lifetime),
+	} {
+		if n > 1 && !c.Matrix {
+			return nil, nil, fmt.Errorf("--%s has %d values: add --matrix to run each", flag, n)
+		}
+	}
+	for _, d := range c.Decodes {
+		if d != Row && d != Column {
+			return nil, nil, fmt.Errorf("--decode %q: want row or column", d)
+		}
+	}
+	settings := c.settings()
+	for _, n := range c.Clients {
+		protocols := c.Protocols
+		if len(protocols) == 0 {
+			protocols = n.Client.Protocols[:1]
+		}
+		for _, proto := range protocols {
+			for _, o := range settings {
+				o.DSN, o.HTTPURL, o.Protocol = c.DSN, c.HTTPURL, proto
+				if err := o.Validate(); err != nil {
+					return nil, nil, err
+				}
+				why := ""
+				switch {
+				case !n.Client.Speaks(o.Protocol):
+					why = fmt.Sprintf("%s speaks %s, not %s", n.Name, protocolList(n.Client), o.Protocol)
+				case o.Prepared && !n.Client.Prepare:
+					why = fmt.Sprintf("%s has no prepare or bind API (parameters are always inlined): drop --prepared", n.Name)
+				}
+				if why != "" {
+					if !c.Matrix {
+						return nil, nil, errors.New(why)
+					}
+					skipped = append(skipped, fmt.Sprintf("%s with protocol %s, prepared %t: %s", n.Name, o.Protocol, o.Prepared, why))
+					continue
+				}
+				combos = append(combos, Combo{Name: n.Name, Client: n.Client, Opts: o})
+			}
+		}
+	}
+	if len(combos) == 0 {
+		return nil, skipped, fmt.Errorf("no client can run the settings given (%s)", strings.Join(skipped, "; "))
+	}
+	return combos, skipped, nil
+}
+
+func protocolList(c Client) string {
+	var out []string
+	for _, p := range c.Protocols {
+		out = append(out, string(p))
+	}
+	return strings.Join(out, " and ")
+}
+
+// settings is the cartesian product of the knob values, in the order
+// prepared, decode, max open, max idle, idle timeout, lifetime.
+func (c Config) settings() []Options {
+	out := []Options{{Pool: DefaultPool(), Decode: Row}}
+	out = expand(out, c.Prepared, func(o *Options, v bool) { o.Prepared = v })
+	out = expand(out, c.Decodes, func(o *Options, v Decode) { o.Decode = v })
+	out = expand(out, c.MaxOpen, func(o *Options, v int) { o.Pool.MaxOpen = v })
+	out = expand(out, c.MaxIdle, func(o *Options, v int) { o.Pool.MaxIdle = v })
+	out = expand(out, c.IdleTime, func(o *Options, v time.Duration) { o.Pool.IdleTimeout = v })
+	return expand(out, c.Lifetime, func(o *Options, v time.Duration) { o.Pool.Lifetime = v })
+}
+
+func expand[T any](in []Options, vals []T, set func(o *Options, v T)) []Options {
+	if len(vals) == 0 {
+		return in
+	}
+	out := make([]Options, 0, len(in)*len(vals))
+	for _, o := range in {
+		for _, v := range vals {
+			o := o
+			set(&o, v)
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
+// GateError is a client too new for the server that the user listed, or
+// no client left that can talk to it.
+type GateError struct{ Err error }
+
+func (e *GateError) Error() string { return e.Err.Error() }
+func (e *GateError) Unwrap() error { return e.Err }
+
+// Prepared is a plan and what preparing it found worth saying.
+type Prepared struct {
+	Plan plan.Plan
+	// Notes are lines for the user: combinations skipped, clients left
+	// out, a data set made.
+	Notes []string
+}
+
+// Prepare validates c, refuses clients too new for server, makes (with
+// Create) and reads the data set, and returns the plan of family's runs:
+// one step per combination.
+func Prepare(ctx context.Context, family string, c Config, server ch.Version) (*Prepared, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	spec, preset, _ := c.spec()
+	combos, skipped, _ := c.Combos()
+	p := &Prepared{}
+	for _, s := range skipped {
+		p.Notes = append(p.Notes, "skipping "+s)
+	}
+	var ok []Combo
+	told := map[string]bool{}
+	for _, cb := range combos {
+		err := ch.CheckServer(cb.Name, server, cb.Client.MinServer)
+		if err == nil {
+			ok = append(ok, cb)
+			continue
+		}
+		if c.Listed {
+			return nil, &GateError{err}
+		}
+		if !told[cb.Name] {
+			p.Notes = append(p.Notes, fmt.Sprintf("skipping %s: %v", cb.Name, err))
+			told[cb.Name] = true
+		}
+	}
+	if len(ok) == 0 {
+		return nil, &GateError{fmt.Errorf("no client in --clients can talk to ClickHouse %s: use clickhouse-go-v1 or http", server)}
+	}
+	if preset != nil || c.Create {
+		var note string
+		var err error
+		if spec, note, err = c.prepareData(ctx, preset, spec); err != nil {
+			return nil, err
+		}
+		if note != "" {
+			p.Notes = append(p.Notes, note)
+		}
+	}
+	p.Plan = plan.Plan{Family: family, Repeat: c.Repeat, Seed: c.Load.Seed}
+	for _, cb := range ok {
+		r := &runner{c: c, combo: cb, spec: spec, server: server}
+		p.Plan.Steps = append(p.Plan.Steps, plan.Step{Target: cb.Name, Workload: spec.Name, Run: r.run})
+	}
+	return p, nil
+}
+
+// prepareData makes (with Create) and reads dbmeter's data set, and binds
+// the preset to its ranges. It talks through clickhouse-go v1's
+// database/sql driver, which every server version understands.
+func (c Config) prepareData(ctx context.Context, preset *Preset, spec Spec) (Spec, string, error) {
+	db, err := sql.Open(ch.V1Driver, c.DSN.V1())
+	if err != nil {
+		return spec, "", fmt.Errorf("connect to ClickHouse %s: %w", c.DSN.Addr, err)
+	}
+	defer db.Close()
+	data := c.Data
+	data.Seed = dataSeed
+	note := ""
+	if c.Create {
+		start := time.Now()
+		made, err := data.Create(ctx, db)
+		if err != nil {
+			return spec, "", err
+		}
+		if made {
+			note = fmt.Sprintf("created data set %s (events %d, metrics %d, users %d rows) in %s",
+				data.Database, data.Events, data.Metrics, data.Users, time.Since(start).Round(time.Millisecond))
+		}
+	}
+	if preset == nil {
+		return spec, note, nil
+	}
+	ranges, err := data.LoadRanges(ctx, db, preset.Table, c.SumWindow)
+	if err != nil {
+		return spec, note, err
+	}
+	return preset.Spec(data.Database, ranges), note, nil
+}
+
+// runner measures one combination.
+type runner struct {
+	c      Config
+	combo  Combo
+	spec   Spec
+	server ch.Version
+}
+
+// run measures one repetition.
+func (r *runner) run(ctx context.Context, rep plan.Rep) ([]result.Run, error) {
+	q, err := r.combo.Client.Open(ctx, r.combo.Opts)
+	if err != nil {
+		return nil, err
+	}
+	defer q.Close()
+	if !r.c.NoWarmup {
+		// The seed's warm-up ping: one query opens the first connection
+		// before anything is timed.
+		if _, err := q.Query(ctx, "SELECT 1"); err != nil {
+			return nil, fmt.Errorf("first query: %w", err)
+		}
+	}
+	wl := NewWorkload(q, r.spec, r.combo.Opts.Prepared)
+	startPool := make(chan PoolStats, 1)
+	cfg := r.c.Load
+	cfg.Seed = rep.Seed
+	if rep.Rate > 0 { // a capacity search's step
+		cfg.Rate = rep.Rate
+	}
+	cfg.Phases = Phases
+	cfg.OnMeasure = func() { startPool <- q.Pool() }
+	res, err := load.Run(ctx, cfg, wl.Ops(), wl.NewWorker, rep.Watch)
+	if err != nil {
+		return nil, err
+	}
+	end := q.Pool()
+	var pool PoolStats
+	select {
+	case from := <-startPool:
+		pool = end.Sub(from)
+	default: // interrupted during warm-up
+	}
+	params := maps.Clone(r.c.Params)
+	if params == nil {
+		params = map[string]string{}
+	}
+	maps.Copy(params, r.combo.knobs())
+	run := res.Fill(result.Run{Family: "ch", Target: r.combo.Name, Workload: r.spec.Name, Server: r.server.String(), Params: params, Repeat: rep.N}, cfg, 0)
+	run.Extra = figures(run, pool)
+	run.Warnings = append(run.Warnings, warnings(run, wl, r.combo, cfg)...)
+	return []result.Run{run}, nil
+}
+
+// figures are the decode phase per row and the pool and rate figures.
+func figures(run result.Run, pool PoolStats) map[string]float64 {
+	x := map[string]float64{}
+	if run.DurationS > 0 {
+		x["achieved_rate_ops_s"] = float64(run.Ops+run.Errors) / run.DurationS
+	}
+	if run.Rows > 0 {
+		x["decode_ns_per_row"] = float64(run.Phases["decode"].TotalNs) / float64(run.Rows)
+	}
+	if n := run.Ops; n > 0 {
+		x["rows_per_query"] = float64(run.Rows) / float64(n)
+	}
+	put := func(key string, v int64) {
+		if v >= 0 {
+			x[key] = float64(v)
+		}
+	}
+	put("conns_opened", pool.Opened)
+	put("conns_closed", pool.Closed)
+	put("conn_setup_ns_total", pool.SetupNs)
+	if pool.Opened > 0 && pool.SetupNs >= 0 {
+		x["conn_setup_ns_mean"] = float64(pool.SetupNs) / float64(pool.Opened)
+	}
+	put("pool_waits", pool.Waits)
+	put("pool_wait_ns_total", pool.WaitNs)
+	return x
+}
+
+func warnings(run result.Run, wl *Workload, c Combo, cfg load.Config) []string {
+	var out []string
+	if err := wl.ServerError(); err != nil {
+		out = append(out, strings.Join(strings.Fields(strings.ReplaceAll(redact.String(err.Error()), "\n", "; ")), " "))
+	}
+	if cfg.Open() && run.DurationS > 0 && !run.Interrupted {
+		achieved := float64(run.Ops+run.Errors) / run.DurationS
+		if achieved < 0.99*cfg.Rate {
+			out = append(out, fmt.Sprintf("achieved %.1f queries/s of the %g/s requested (%.1f%% short): the server or the %d queries allowed in flight could not keep up",
+				achieved, cfg.Rate, 100*(1-achieved/cfg.Rate), cfg.MaxInFlight))
+		}
+	}
+	if ign := c.Client.Ignores(c.Opts.Pool); len(ign) > 0 {
+		out = append(out, fmt.Sprintf("%s cannot honour --%s: those settings had no effect", c.Name, strings.Join(ign, ", --")))
+	}
+	return out
+}
