@@ -503,11 +503,12 @@ func (f *pgFlags) vacuum(ctx context.Context, env Env, srv *pgServer) error {
 
 func (f *pgFlags) runOne(ctx context.Context, env Env, p *pgPlan, s *session, srv *pgServer, drvName string, params map[string]string) (result.Run, error) {
 	drv, _ := pg.LookupDriver(drvName)
-	vars := map[string]script.Value{"scale": script.Int(srv.scale), "random_seed": script.Int(int64(f.seed))}
+	vars := map[string]script.Value{"scale": script.Int(srv.scale)}
 	for k, v := range p.vars {
 		vars[k] = v
 	}
-	bench, err := pg.NewBench(pg.Config{Driver: drv, DSN: srv.dsn, Mode: p.mode, Scripts: p.scripts, Vars: vars})
+	bench, err := pg.NewBench(pg.Config{Driver: drv, DSN: srv.dsn, Mode: p.mode, Scripts: p.scripts, Vars: vars,
+		Seed: f.seed, Clients: f.clients, Threads: f.jobs, Debug: env.Stderr})
 	if err != nil {
 		return result.Run{}, usageError{err}
 	}

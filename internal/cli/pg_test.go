@@ -187,14 +187,20 @@ func TestPGBadInput(t *testing.T) {
 	}
 }
 
-// TestPGScriptFileErrors: a script outside the supported subset is refused
-// before anything connects, with its line.
+// TestPGScriptFileErrors: a script error pgbench finds before connecting is
+// refused before anything connects, in one line with the file and line.
 func TestPGScriptFileErrors(t *testing.T) {
 	t.Parallel()
-	path := filepath.Join(t.TempDir(), "bad.sql")
-	os.WriteFile(path, []byte("\\set aid random(1, 10)\nSELECT :aid;\n\\sleep 1 ms\n"), 0o644)
-	code, _, stderr := runPGCmd(t, "-f", path, "--dsn", "postgres://u@127.0.0.1:1/db")
-	if code != 2 || !strings.Contains(stderr, path+" line 3: \\sleep is not supported") {
-		t.Errorf("exit %d, stderr %q; want 2 and the line of \\sleep", code, stderr)
+	for _, tc := range []struct{ src, want string }{
+		{"\\set aid random(1, 10)\nSELECT :aid;\n\\sleep 1 hour\n", " line 3: \\sleep: unrecognized time unit"},
+		{"\\if 1\nSELECT 1;\n", " line 2: \\if without matching \\endif"},
+		{"\\set x nosuch(1)\n", " line 1: \\set x: unexpected function name (nosuch)"},
+	} {
+		path := filepath.Join(t.TempDir(), "bad.sql")
+		os.WriteFile(path, []byte(tc.src), 0o644)
+		code, _, stderr := runPGCmd(t, "-f", path, "--dsn", "postgres://u@127.0.0.1:1/db")
+		if code != 2 || !strings.Contains(stderr, path+tc.want) || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+			t.Errorf("exit %d, stderr %q; want 2 and one line containing %q", code, stderr, tc.want)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"sync"
 	"sync/atomic"
@@ -29,9 +30,19 @@ type Config struct {
 	DSN     string
 	Mode    QueryMode
 	Scripts []Weighted
-	// Vars are the variables every client starts with: scale, random_seed
-	// and -D definitions; client_id is added per client.
+	// Vars are the variables every client starts with: scale and -D
+	// definitions; client_id, random_seed and default_seed are added as
+	// pgbench adds them unless Vars defines them.
 	Vars map[string]script.Value
+	// Seed is pgbench's --random-seed: every client's generator derives
+	// from it as in pgbench 15, so scripts draw the same numbers.
+	Seed uint64
+	// Clients and Threads are -c and -j; they decide how the generators
+	// are dealt out. 0 means 1.
+	Clients, Threads int
+	// Debug receives the lines of the scripts' debug() calls; nil
+	// discards them.
+	Debug io.Writer
 }
 
 // Validate reports the first setting that cannot work.
@@ -70,11 +81,22 @@ type Bench struct {
 	hasTx  []bool
 	rollbk *Stmt
 
+	seeds   *script.Seeds
+	choose  []chooser // per thread
+	debugMu sync.Mutex
+
 	reconnects atomic.Int64
 	mu         struct {
 		sync.Mutex
 		conn *hdrhistogram.Histogram // initial connection times
 	}
+}
+
+// chooser is a thread's script-choice generator, shared by its clients as
+// in pgbench.
+type chooser struct {
+	mu  *sync.Mutex
+	rng *script.PRNG
 }
 
 // NewBench checks cfg and compiles its scripts into statements.
@@ -84,6 +106,11 @@ func NewBench(cfg Config) (*Bench, error) {
 	}
 	b := &Bench{cfg: cfg, total: cfg.totalWeight(), rollbk: &Stmt{Name: "dbmeter_rollback", SQL: "ROLLBACK"}}
 	b.mu.conn = hist.New()
+	clients, threads := max(cfg.Clients, 1), max(cfg.Threads, 1)
+	b.seeds = script.NewSeeds(cfg.Seed, clients, min(threads, clients))
+	for i := range b.seeds.Choose {
+		b.choose = append(b.choose, chooser{mu: &sync.Mutex{}, rng: &b.seeds.Choose[i]})
+	}
 	for i, w := range cfg.Scripts {
 		stmts := make([]*Stmt, len(w.Script.Commands))
 		tx := false
@@ -123,15 +150,27 @@ func (b *Bench) Reconnects() int64 { return b.reconnects.Load() }
 
 // NewWorker opens client id's session; it fits load.NewWorker.
 func (b *Bench) NewWorker(ctx context.Context, id int, rng *rand.Rand) (load.Worker, error) {
-	c := &Client{b: b, rng: rng}
+	c := &Client{b: b, id: id}
+	if id < len(b.seeds.Clients) {
+		c.prng = b.seeds.Clients[id]
+		c.choose = b.choose[b.seeds.ThreadOf[id]]
+	} else {
+		// A client pgbench would not have (open loop beyond -c): seeded
+		// from the run's stream for it.
+		c.prng = script.NewPRNG(rng.Uint64())
+		c.choose = chooser{mu: &sync.Mutex{}, rng: &script.PRNG{}}
+		*c.choose.rng = script.NewPRNG(rng.Uint64())
+	}
+	pre := map[string]script.Value{
+		"client_id":    script.Int(int64(id)),
+		"random_seed":  script.Int(int64(b.cfg.Seed)),
+		"default_seed": script.Int(b.seeds.DefaultSeed),
+	}
+	for k, v := range b.cfg.Vars {
+		pre[k] = v
+	}
 	for _, w := range b.cfg.Scripts {
-		vars := w.Script.NewVars(b.cfg.Vars)
-		for i, name := range w.Script.Vars() {
-			if name == "client_id" {
-				vars[i] = script.Int(int64(id))
-			}
-		}
-		c.vars = append(c.vars, vars)
+		c.vars = append(c.vars, w.Script.NewVars(pre))
 	}
 	start := time.Now()
 	s, err := b.cfg.Driver.Open(ctx, b.cfg.DSN, b.cfg.Mode)
@@ -183,7 +222,9 @@ func (c *Client) interrupt() {
 // server restart.
 type Client struct {
 	b      *Bench
-	rng    *rand.Rand
+	id     int
+	prng   script.PRNG
+	choose chooser
 	sess   Session
 	vars   []script.Vars
 	args   []any
@@ -201,58 +242,23 @@ type Client struct {
 
 var _ load.Worker = (*Client)(nil)
 
+// pick chooses the next script by weight from the thread's generator, as
+// pgbench's chooseScript.
 func (c *Client) pick() int {
 	if len(c.b.cfg.Scripts) == 1 {
 		return 0
 	}
-	r := c.rng.IntN(c.b.total)
-	for i, s := range c.b.cfg.Scripts {
-		if r < s.Weight {
-			return i
-		}
-		r -= s.Weight
-	}
-	return len(c.b.cfg.Scripts) - 1
-}
-
-// Do runs one transaction.
-func (c *Client) Do(ctx context.Context) (load.Outcome, error) {
-	i := c.pick()
-	out := load.Outcome{Op: uint8(i)}
-	c.watch(ctx)
-	if c.sess == nil {
-		if err := c.reconnect(ctx); err != nil {
-			return out, err
+	c.choose.mu.Lock()
+	w := int64(c.choose.rng.Range(0, uint64(c.b.total-1)))
+	c.choose.mu.Unlock()
+	i := 0
+	for {
+		w -= int64(c.b.cfg.Scripts[i].Weight)
+		i++
+		if w < 0 {
+			return i - 1
 		}
 	}
-	w := c.b.cfg.Scripts[i]
-	vars := c.vars[i]
-	for j := range w.Script.Commands {
-		cmd := &w.Script.Commands[j]
-		if cmd.SQL == nil {
-			if err := cmd.Set(vars, c.rng); err != nil {
-				return out, load.WithKind(fmt.Errorf("%s: %w", w.Name, err), load.KindOther)
-			}
-			continue
-		}
-		args, err := cmd.SQL.Args(c.args[:0], vars)
-		if err != nil {
-			return out, load.WithKind(fmt.Errorf("%s line %d: %w", w.Name, cmd.Line, err), load.KindOther)
-		}
-		c.args = args
-		st := c.b.stmts[i][j]
-		if st.Query {
-			var n int64
-			n, err = c.sess.Query(c.qctx, st, args...)
-			out.Rows += n
-		} else {
-			_, err = c.sess.Exec(c.qctx, st, args...)
-		}
-		if err != nil {
-			return out, c.fail(ctx, i, err)
-		}
-	}
-	return out, nil
 }
 
 // fail classifies err and leaves the session usable for the next

@@ -38,7 +38,7 @@ SELECT abalance FROM pgbench_accounts WHERE aid = :aid;
 
 // Predefined returns the variables every client has before its script
 // runs, as in pgbench.
-func Predefined() []string { return []string{"scale", "client_id", "random_seed"} }
+func Predefined() []string { return []string{"scale", "client_id", "random_seed", "default_seed"} }
 
 // BuiltinNames lists the built-in scripts.
 func BuiltinNames() []string {

@@ -1,0 +1,142 @@
+package pg
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/dbmeter/dbmeter/internal/load"
+	"github.com/dbmeter/dbmeter/internal/pg/script"
+)
+
+// Do runs one transaction: one pass through a script chosen by weight,
+// meta-commands included, as a pgbench client does.
+func (c *Client) Do(ctx context.Context) (load.Outcome, error) {
+	i := c.pick()
+	out := load.Outcome{Op: uint8(i)}
+	c.watch(ctx)
+	if c.sess == nil {
+		if err := c.reconnect(ctx); err != nil {
+			return out, err
+		}
+	}
+	w := c.b.cfg.Scripts[i]
+	env := &script.Env{Vars: c.vars[i], Rand: &c.prng, Script: i}
+	if c.b.cfg.Debug != nil {
+		env.Debug = lockedWriter{c.b}
+	}
+	cmds := w.Script.Commands
+	for j := 0; j < len(cmds); {
+		cmd := &cmds[j]
+		env.Command = j + 1
+		next, err := c.step(ctx, i, j, cmd, env, &out)
+		if err != nil {
+			return out, err
+		}
+		j = next
+	}
+	return out, nil
+}
+
+// step runs command j and returns the index of the next one.
+func (c *Client) step(ctx context.Context, si, j int, cmd *script.Command, env *script.Env, out *load.Outcome) (int, error) {
+	name := c.b.cfg.Scripts[si].Name
+	metaErr := func(err error) error {
+		return load.WithKind(fmt.Errorf("%s: %w", name, err), load.KindOther)
+	}
+	switch cmd.Kind {
+	case script.KindSet:
+		if err := cmd.Set(env); err != nil {
+			return 0, metaErr(err)
+		}
+	case script.KindIf:
+		return c.branch(si, j, env)
+	case script.KindElif, script.KindElse:
+		// Reached by finishing the branch before it: leave the chain.
+		return cmd.End() + 1, nil
+	case script.KindEndif:
+	case script.KindSleep:
+		d, err := cmd.Sleep(env.Vars)
+		if err != nil {
+			return 0, metaErr(err)
+		}
+		if d > 0 {
+			t := time.NewTimer(d)
+			select {
+			case <-t.C:
+			case <-ctx.Done():
+				t.Stop()
+				return 0, ctx.Err()
+			}
+		}
+	case script.KindShell, script.KindSetShell:
+		if err := runShell(ctx, cmd, env.Vars); err != nil {
+			return 0, metaErr(err)
+		}
+	case script.KindSQL:
+		if err := c.sql(ctx, si, j, cmd, env, out); err != nil {
+			return 0, err
+		}
+	default:
+		return 0, metaErr(fmt.Errorf("line %d: pipelines are not supported yet", cmd.Line))
+	}
+	return j + 1, nil
+}
+
+// branch evaluates the \if at j and the \elif conditions after it until
+// one holds, and returns where execution goes on.
+func (c *Client) branch(si, j int, env *script.Env) (int, error) {
+	cmds := c.b.cfg.Scripts[si].Script.Commands
+	name := c.b.cfg.Scripts[si].Name
+	for {
+		cmd := &cmds[j]
+		env.Command = j + 1
+		switch cmd.Kind {
+		case script.KindIf, script.KindElif:
+			ok, err := cmd.Truth(env)
+			if err != nil {
+				return 0, load.WithKind(fmt.Errorf("%s: %w", name, err), load.KindOther)
+			}
+			if ok {
+				return j + 1, nil
+			}
+			j = cmd.Next()
+		default: // \else or \endif
+			return j + 1, nil
+		}
+	}
+}
+
+// sql runs one SQL command and stores its results for \gset or \aset.
+func (c *Client) sql(ctx context.Context, i, j int, cmd *script.Command, env *script.Env, out *load.Outcome) error {
+	w := c.b.cfg.Scripts[i]
+	args, err := cmd.SQL.Args(c.args[:0], env.Vars)
+	if err != nil {
+		return load.WithKind(fmt.Errorf("%s line %d: %w", w.Name, cmd.Line, err), load.KindOther)
+	}
+	c.args = args
+	st := c.b.stmts[i][j]
+	if cmd.Store != script.StoreNone {
+		return c.store(ctx, i, cmd, st, env, out)
+	}
+	if st.Query {
+		var n int64
+		n, err = c.sess.Query(c.qctx, st, args...)
+		out.Rows += n
+	} else {
+		_, err = c.sess.Exec(c.qctx, st, args...)
+	}
+	if err != nil {
+		return c.fail(ctx, i, err)
+	}
+	return nil
+}
+
+// lockedWriter serialises debug() lines from concurrent clients.
+type lockedWriter struct{ b *Bench }
+
+func (l lockedWriter) Write(p []byte) (int, error) {
+	l.b.debugMu.Lock()
+	defer l.b.debugMu.Unlock()
+	return l.b.cfg.Debug.Write(p)
+}
