@@ -88,8 +88,17 @@ type Bench struct {
 	reconnects atomic.Int64
 	mu         struct {
 		sync.Mutex
-		conn *hdrhistogram.Histogram // initial connection times
+		conn    *hdrhistogram.Histogram // initial connection times
+		lastErr error                   // the latest transaction error
 	}
+}
+
+// LastError returns the latest error a transaction ended with, nil if none
+// did: the reason behind the error counts.
+func (b *Bench) LastError() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.mu.lastErr
 }
 
 // chooser is a thread's script-choice generator, shared by its clients as

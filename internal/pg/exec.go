@@ -12,6 +12,16 @@ import (
 // Do runs one transaction: one pass through a script chosen by weight,
 // meta-commands included, as a pgbench client does.
 func (c *Client) Do(ctx context.Context) (load.Outcome, error) {
+	out, err := c.do(ctx)
+	if err != nil && ctx.Err() == nil {
+		c.b.mu.Lock()
+		c.b.mu.lastErr = err
+		c.b.mu.Unlock()
+	}
+	return out, err
+}
+
+func (c *Client) do(ctx context.Context) (load.Outcome, error) {
 	i := c.pick()
 	out := load.Outcome{Op: uint8(i)}
 	c.watch(ctx)

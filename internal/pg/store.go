@@ -42,11 +42,12 @@ func (c *Client) store(ctx context.Context, i int, cmd *script.Command, st *Stmt
 			if slot < 0 {
 				continue // no command reads it
 			}
-			if v := r.Rows[0][col]; v == nil {
-				env.Vars[slot] = script.Null()
-			} else {
-				env.Vars[slot] = script.Text(*v)
+			// pgbench 15 stores libpq's text, "" for NULL.
+			v := ""
+			if p := r.Rows[0][col]; p != nil {
+				v = *p
 			}
+			env.Vars[slot] = script.Text(v)
 		}
 	}
 	return nil

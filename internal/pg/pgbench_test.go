@@ -1,0 +1,333 @@
+package pg
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/dbmeter/dbmeter/internal/load"
+	"github.com/dbmeter/dbmeter/internal/pg/script"
+)
+
+// The pgbench conformance suite runs each script through the real pgbench
+// binary and through dbmeter's Bench against the same server and compares
+// what they did: the debug() lines (so every value, type and random draw),
+// whether the run failed and why, and table contents.
+
+// pgbenchBin returns the real pgbench, skipping (or failing under
+// DBMETER_E2E=1) when it is not installed.
+func pgbenchBin(t *testing.T) string {
+	t.Helper()
+	p, err := exec.LookPath("pgbench")
+	if err != nil {
+		if os.Getenv("DBMETER_E2E") == "1" {
+			t.Fatal("DBMETER_E2E=1 but pgbench is not on PATH")
+		}
+		t.Skip("pgbench is not on PATH")
+	}
+	return p
+}
+
+// run is one side-by-side case.
+type run struct {
+	scripts  []string // script sources, weight 1 unless a weights entry says
+	weights  []int
+	clients  int
+	threads  int
+	perCli   int
+	seed     uint64
+	mode     QueryMode
+	defines  map[string]string
+	ordered  bool // compare debug lines in order (one client)
+	wantFail string
+}
+
+type outcome struct {
+	debug  []string
+	tokens []string
+	failed bool
+	msg    string // the failure, for the log
+}
+
+func (r run) files(t *testing.T) []string {
+	dir := t.TempDir()
+	var out []string
+	for i, src := range r.scripts {
+		p := filepath.Join(dir, fmt.Sprintf("s%d.sql", i))
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+func (r run) weight(i int) int {
+	if i < len(r.weights) {
+		return r.weights[i]
+	}
+	return 1
+}
+
+func debugLines(s string) []string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if strings.HasPrefix(l, "debug(") {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// debugTokens splits pgbench's stderr into debug() prefixes and values:
+// threads write a prefix and its value with two calls, so with several
+// threads lines can interleave; as multisets they still compare.
+func debugTokens(s string) []string {
+	re := regexp.MustCompile(`debug\(script=\d+,command=\d+\): |(int -?\d+|double \S+|boolean \w+|null)\n`)
+	return re.FindAllString(s, -1)
+}
+
+func (r run) pgbench(t *testing.T, bin, dsn string) outcome {
+	t.Helper()
+	args := []string{"-n", "-c", strconv.Itoa(max(r.clients, 1)), "-j", strconv.Itoa(max(r.threads, 1)),
+		"-t", strconv.Itoa(max(r.perCli, 1)), "--random-seed", strconv.FormatUint(r.seed, 10), "-M", r.mode.String()}
+	for k, v := range r.defines {
+		args = append(args, "-D", k+"="+v)
+	}
+	for i, f := range r.files(t) {
+		args = append(args, "-f", fmt.Sprintf("%s@%d", f, r.weight(i)))
+	}
+	cmd := exec.Command(bin, append(args, dsn)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	return outcome{debug: debugLines(stderr.String()), tokens: debugTokens(stderr.String()), failed: err != nil, msg: stderr.String()}
+}
+
+func (r run) dbmeter(t *testing.T, dsn string) outcome {
+	t.Helper()
+	var ws []Weighted
+	var defined []string
+	vars := map[string]script.Value{"scale": script.Int(1)}
+	for k, v := range r.defines {
+		defined = append(defined, k)
+		vars[k] = script.Text(v)
+	}
+	for i, f := range r.files(t) {
+		src, _ := os.ReadFile(f)
+		s, err := script.Parse(f, string(src), append(script.Predefined(), defined...))
+		if err != nil {
+			return outcome{failed: true, msg: err.Error()}
+		}
+		ws = append(ws, Weighted{Name: filepath.Base(f), Script: s, Weight: r.weight(i)})
+	}
+	drv, _ := LookupDriver("pgx")
+	var debug bytes.Buffer
+	b, err := NewBench(Config{Driver: drv, DSN: dsn, Mode: r.mode, Scripts: ws, Vars: vars,
+		Seed: r.seed, Clients: max(r.clients, 1), Threads: max(r.threads, 1), Debug: &debug})
+	if err != nil {
+		return outcome{failed: true, msg: err.Error()}
+	}
+	cfg := load.DefaultConfig()
+	cfg.Workers, cfg.Duration, cfg.Warmup, cfg.Interval, cfg.Classify = max(r.clients, 1), 0, 0, 0, Classify
+	cfg.Count = int64(max(r.clients, 1) * max(r.perCli, 1))
+	res, err := load.Run(context.Background(), cfg, b.Ops(), b.NewWorker, nil)
+	if err != nil {
+		return outcome{failed: true, msg: err.Error()}
+	}
+	st := res.Stats(-1)
+	return outcome{debug: debugLines(debug.String()), tokens: debugTokens(debug.String()), failed: st.Errors > 0, msg: fmt.Sprint(st.ErrorKinds, b.LastError())}
+}
+
+// compare runs r through both and reports every difference.
+func (r run) compare(t *testing.T, bin, dsn string) {
+	t.Helper()
+	want := r.pgbench(t, bin, dsn)
+	got := r.dbmeter(t, dsn)
+	if want.failed != got.failed {
+		t.Fatalf("pgbench failed=%v (%s), dbmeter failed=%v (%s)", want.failed, strings.TrimSpace(want.msg), got.failed, got.msg)
+	}
+	if r.wantFail != "" && (!strings.Contains(want.msg, r.wantFail) || !strings.Contains(got.msg, r.wantFail)) {
+		t.Errorf("want both to fail with %q:\npgbench: %s\ndbmeter: %s", r.wantFail, want.msg, got.msg)
+	}
+	wd, gd := want.debug, got.debug
+	if !r.ordered {
+		wd, gd = want.tokens, got.tokens
+		slices.Sort(wd)
+		slices.Sort(gd)
+	}
+	if !slices.Equal(wd, gd) {
+		t.Errorf("debug() lines differ\npgbench:\n%s\ndbmeter:\n%s", strings.Join(wd, "\n"), strings.Join(gd, "\n"))
+	}
+	if len(wd) == 0 && r.wantFail == "" {
+		t.Errorf("no debug() line at all: the case checks nothing")
+	}
+}
+
+const randomScript = `\set r debug(random(1, 100000))
+\set e debug(random_exponential(1, 1000, 2.5))
+\set g debug(random_gaussian(1, 1000, 4.0))
+\set z debug(random_zipfian(1, 1000, 1.5))
+\set p debug(permute(:r, 100000))
+\set p2 debug(permute(:r, 1000, 5432))
+\set h debug(hash(:r))
+\set h2 debug(hash_fnv1a(:r, 5))
+\set h3 debug(hash_murmur2(:r, :client_id))
+\set w debug(random(-9223372036854775806, 0))
+\set d debug(:default_seed)
+\set s debug(:random_seed)
+\set c debug(:client_id)
+`
+
+const exprScript = `\set a debug(1 + 2 * 3 - 4 / 3 % 2)
+\set b debug(7 / 2.0 + 1e3 - .5)
+\set c debug(-7 / 2 + -7 % 3 + mod(17, 5))
+\set d debug(5 & 3 | 8 # 1)
+\set e debug(~5 + 2)
+\set f debug(1 << 62 >> 61)
+\set g debug(1 = 1 and 2 <> 3 or 2 != 2)
+\set h debug(3 > 2.5 and not 2 >= 3 and 1 <= 1 and 0 < 1)
+\set i debug(null is null)
+\set j debug(1 isnull or 2 notnull)
+\set k debug(true is not false)
+\set l debug(1 + null)
+\set m debug(null and false)
+\set n debug(false and null)
+\set o debug(case when 1 > 2 then 1 when 2 > 1 then 2.5 else 3 end)
+\set p debug(case when false then 1 end)
+\set q debug(abs(-4) + abs(-4.5))
+\set r debug(greatest(1, 2.5, 2) + least(3, 1, 2))
+\set s debug(int(2.5) + int(3.5) + int(-2.5))
+\set t debug(double(3) / 7)
+\set u debug(sqrt(2) + exp(1) + ln(10) + pi())
+\set v debug(pow(2, 10) + power(2, 0.5))
+\set w debug(1e20)
+\set x debug(-9223372036854775808)
+\set y debug(:dt)
+\set z debug(:dn)
+\set aa debug(:dd * 2)
+\set ab debug(:df or false)
+\set ac debug(1.0 / 3)
+\set ad debug(123456789012.0 * 1000000)
+\set ae debug(hash(0) + hash_fnv1a(0, 0) / 2)
+\set af debug(2 > 1 is true)
+\set ag debug(1.5 % 2)
+\set ah debug(-(1))
+\set ai debug(- 2.5)
+`
+
+func TestPgbenchConformance(t *testing.T) {
+	bin := pgbenchBin(t)
+	dsn := initDB(t)
+	cases := map[string]run{
+		"random seed 5432":           {scripts: []string{randomScript}, perCli: 4, seed: 5432, ordered: true},
+		"random seed 0":              {scripts: []string{randomScript}, perCli: 2, seed: 0, ordered: true},
+		"random seed max":            {scripts: []string{randomScript}, perCli: 2, seed: 18446744073709551615, ordered: true},
+		"random 3 clients 1 thread":  {scripts: []string{randomScript}, clients: 3, threads: 1, perCli: 3, seed: 5432},
+		"random 3 clients 2 threads": {scripts: []string{randomScript}, clients: 3, threads: 2, perCli: 3, seed: 77},
+		"script weights": {scripts: []string{`\set x debug(random(1, 10))`, `\set y debug(random(100, 1000))`},
+			weights: []int{1, 3}, clients: 2, threads: 2, perCli: 20, seed: 5432},
+		"expressions": {scripts: []string{exprScript}, perCli: 1, ordered: true,
+			defines: map[string]string{"dt": "yes", "dn": "NULL", "dd": "2.5", "df": "of"}},
+		"if elif else": {scripts: []string{`\set r random(1, 4)
+\if :r = 1
+\set x debug(100 + random(1, 10))
+\elif :r = 2
+\set x debug(200)
+\if random(0, 1)
+\set y debug(210)
+\else
+\set y debug(220)
+\endif
+\elif :r = 3
+\set x debug(300)
+\else
+\set x debug(400 + :r)
+\endif
+\set z debug(:r)
+`}, perCli: 20, seed: 9, ordered: true},
+		"sleep counted":          {scripts: []string{"\\set us random(1, 50)\n\\sleep :us us\n\\sleep 1 ms\n\\set x debug(:us)\n"}, perCli: 3, seed: 3, ordered: true},
+		"setshell and shell":     {scripts: []string{"\\setshell x echo 42\n\\shell true\n\\set y debug(:x + 1)\n\\setshell z echo :x\n\\set w debug(:z)\n"}, perCli: 1, ordered: true},
+		"zipfian bad parameter":  {scripts: []string{"\\set x debug(random_zipfian(1, 10, 0.5))\n"}, wantFail: "zipfian parameter must be in range [1.001, 1000]"},
+		"division by zero":       {scripts: []string{"\\set x debug(1)\n\\set y 1 / 0\n"}, wantFail: "division by zero"},
+		"random range too large": {scripts: []string{"\\set x random(-9223372036854775808, 9223372036854775807)\n"}, wantFail: "random range is too large"},
+		"bigint overflow":        {scripts: []string{"\\set x 9223372036854775807 + 1\n"}, wantFail: "bigint add out of range"},
+		"coercion":               {scripts: []string{"\\set x not 1\n"}, wantFail: "cannot coerce int to boolean"},
+		"undefined variable":     {scripts: []string{"\\set x :nosuch + 1\n"}, wantFail: `undefined variable "nosuch"`},
+	}
+	for _, mode := range Modes() {
+		cases["gset aset "+mode.String()] = run{mode: mode, perCli: 2, seed: 1, ordered: true, scripts: []string{`\set a random(1, 1000)
+SELECT :a AS one, 2.5 AS two, true AS four \gset
+\set x debug(:one + :two)
+\set z debug(:four)
+SELECT :a + 1 AS v \gset p_
+\set w debug(:p_v)
+SELECT 7 AS s, 8 AS t \aset
+\set u debug(:s * :t)
+SELECT 1 AS none WHERE false \aset
+`}}
+	}
+	cases["compound simple"] = run{perCli: 1, ordered: true, scripts: []string{`SELECT 1 AS a \; SELECT 2 AS b \aset
+\set x debug(:a + :b)
+SELECT 3 AS c \; SELECT 4 AS d \gset
+\set y debug(:d)
+`}}
+	// pgbench 15 stores a NULL column as an empty string, which no
+	// expression can read.
+	cases["gset null"] = run{scripts: []string{"SELECT 1 AS a, NULL AS b \\gset\n\\set x debug(:a)\n\\set y debug(:b)\n"}}
+	cases["gset wants one row"] = run{scripts: []string{"SELECT 1 AS a UNION ALL SELECT 2 \\gset\n"}, wantFail: "expected one row, got 2"}
+	names := slices.Sorted(func(yield func(string) bool) {
+		for k := range cases {
+			if !yield(k) {
+				return
+			}
+		}
+	})
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) { cases[name].compare(t, bin, dsn) })
+	}
+}
+
+// TestPgbenchStaticErrors: scripts pgbench refuses before connecting are
+// refused by dbmeter's parser too.
+func TestPgbenchStaticErrors(t *testing.T) {
+	bin := pgbenchBin(t)
+	for _, src := range []string{
+		"\\set x nosuch(1)\n",
+		"\\set x random(1)\n",
+		"\\set x 1 +\n",
+		"\\set x 9223372036854775808\n",
+		"\\set x 1 < 2 < 3\n",
+		"\\sleep 1 hour\n",
+		"\\sleep\n",
+		"\\if 1\nSELECT 1;\n",
+		"\\endif\n",
+		"\\if 1\n\\else\n\\else\n\\endif\n",
+		"\\gset\n",
+		"\\nosuch\n",
+		"\\setshell x\n",
+	} {
+		t.Run(src, func(t *testing.T) {
+			p := filepath.Join(t.TempDir(), "bad.sql")
+			os.WriteFile(p, []byte(src), 0o644)
+			// No server: pgbench must fail while reading the script.
+			cmd := exec.Command(bin, "-n", "-t", "1", "-f", p, "-h", "127.0.0.1", "-p", "1")
+			out, err := cmd.CombinedOutput()
+			ee, ok := err.(*exec.ExitError)
+			if !ok || ee.ExitCode() != 1 || strings.Contains(string(out), "connection") {
+				t.Fatalf("pgbench did not refuse the script statically: %v\n%s", err, out)
+			}
+			if _, err := script.Parse(p, src, script.Predefined()); err == nil {
+				t.Errorf("pgbench refuses it (%s) but dbmeter parses it", strings.TrimSpace(string(out)))
+			}
+		})
+	}
+}
