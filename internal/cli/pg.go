@@ -508,7 +508,7 @@ func (f *pgFlags) runOne(ctx context.Context, env Env, p *pgPlan, s *session, sr
 		vars[k] = v
 	}
 	bench, err := pg.NewBench(pg.Config{Driver: drv, DSN: srv.dsn, Mode: p.mode, Scripts: p.scripts, Vars: vars,
-		Seed: f.seed, Clients: f.clients, Threads: f.jobs, Debug: env.Stderr})
+		Seed: f.seed, Clients: f.clients, Threads: f.jobs, Debug: env.Stderr, Timed: f.fs.Changed("time")})
 	if err != nil {
 		return result.Run{}, usageError{err}
 	}
@@ -538,6 +538,9 @@ func (f *pgFlags) runOne(ctx context.Context, env Env, p *pgPlan, s *session, sr
 	res, err := load.Run(ctx, cfg, bench.Ops(), bench.NewWorker, watch)
 	if err != nil {
 		return result.Run{}, fmt.Errorf("%s: %w", target, startError(srv.dsn, err))
+	}
+	for _, a := range bench.Aborts() {
+		fmt.Fprintf(env.Stderr, "dbmeter pg: %s: %s\n", target, scrubbed(errors.New(a), p.secrets))
 	}
 	run := res.Fill(result.Run{
 		Family:   "pg",

@@ -43,6 +43,9 @@ type Config struct {
 	// Debug receives the lines of the scripts' debug() calls; nil
 	// discards them.
 	Debug io.Writer
+	// Timed says the run is limited by time (-T), not by a count: an
+	// aborted client then waits instead of failing at once.
+	Timed bool
 }
 
 // Validate reports the first setting that cannot work.
@@ -90,7 +93,16 @@ type Bench struct {
 		sync.Mutex
 		conn    *hdrhistogram.Histogram // initial connection times
 		lastErr error                   // the latest transaction error
+		aborts  []string                // why clients were aborted
 	}
+}
+
+// Aborts returns pgbench's message for each client a script error aborted,
+// in the order they happened.
+func (b *Bench) Aborts() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]string(nil), b.mu.aborts...)
 }
 
 // LastError returns the latest error a transaction ended with, nil if none
@@ -230,14 +242,16 @@ func (c *Client) interrupt() {
 // the session is dropped and the next Do reconnects, so a run survives a
 // server restart.
 type Client struct {
-	b      *Bench
-	id     int
-	prng   script.PRNG
-	choose chooser
-	sess   Session
-	vars   []script.Vars
-	args   []any
-	failed int // consecutive failed reconnects
+	b       *Bench
+	id      int
+	prng    script.PRNG
+	choose  chooser
+	sess    Session
+	vars    []script.Vars
+	args    []any
+	failed  int         // consecutive failed reconnects
+	txOpen  bool        // the script opened a transaction (see inTx)
+	aborted *abortError // set once a script error aborted the client
 
 	// Statements run under qctx, runCtx without its cancellation: drivers
 	// watch a cancellable context with a goroutine or a callback per

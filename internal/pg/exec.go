@@ -2,6 +2,7 @@ package pg
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -22,6 +23,9 @@ func (c *Client) Do(ctx context.Context) (load.Outcome, error) {
 }
 
 func (c *Client) do(ctx context.Context) (load.Outcome, error) {
+	if c.aborted != nil {
+		return load.Outcome{}, c.idle(ctx)
+	}
 	i := c.pick()
 	out := load.Outcome{Op: uint8(i)}
 	c.watch(ctx)
@@ -41,18 +45,92 @@ func (c *Client) do(ctx context.Context) (load.Outcome, error) {
 		env.Command = j + 1
 		next, err := c.step(ctx, i, j, cmd, env, &out)
 		if err != nil {
+			var ae *abortError
+			if errors.As(err, &ae) {
+				c.abort(ae)
+			}
 			return out, err
 		}
 		j = next
 	}
+	if c.inTx() {
+		// pgbench counts this transaction and then aborts the client.
+		c.abort(&abortError{msg: fmt.Sprintf("client %d aborted: end of script reached without completing the last transaction", c.id)})
+	}
 	return out, nil
+}
+
+// KindAborted counts the transactions a client did not run because a
+// script error aborted it, as pgbench aborts a client (pgbench reports
+// them as not processed).
+const KindAborted = "aborted"
+
+// abortError is a script error after which pgbench aborts the client.
+type abortError struct {
+	msg string
+	err error
+}
+
+func (e *abortError) Error() string {
+	if e.err == nil {
+		return e.msg
+	}
+	return e.msg + ": " + e.err.Error()
+}
+func (e *abortError) Unwrap() error     { return e.err }
+func (e *abortError) ErrorKind() string { return load.KindOther }
+
+// abort stops the client for the rest of the run: the session is closed
+// (the server rolls back what is open) and every later Do fails at once.
+func (c *Client) abort(e *abortError) {
+	c.aborted = e
+	c.b.mu.Lock()
+	c.b.mu.aborts = append(c.b.mu.aborts, e.Error())
+	c.b.mu.Unlock()
+	c.drop()
+}
+
+// idle is what an aborted client does instead of a transaction. In a
+// timed run it waits a second (or until the run ends) so that it does not
+// spin; in a counted run it returns at once so the run can finish.
+func (c *Client) idle(ctx context.Context) error {
+	if c.b.cfg.Timed {
+		t := time.NewTimer(time.Second)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+		}
+	}
+	return load.WithKind(fmt.Errorf("client %d was aborted: %w", c.id, c.aborted), KindAborted)
+}
+
+// inTx reports whether the session is inside a transaction block, from
+// the server when the driver can say, else from the script's own BEGIN
+// and COMMIT.
+func (c *Client) inTx() bool {
+	if c.sess == nil {
+		return false
+	}
+	if t, ok := c.sess.(TxStatuser); ok {
+		if in, known := t.InTx(); known {
+			return in
+		}
+	}
+	return c.txOpen
+}
+
+// A TxStatuser knows whether its session is inside a transaction block;
+// known is false when the driver cannot tell.
+type TxStatuser interface {
+	InTx() (in, known bool)
 }
 
 // step runs command j and returns the index of the next one.
 func (c *Client) step(ctx context.Context, si, j int, cmd *script.Command, env *script.Env, out *load.Outcome) (int, error) {
 	name := c.b.cfg.Scripts[si].Name
 	metaErr := func(err error) error {
-		return load.WithKind(fmt.Errorf("%s: %w", name, err), load.KindOther)
+		return &abortError{msg: fmt.Sprintf("client %d aborted in command %d (%s) of script %d", c.id, j, kindName(cmd.Kind), si), err: fmt.Errorf("%s %w", name, err)}
 	}
 	switch cmd.Kind {
 	case script.KindSet:
@@ -105,7 +183,7 @@ func (c *Client) branch(si, j int, env *script.Env) (int, error) {
 		case script.KindIf, script.KindElif:
 			ok, err := cmd.Truth(env)
 			if err != nil {
-				return 0, load.WithKind(fmt.Errorf("%s: %w", name, err), load.KindOther)
+				return 0, &abortError{msg: fmt.Sprintf("client %d aborted in command %d (%s) of script %d", c.id, j, kindName(cmd.Kind), si), err: fmt.Errorf("%s %w", name, err)}
 			}
 			if ok {
 				return j + 1, nil
@@ -127,7 +205,7 @@ func (c *Client) sql(ctx context.Context, i, j int, cmd *script.Command, env *sc
 	c.args = args
 	st := c.b.stmts[i][j]
 	if cmd.Store != script.StoreNone {
-		return c.store(ctx, i, cmd, st, env, out)
+		return c.store(ctx, i, j, cmd, st, env, out)
 	}
 	if st.Query {
 		var n int64
@@ -139,7 +217,26 @@ func (c *Client) sql(ctx context.Context, i, j int, cmd *script.Command, env *sc
 	if err != nil {
 		return c.fail(ctx, i, err)
 	}
+	c.track(cmd.SQL)
 	return nil
+}
+
+// track follows BEGIN and COMMIT for drivers that cannot report the
+// transaction status.
+func (c *Client) track(q *script.SQL) {
+	switch q.Keyword {
+	case "begin", "start":
+		c.txOpen = true
+	case "commit", "end", "rollback", "abort":
+		c.txOpen = false
+	}
+}
+
+func kindName(k script.Kind) string {
+	if k == script.KindSQL {
+		return "SQL"
+	}
+	return [...]string{"", "set", "setshell", "shell", "sleep", "if", "elif", "else", "endif", "startpipeline", "syncpipeline", "endpipeline"}[k]
 }
 
 // lockedWriter serialises debug() lines from concurrent clients.

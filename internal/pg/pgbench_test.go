@@ -51,8 +51,9 @@ type run struct {
 }
 
 type outcome struct {
-	debug  []string
-	tokens []string
+	processed int64 // transactions that completed
+	debug     []string
+	tokens    []string
 	failed bool
 	msg    string // the failure, for the log
 }
@@ -106,10 +107,17 @@ func (r run) pgbench(t *testing.T, bin, dsn string) outcome {
 		args = append(args, "-f", fmt.Sprintf("%s@%d", f, r.weight(i)))
 	}
 	cmd := exec.Command(bin, append(args, dsn)...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
-	return outcome{debug: debugLines(stderr.String()), tokens: debugTokens(stderr.String()), failed: err != nil, msg: stderr.String()}
+	processed := int64(-1)
+	if m := regexp.MustCompile(`actually processed: (\d+)`).FindStringSubmatch(stdout.String()); m != nil {
+		processed, _ = strconv.ParseInt(m[1], 10, 64)
+	}
+	// pgbench exits 0 after aborting a client at the end of its script;
+	// what matters is that it said so.
+	aborted := strings.Contains(stderr.String(), "Run was aborted")
+	return outcome{processed: processed, debug: debugLines(stderr.String()), tokens: debugTokens(stderr.String()), failed: err != nil || aborted, msg: stderr.String()}
 }
 
 func (r run) dbmeter(t *testing.T, dsn string) outcome {
@@ -144,7 +152,8 @@ func (r run) dbmeter(t *testing.T, dsn string) outcome {
 		return outcome{failed: true, msg: err.Error()}
 	}
 	st := res.Stats(-1)
-	return outcome{debug: debugLines(debug.String()), tokens: debugTokens(debug.String()), failed: st.Errors > 0, msg: fmt.Sprint(st.ErrorKinds, b.LastError())}
+	return outcome{processed: st.Ops, debug: debugLines(debug.String()), tokens: debugTokens(debug.String()), failed: st.Errors > 0,
+		msg: fmt.Sprint(st.ErrorKinds, b.LastError(), b.Aborts())}
 }
 
 // compare runs r through both and reports every difference.
@@ -157,6 +166,9 @@ func (r run) compare(t *testing.T, bin, dsn string) {
 	}
 	if r.wantFail != "" && (!strings.Contains(want.msg, r.wantFail) || !strings.Contains(got.msg, r.wantFail)) {
 		t.Errorf("want both to fail with %q:\npgbench: %s\ndbmeter: %s", r.wantFail, want.msg, got.msg)
+	}
+	if want.processed >= 0 && want.processed != got.processed {
+		t.Errorf("transactions processed: pgbench %d, dbmeter %d", want.processed, got.processed)
 	}
 	wd, gd := want.debug, got.debug
 	if !r.ordered {
@@ -283,6 +295,8 @@ SELECT 3 AS c \; SELECT 4 AS d \gset
 	// pgbench 15 stores a NULL column as an empty string, which no
 	// expression can read.
 	cases["gset null"] = run{scripts: []string{"SELECT 1 AS a, NULL AS b \\gset\n\\set x debug(:a)\n\\set y debug(:b)\n"}}
+	cases["end inside a transaction"] = run{clients: 2, perCli: 3, scripts: []string{"BEGIN;\n\\set x debug(random(1, 9))\nSELECT 1;\n"},
+		wantFail: "end of script reached without completing the last transaction"}
 	cases["gset wants one row"] = run{scripts: []string{"SELECT 1 AS a UNION ALL SELECT 2 \\gset\n"}, wantFail: "expected one row, got 2"}
 	names := slices.Sorted(func(yield func(string) bool) {
 		for k := range cases {

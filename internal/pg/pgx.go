@@ -90,3 +90,6 @@ func (s *pgxSession) Query(ctx context.Context, st *Stmt, args ...any) (int64, e
 }
 
 func (s *pgxSession) Close(ctx context.Context) error { return s.conn.Close(ctx) }
+
+// InTx asks pgconn, which follows the server's ReadyForQuery status.
+func (s *pgxSession) InTx() (bool, bool) { return s.conn.PgConn().TxStatus() != 'I', true }

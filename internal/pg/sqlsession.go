@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"fmt"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // sqlSession is a session through database/sql, on one dedicated
@@ -107,4 +109,15 @@ func (s *sqlSession) Close(context.Context) error {
 		err = cerr
 	}
 	return err
+}
+
+// InTx asks the driver connection when it is pgx's; lib/pq does not say.
+func (s *sqlSession) InTx() (in, known bool) {
+	_ = s.conn.Raw(func(dc any) error {
+		if pc, ok := dc.(interface{ Conn() *pgx.Conn }); ok {
+			in, known = pc.Conn().PgConn().TxStatus() != 'I', true
+		}
+		return nil
+	})
+	return in, known
 }

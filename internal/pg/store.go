@@ -15,7 +15,7 @@ import (
 // result columns to variables, with pgbench's rules: \gset wants exactly
 // one row from the last result; \aset takes the first row of every result
 // and ignores empty ones.
-func (c *Client) store(ctx context.Context, i int, cmd *script.Command, st *Stmt, env *script.Env, out *load.Outcome) error {
+func (c *Client) store(ctx context.Context, i, j int, cmd *script.Command, st *Stmt, env *script.Env, out *load.Outcome) error {
 	w := c.b.cfg.Scripts[i]
 	f, ok := c.sess.(Fetcher)
 	if !ok {
@@ -32,7 +32,8 @@ func (c *Client) store(ctx context.Context, i int, cmd *script.Command, st *Stmt
 			continue
 		}
 		if cmd.Store == script.StoreGset && len(r.Rows) != 1 {
-			return c.abortTx(ctx, i, load.WithKind(fmt.Errorf("%s line %d: expected one row, got %d", w.Name, cmd.Line, len(r.Rows)), load.KindOther))
+			return &abortError{msg: fmt.Sprintf("client %d aborted in command %d (SQL) of script %d", c.id, j, i),
+				err: fmt.Errorf("%s line %d: expected one row, got %d", w.Name, cmd.Line, len(r.Rows))}
 		}
 		if len(r.Rows) == 0 {
 			continue
@@ -51,17 +52,6 @@ func (c *Client) store(ctx context.Context, i int, cmd *script.Command, st *Stmt
 		}
 	}
 	return nil
-}
-
-// abortTx rolls back after a client-side failure inside a transaction, so
-// the next transaction starts clean.
-func (c *Client) abortTx(ctx context.Context, i int, err error) error {
-	if c.b.hasTx[i] && ctx.Err() == nil {
-		if _, rerr := c.sess.Exec(c.qctx, c.b.rollbk); rerr != nil && Classify(rerr) != load.KindServer {
-			c.drop()
-		}
-	}
-	return err
 }
 
 // runShell runs \shell or \setshell through /bin/sh, as pgbench's system()
