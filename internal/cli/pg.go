@@ -44,6 +44,9 @@ type pgFlags struct {
 	builtins, files  []string
 	defines          []string
 	seed             uint64
+	maxTries         int
+	verboseErrors    bool
+	failuresDetailed bool
 	dsns, drivers    []string
 	connectTimeout   time.Duration
 	host, port, user string
@@ -75,6 +78,9 @@ func (f *pgFlags) bind(fs *pflag.FlagSet) {
 	fs.StringArrayVarP(&f.builtins, "builtin", "b", nil, "built-in script NAME[@WEIGHT]: tpcb-like, simple-update, select-only (repeatable)")
 	fs.StringArrayVarP(&f.files, "file", "f", nil, "script FILE[@WEIGHT] in pgbench's format (repeatable)")
 	fs.StringArrayVarP(&f.defines, "define", "D", nil, "define a script variable NAME=VALUE (repeatable)")
+	fs.IntVar(&f.maxTries, "max-tries", 1, "try a transaction that hits a serialization failure or a deadlock up to NUM times in all (0: no limit, needs -T or -L)")
+	fs.BoolVar(&f.verboseErrors, "verbose-errors", false, "print a line for every retried or failed transaction")
+	fs.BoolVar(&f.failuresDetailed, "failures-detailed", false, "accepted for pgbench compatibility; failures are always recorded by kind")
 	fs.Uint64Var(&f.seed, "random-seed", load.DefaultSeed, "seed for every random choice (the result records it)")
 	fs.DurationVar(&f.connectTimeout, "connect-timeout", 5*time.Second, "give up connecting to a server after this long (libpq's connect_timeout, unless the DSN sets one)")
 	fs.StringArrayVar(&f.dsns, "dsn", nil, "server to benchmark, postgres://user:password@host:port/db or key=value form (repeat for several servers side by side); default: -h/-p/-U/DBNAME and PG* variables")
@@ -176,6 +182,10 @@ func (f *pgFlags) plan(env Env, args []string) (*pgPlan, error) {
 		return nil, usagef("--latency-limit must not be negative, got %g", f.latencyMS)
 	case changed("scale") && f.scale < 1:
 		return nil, usagef("-s must be at least 1, got %d", f.scale)
+	case f.maxTries < 0:
+		return nil, usagef("--max-tries must not be negative, got %d", f.maxTries)
+	case f.maxTries == 0 && !changed("time") && f.latencyMS == 0:
+		return nil, usagef("an unlimited number of transaction tries (--max-tries 0) can only be used with --latency-limit or a duration (-T)")
 	case f.warmup < 0 || f.grace < 0:
 		return nil, usagef("--warmup and --grace must not be negative")
 	case f.initialize && (f.output.json != "" || f.output.html != "" || f.output.md != "" || f.output.csv != ""):
@@ -508,7 +518,8 @@ func (f *pgFlags) runOne(ctx context.Context, env Env, p *pgPlan, s *session, sr
 		vars[k] = v
 	}
 	bench, err := pg.NewBench(pg.Config{Driver: drv, DSN: srv.dsn, Mode: p.mode, Scripts: p.scripts, Vars: vars,
-		Seed: f.seed, Clients: f.clients, Threads: f.jobs, Debug: env.Stderr, Timed: f.fs.Changed("time")})
+		Seed: f.seed, Clients: f.clients, Threads: f.jobs, Debug: env.Stderr, Timed: f.fs.Changed("time"),
+		MaxTries: maxTries(f.maxTries), VerboseErrors: verboseTo(f.verboseErrors, env.Stderr)})
 	if err != nil {
 		return result.Run{}, usageError{err}
 	}
@@ -554,6 +565,21 @@ func (f *pgFlags) runOne(ctx context.Context, env Env, p *pgPlan, s *session, sr
 	return run, nil
 }
 
+// maxTries maps pgbench's --max-tries (0: unlimited) to pg.Config's.
+func maxTries(n int) int {
+	if n == 0 {
+		return -1
+	}
+	return n
+}
+
+func verboseTo(on bool, w io.Writer) io.Writer {
+	if on {
+		return w
+	}
+	return nil
+}
+
 // startError explains a client that could not connect at the start.
 func startError(dsn string, err error) error {
 	if pg.Classify(err) == load.KindConnection || pg.SQLState(err) != "" {
@@ -595,6 +621,9 @@ func (f *pgFlags) describe(run *result.Run, res *load.Result, cfg load.Config, p
 	// turn.
 	run.Extra["initial_connection_time_ns"] = conn.Mean() * float64(conn.TotalCount()) / float64(f.jobs)
 	run.Extra["reconnects"] = float64(b.Reconnects())
+	retries, retried := b.Retries()
+	run.Extra["retries"] = float64(retries)
+	run.Extra["retried_ops"] = float64(retried)
 	all := res.Set.Total()
 	if cfg.Open() {
 		lag := run.Latency.Mean - run.Service.Mean

@@ -43,6 +43,14 @@ type Config struct {
 	// Debug receives the lines of the scripts' debug() calls; nil
 	// discards them.
 	Debug io.Writer
+	// MaxTries is --max-tries: how many times a transaction that hit a
+	// serialization failure or a deadlock is tried in all; 0 means 1, as
+	// pgbench's default, and a negative value means without limit
+	// (pgbench's --max-tries=0).
+	MaxTries int
+	// VerboseErrors receives a line per failed or retried transaction
+	// (--verbose-errors); nil discards them.
+	VerboseErrors io.Writer
 	// Timed says the run is limited by time (-T), not by a count: an
 	// aborted client then waits instead of failing at once.
 	Timed bool
@@ -89,6 +97,8 @@ type Bench struct {
 	debugMu sync.Mutex
 
 	reconnects atomic.Int64
+	retries    atomic.Int64 // tries after the first, over all transactions
+	retried    atomic.Int64 // transactions tried more than once
 	mu         struct {
 		sync.Mutex
 		conn    *hdrhistogram.Histogram // initial connection times
@@ -96,6 +106,10 @@ type Bench struct {
 		aborts  []string                // why clients were aborted
 	}
 }
+
+// Retries returns pgbench's "total number of retries" and "number of
+// transactions retried".
+func (b *Bench) Retries() (retries, retried int64) { return b.retries.Load(), b.retried.Load() }
 
 // Aborts returns pgbench's message for each client a script error aborted,
 // in the order they happened.

@@ -27,8 +27,59 @@ func (c *Client) do(ctx context.Context) (load.Outcome, error) {
 		return load.Outcome{}, c.idle(ctx)
 	}
 	i := c.pick()
-	out := load.Outcome{Op: uint8(i)}
 	c.watch(ctx)
+	// A retried transaction draws the same random numbers: pgbench
+	// restores the client's generator before each try.
+	saved := c.prng
+	for try := 1; ; try++ {
+		out, err := c.try(ctx, i)
+		if err == nil || Classify(err) != KindSerialization || ctx.Err() != nil || c.aborted != nil {
+			if try > 1 {
+				c.b.retried.Add(1)
+				c.b.retries.Add(int64(try - 1))
+			}
+			return out, err
+		}
+		max := c.b.cfg.MaxTries
+		switch {
+		case max == 0:
+			max = 1
+		case max < 0:
+			max = 0 // unlimited
+		}
+		if max > 0 && try >= max {
+			if try > 1 {
+				c.b.retried.Add(1)
+				c.b.retries.Add(int64(try - 1))
+			}
+			c.verbose("client %d ends the failed transaction (try %d/%d): %v", c.id, try, max, err)
+			return out, err
+		}
+		c.verbose("client %d repeats the transaction after the error (try %d/%s): %v", c.id, try, tries(max), err)
+		c.prng = saved
+	}
+}
+
+func tries(max int) string {
+	if max == 0 {
+		return "unlimited"
+	}
+	return fmt.Sprint(max)
+}
+
+// verbose writes one --verbose-errors line.
+func (c *Client) verbose(format string, a ...any) {
+	if c.b.cfg.VerboseErrors == nil {
+		return
+	}
+	c.b.debugMu.Lock()
+	defer c.b.debugMu.Unlock()
+	fmt.Fprintf(c.b.cfg.VerboseErrors, format+"\n", a...)
+}
+
+// try runs script i once.
+func (c *Client) try(ctx context.Context, i int) (load.Outcome, error) {
+	out := load.Outcome{Op: uint8(i)}
 	if c.sess == nil {
 		if err := c.reconnect(ctx); err != nil {
 			return out, err

@@ -46,16 +46,19 @@ type run struct {
 	seed     uint64
 	mode     QueryMode
 	defines  map[string]string
+	maxTries int
 	ordered  bool // compare debug lines in order (one client)
 	wantFail string
 }
 
 type outcome struct {
 	processed int64 // transactions that completed
+	failures  int64 // transactions that failed (not aborted)
+	retried   int64 // transactions tried more than once
 	debug     []string
 	tokens    []string
-	failed bool
-	msg    string // the failure, for the log
+	failed    bool
+	msg       string // the failure, for the log
 }
 
 func (r run) files(t *testing.T) []string {
@@ -103,6 +106,9 @@ func (r run) pgbench(t *testing.T, bin, dsn string) outcome {
 	for k, v := range r.defines {
 		args = append(args, "-D", k+"="+v)
 	}
+	if r.maxTries != 0 {
+		args = append(args, "--max-tries", strconv.Itoa(r.maxTries))
+	}
 	for i, f := range r.files(t) {
 		args = append(args, "-f", fmt.Sprintf("%s@%d", f, r.weight(i)))
 	}
@@ -114,10 +120,17 @@ func (r run) pgbench(t *testing.T, bin, dsn string) outcome {
 	if m := regexp.MustCompile(`actually processed: (\d+)`).FindStringSubmatch(stdout.String()); m != nil {
 		processed, _ = strconv.ParseInt(m[1], 10, 64)
 	}
+	var failedN, retried int64
+	if m := regexp.MustCompile(`number of failed transactions: (\d+)`).FindStringSubmatch(stdout.String()); m != nil {
+		failedN, _ = strconv.ParseInt(m[1], 10, 64)
+	}
+	if m := regexp.MustCompile(`number of transactions retried: (\d+)`).FindStringSubmatch(stdout.String()); m != nil {
+		retried, _ = strconv.ParseInt(m[1], 10, 64)
+	}
 	// pgbench exits 0 after aborting a client at the end of its script;
 	// what matters is that it said so.
 	aborted := strings.Contains(stderr.String(), "Run was aborted")
-	return outcome{processed: processed, debug: debugLines(stderr.String()), tokens: debugTokens(stderr.String()), failed: err != nil || aborted, msg: stderr.String()}
+	return outcome{processed: processed, failures: failedN, retried: retried, debug: debugLines(stderr.String()), tokens: debugTokens(stderr.String()), failed: err != nil || aborted, msg: stderr.String()}
 }
 
 func (r run) dbmeter(t *testing.T, dsn string) outcome {
@@ -140,7 +153,7 @@ func (r run) dbmeter(t *testing.T, dsn string) outcome {
 	drv, _ := LookupDriver("pgx")
 	var debug bytes.Buffer
 	b, err := NewBench(Config{Driver: drv, DSN: dsn, Mode: r.mode, Scripts: ws, Vars: vars,
-		Seed: r.seed, Clients: max(r.clients, 1), Threads: max(r.threads, 1), Debug: &debug})
+		Seed: r.seed, Clients: max(r.clients, 1), Threads: max(r.threads, 1), Debug: &debug, MaxTries: r.maxTries})
 	if err != nil {
 		return outcome{failed: true, msg: err.Error()}
 	}
@@ -152,7 +165,8 @@ func (r run) dbmeter(t *testing.T, dsn string) outcome {
 		return outcome{failed: true, msg: err.Error()}
 	}
 	st := res.Stats(-1)
-	return outcome{processed: st.Ops, debug: debugLines(debug.String()), tokens: debugTokens(debug.String()), failed: st.Errors > 0,
+	_, retried := b.Retries()
+	return outcome{processed: st.Ops, failures: st.ErrorKinds[KindSerialization], retried: retried, debug: debugLines(debug.String()), tokens: debugTokens(debug.String()), failed: st.Errors > 0,
 		msg: fmt.Sprint(st.ErrorKinds, b.LastError(), b.Aborts())}
 }
 
@@ -307,6 +321,68 @@ SELECT 3 AS c \; SELECT 4 AS d \gset
 	})
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) { cases[name].compare(t, bin, dsn) })
+	}
+}
+
+// balance reads one account's balance.
+func balance(t *testing.T, dsn string, aid int) int64 {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var b int64
+	if err := conn.QueryRow(ctx, "SELECT abalance FROM pgbench_accounts WHERE aid = $1", aid).Scan(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestPgbenchRetries: clients that collide under REPEATABLE READ get
+// serialization failures; with --max-tries both pgbench and dbmeter retry
+// them until every transaction commits exactly once, and with one try both
+// count them as failed.
+func TestPgbenchRetries(t *testing.T) {
+	bin := pgbenchBin(t)
+	dsn := initDB(t)
+	const src = `BEGIN ISOLATION LEVEL REPEATABLE READ;
+SELECT abalance FROM pgbench_accounts WHERE aid = 1;
+\sleep 2 ms
+UPDATE pgbench_accounts SET abalance = abalance + 1 WHERE aid = 1;
+END;
+`
+	for _, tc := range []struct {
+		name     string
+		maxTries int
+	}{{"retried", 1000}, {"one try", 1}} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := run{scripts: []string{src}, clients: 4, perCli: 10, maxTries: tc.maxTries}
+			for _, side := range []string{"pgbench", "dbmeter"} {
+				before := balance(t, dsn, 1)
+				var o outcome
+				if side == "pgbench" {
+					o = r.pgbench(t, bin, dsn)
+				} else {
+					o = r.dbmeter(t, dsn)
+				}
+				moved := balance(t, dsn, 1) - before
+				t.Logf("%s: processed %d, failed %d, retried %d, balance moved %d", side, o.processed, o.failures, o.retried, moved)
+				if moved != o.processed {
+					t.Errorf("%s: the balance moved %d for %d processed transactions", side, moved, o.processed)
+				}
+				if o.processed+o.failures != 40 {
+					t.Errorf("%s: %d processed + %d failed, want 40", side, o.processed, o.failures)
+				}
+				if tc.maxTries > 1 && (o.failures != 0 || o.retried == 0) {
+					t.Errorf("%s: with retries, want no failure and some retried transactions", side)
+				}
+				if tc.maxTries == 1 && (o.failures == 0 || o.retried != 0) {
+					t.Errorf("%s: with one try, want failures and nothing retried", side)
+				}
+			}
+		})
 	}
 }
 

@@ -49,6 +49,9 @@ func pgSummary(w io.Writer, r result.Run) error {
 	fmt.Fprintf(w, "number of clients: %s\n", p["client"])
 	fmt.Fprintf(w, "number of threads: %s\n", p["jobs"])
 	fmt.Fprintf(w, "driver: %s\n", p["driver"])
+	if p["max-tries"] != "" {
+		fmt.Fprintf(w, "maximum number of tries: %s\n", p["max-tries"])
+	}
 	total := float64(r.Ops + r.Errors)
 	if t, _ := strconv.Atoi(p["time"]); t > 0 {
 		fmt.Fprintf(w, "duration: %d s\n", t)
@@ -59,7 +62,17 @@ func pgSummary(w io.Writer, r result.Run) error {
 		fmt.Fprintf(w, "number of transactions per client: %d\n", perClient)
 		fmt.Fprintf(w, "number of transactions actually processed: %d/%d\n", r.Ops, perClient*clients)
 	}
-	fmt.Fprintf(w, "number of failed transactions: %d (%.3f%%)\n", r.Errors, pct(float64(r.Errors), total))
+	aborted := r.ErrorKinds["aborted"]
+	failed := r.Errors - aborted
+	fmt.Fprintf(w, "number of failed transactions: %d (%.3f%%)\n", failed, pct(float64(failed), total))
+	if aborted > 0 {
+		fmt.Fprintf(w, "number of transactions not run (client aborted): %d\n", aborted)
+	}
+	if p["max-tries"] != "" && p["max-tries"] != "1" {
+		retried, retries := r.Extra["retried_ops"], r.Extra["retries"]
+		fmt.Fprintf(w, "number of transactions retried: %.0f (%.3f%%)\n", retried, pct(retried, total))
+		fmt.Fprintf(w, "total number of retries: %.0f\n", retries)
+	}
 	if r.Mode == "open" {
 		if skipped, ok := r.Extra["skipped_ops"]; ok && p["latency-limit"] != "0" {
 			fmt.Fprintf(w, "number of transactions skipped: %.0f (%.3f%%)\n", skipped, pct(skipped, total+skipped))
