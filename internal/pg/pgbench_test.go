@@ -421,3 +421,84 @@ func TestPgbenchStaticErrors(t *testing.T) {
 		})
 	}
 }
+
+// tableDigest sums what a TPC-B run leaves behind, in ways that depend on
+// which rows each transaction touched with which delta.
+func tableDigest(t *testing.T, dsn string) string {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var h, d, ad, td, bd, ab, tb, bb int64
+	err = conn.QueryRow(ctx, `SELECT count(*), coalesce(sum(delta), 0), coalesce(sum(aid::bigint * delta), 0),
+		coalesce(sum(tid * delta), 0), coalesce(sum(bid * delta), 0),
+		(SELECT sum(abalance::bigint * aid) FROM pgbench_accounts), (SELECT sum(tbalance * tid) FROM pgbench_tellers),
+		(SELECT sum(bbalance * bid) FROM pgbench_branches) FROM pgbench_history`).Scan(&h, &d, &ad, &td, &bd, &ab, &tb, &bb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf("history rows %d, sum(delta) %d, sum(aid*delta) %d, sum(tid*delta) %d, sum(bid*delta) %d, sum(abalance*aid) %d, sum(tbalance*tid) %d, sum(bbalance*bid) %d",
+		h, d, ad, td, bd, ab, tb, bb)
+}
+
+func resetTables(t *testing.T, dsn string) {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	for _, q := range []string{"TRUNCATE pgbench_history", "UPDATE pgbench_accounts SET abalance = 0 WHERE abalance <> 0",
+		"UPDATE pgbench_tellers SET tbalance = 0", "UPDATE pgbench_branches SET bbalance = 0"} {
+		if _, err := conn.Exec(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestPgbenchSameRows: with the same --random-seed, a TPC-B run of dbmeter
+// and one of pgbench touch the same rows with the same deltas, so the
+// tables end up identical.
+func TestPgbenchSameRows(t *testing.T) {
+	bin := pgbenchBin(t)
+	dsn := initDB(t)
+	const tpcb = `\set aid random(1, 100000 * :scale)
+\set bid random(1, 1 * :scale)
+\set tid random(1, 10 * :scale)
+\set delta random(-5000, 5000)
+BEGIN;
+UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid;
+SELECT abalance FROM pgbench_accounts WHERE aid = :aid;
+UPDATE pgbench_tellers SET tbalance = tbalance + :delta WHERE tid = :tid;
+UPDATE pgbench_branches SET bbalance = bbalance + :delta WHERE bid = :bid;
+INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (:tid, :bid, :aid, :delta, CURRENT_TIMESTAMP);
+END;
+`
+	for _, mode := range Modes() {
+		t.Run(mode.String(), func(t *testing.T) {
+			r := run{scripts: []string{tpcb}, clients: 3, threads: 2, perCli: 40, seed: 5432, mode: mode}
+			resetTables(t, dsn)
+			if o := r.pgbench(t, bin, dsn); o.failed || o.processed != 120 {
+				t.Fatalf("pgbench: %+v", o)
+			}
+			want := tableDigest(t, dsn)
+			resetTables(t, dsn)
+			if o := r.dbmeter(t, dsn); o.failed || o.processed != 120 {
+				t.Fatalf("dbmeter: %+v", o)
+			}
+			if got := tableDigest(t, dsn); got != want {
+				t.Errorf("tables after the same seed differ:\npgbench: %s\ndbmeter: %s", want, got)
+			}
+			resetTables(t, dsn)
+			r.seed = 5433
+			r.dbmeter(t, dsn)
+			if other := tableDigest(t, dsn); other == want {
+				t.Errorf("another seed left the same tables: the digest cannot tell runs apart")
+			}
+		})
+	}
+}
