@@ -65,6 +65,9 @@ func (c Config) Validate() error {
 		return errors.New("no script")
 	}
 	for _, s := range c.Scripts {
+		if s.Script != nil && s.Script.HasPipeline() && c.Mode == ModeSimple {
+			return fmt.Errorf("script %s: cannot use pipeline mode with the simple query protocol (use -M extended or prepared)", s.Name)
+		}
 		if s.Weight < 0 {
 			return fmt.Errorf("script %s: weight must not be negative, got %d", s.Name, s.Weight)
 		}
@@ -266,6 +269,7 @@ type Client struct {
 	failed  int         // consecutive failed reconnects
 	txOpen  bool        // the script opened a transaction (see inTx)
 	aborted *abortError // set once a script error aborted the client
+	pipe    Pipeliner   // the session, while a pipeline is open
 
 	// Statements run under qctx, runCtx without its cancellation: drivers
 	// watch a cancellable context with a goroutine or a callback per

@@ -216,8 +216,32 @@ func (c *Client) step(ctx context.Context, si, j int, cmd *script.Command, env *
 		if err := c.sql(ctx, si, j, cmd, env, out); err != nil {
 			return 0, err
 		}
-	default:
-		return 0, metaErr(fmt.Errorf("line %d: pipelines are not supported yet", cmd.Line))
+	case script.KindStartPipeline:
+		p, ok := c.sess.(Pipeliner)
+		if !ok {
+			return 0, metaErr(fmt.Errorf("line %d: this driver has no pipeline mode (use --driver pgx)", cmd.Line))
+		}
+		// As pgbench, prepare the pipeline's statements before it starts.
+		if c.b.cfg.Mode == ModePrepared {
+			for k := j + 1; k < len(c.b.stmts[si]) && c.b.cfg.Scripts[si].Script.Commands[k].Kind != script.KindEndPipeline; k++ {
+				if st := c.b.stmts[si][k]; st != nil {
+					if err := p.Prepare(c.qctx, st); err != nil {
+						return 0, c.fail(ctx, si, err)
+					}
+				}
+			}
+		}
+		if err := p.StartPipeline(c.qctx); err != nil {
+			return 0, c.fail(ctx, si, err)
+		}
+		c.pipe = p
+	case script.KindEndPipeline:
+		n, err := c.pipe.EndPipeline(c.qctx)
+		c.pipe = nil
+		out.Rows += n
+		if err != nil {
+			return 0, c.fail(ctx, si, err)
+		}
 	}
 	return j + 1, nil
 }
@@ -255,6 +279,13 @@ func (c *Client) sql(ctx context.Context, i, j int, cmd *script.Command, env *sc
 	}
 	c.args = args
 	st := c.b.stmts[i][j]
+	if c.pipe != nil {
+		if err := c.pipe.Queue(st, args); err != nil {
+			return c.fail(ctx, i, err)
+		}
+		c.track(cmd.SQL)
+		return nil
+	}
 	if cmd.Store != script.StoreNone {
 		return c.store(ctx, i, j, cmd, st, env, out)
 	}
@@ -287,7 +318,7 @@ func kindName(k script.Kind) string {
 	if k == script.KindSQL {
 		return "SQL"
 	}
-	return [...]string{"", "set", "setshell", "shell", "sleep", "if", "elif", "else", "endif", "startpipeline", "syncpipeline", "endpipeline"}[k]
+	return [...]string{"", "set", "setshell", "shell", "sleep", "if", "elif", "else", "endif", "startpipeline", "endpipeline"}[k]
 }
 
 // lockedWriter serialises debug() lines from concurrent clients.

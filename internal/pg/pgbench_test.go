@@ -301,6 +301,20 @@ SELECT 7 AS s, 8 AS t \aset
 SELECT 1 AS none WHERE false \aset
 `}}
 	}
+	for _, mode := range []QueryMode{ModeExtended, ModePrepared} {
+		cases["pipeline "+mode.String()] = run{mode: mode, clients: 2, perCli: 5, seed: 11, scripts: []string{`\set aid random(1, 100000)
+\set delta random(-5000, 5000)
+BEGIN;
+\startpipeline
+UPDATE pgbench_accounts SET abalance = abalance + :delta WHERE aid = :aid;
+SELECT abalance FROM pgbench_accounts WHERE aid = :aid;
+INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (1, 1, :aid, :delta, CURRENT_TIMESTAMP);
+\endpipeline
+END;
+\set x debug(:aid * 100000 + :delta)
+`}}
+	}
+	cases["pipeline error"] = run{mode: ModeExtended, scripts: []string{"\\set x debug(1)\nBEGIN;\n\\startpipeline\nSELECT 1/0;\nSELECT 2;\n\\endpipeline\nEND;\n"}, wantFail: "division by zero"}
 	cases["compound simple"] = run{perCli: 1, ordered: true, scripts: []string{`SELECT 1 AS a \; SELECT 2 AS b \aset
 \set x debug(:a + :b)
 SELECT 3 AS c \; SELECT 4 AS d \gset

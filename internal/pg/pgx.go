@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // openPgx opens a native pgx v5 connection. Simple mode substitutes values
@@ -38,6 +39,8 @@ type pgxSession struct {
 	conn     *pgx.Conn
 	mode     QueryMode
 	prepared map[string]bool
+	pipe     *pgconn.Pipeline // open between StartPipeline and EndPipeline
+	queued   int
 }
 
 var (

@@ -34,7 +34,6 @@ const (
 	KindElse
 	KindEndif
 	KindStartPipeline
-	KindSyncPipeline
 	KindEndPipeline
 )
 
@@ -218,7 +217,7 @@ func (c *Command) ShellWords(vars Vars) ([]string, error) {
 func (c *Command) SetInt(vars Vars, i int64) { vars[c.slot] = Int(i) }
 
 func (c *Command) kindName() string {
-	return [...]string{"sql", "set", "setshell", "shell", "sleep", "if", "elif", "else", "endif", "startpipeline", "syncpipeline", "endpipeline"}[c.Kind]
+	return [...]string{"sql", "set", "setshell", "shell", "sleep", "if", "elif", "else", "endif", "startpipeline", "endpipeline"}[c.Kind]
 }
 
 // Args appends the parameter values of s to dst, in $n order.
@@ -360,13 +359,11 @@ func (s *Script) link() error {
 				return fail(i, "\\startpipeline: already in a pipeline")
 			}
 			pipeline = i
-		case KindSyncPipeline, KindEndPipeline:
+		case KindEndPipeline:
 			if pipeline < 0 {
-				return fail(i, fmt.Sprintf("\\%s: not in a pipeline", c.kindName()))
+				return fail(i, "\\endpipeline: not in a pipeline")
 			}
-			if c.Kind == KindEndPipeline {
-				pipeline = -1
-			}
+			pipeline = -1
 		case KindSQL:
 			if pipeline >= 0 && c.Store != StoreNone {
 				return fail(i, fmt.Sprintf("\\%s is not allowed in a pipeline", storeName(c.Store)))
@@ -375,6 +372,9 @@ func (s *Script) link() error {
 	}
 	if len(stack) > 0 {
 		return fail(len(s.Commands)-1, "\\if without matching \\endif")
+	}
+	if pipeline >= 0 {
+		return fail(len(s.Commands)-1, "end of script reached with pipeline open")
 	}
 	return nil
 }
@@ -431,8 +431,6 @@ func parseMeta(text string, lookup func(string) int) (Command, error) {
 		return none(KindEndif)
 	case "startpipeline":
 		return none(KindStartPipeline)
-	case "syncpipeline":
-		return none(KindSyncPipeline)
 	case "endpipeline":
 		return none(KindEndPipeline)
 	case "sleep":
