@@ -45,6 +45,13 @@ type pgFlags struct {
 	defines          []string
 	seed             uint64
 	maxTries         int
+	connect          bool
+	perCommand       bool
+	log              bool
+	logPrefix        string
+	samplingRate     float64
+	aggInterval      int
+	vacuumAll        bool
 	verboseErrors    bool
 	failuresDetailed bool
 	dsns, drivers    []string
@@ -78,6 +85,13 @@ func (f *pgFlags) bind(fs *pflag.FlagSet) {
 	fs.StringArrayVarP(&f.builtins, "builtin", "b", nil, "built-in script NAME[@WEIGHT]: tpcb-like, simple-update, select-only (repeatable)")
 	fs.StringArrayVarP(&f.files, "file", "f", nil, "script FILE[@WEIGHT] in pgbench's format (repeatable)")
 	fs.StringArrayVarP(&f.defines, "define", "D", nil, "define a script variable NAME=VALUE (repeatable)")
+	fs.BoolVarP(&f.connect, "connect", "C", false, "open a new connection for each transaction (its time counts in the latency)")
+	fs.BoolVarP(&f.perCommand, "report-per-command", "r", false, "report each command's average latency, failures and retries")
+	fs.BoolVarP(&f.log, "log", "l", false, "write every transaction to PREFIX.PID[.THREAD] in pgbench's format")
+	fs.StringVar(&f.logPrefix, "log-prefix", "pgbench_log", "prefix of the -l files")
+	fs.Float64Var(&f.samplingRate, "sampling-rate", 0, "-l: log only this fraction of the transactions (0 < NUM <= 1)")
+	fs.IntVar(&f.aggInterval, "aggregate-interval", 0, "-l: write one line per NUM seconds instead of one per transaction")
+	fs.BoolVarP(&f.vacuumAll, "vacuum-all", "v", false, "vacuum all four pgbench tables before the run")
 	fs.IntVar(&f.maxTries, "max-tries", 1, "try a transaction that hits a serialization failure or a deadlock up to NUM times in all (0: no limit, needs -T or -L)")
 	fs.BoolVar(&f.verboseErrors, "verbose-errors", false, "print a line for every retried or failed transaction")
 	fs.BoolVar(&f.failuresDetailed, "failures-detailed", false, "accepted for pgbench compatibility; failures are always recorded by kind")
@@ -135,6 +149,7 @@ type pgPlan struct {
 	builtin bool // some script is built in, so the pgbench tables must exist
 	vars    map[string]script.Value
 	load    load.Config
+	runs    int // runs started so far, for the -l file names
 	secrets []string
 }
 
@@ -182,6 +197,18 @@ func (f *pgFlags) plan(env Env, args []string) (*pgPlan, error) {
 		return nil, usagef("--latency-limit must not be negative, got %g", f.latencyMS)
 	case changed("scale") && f.scale < 1:
 		return nil, usagef("-s must be at least 1, got %d", f.scale)
+	case (changed("sampling-rate") || changed("aggregate-interval") || changed("log-prefix")) && !f.log:
+		return nil, usagef("--sampling-rate, --aggregate-interval and --log-prefix need -l (--log)")
+	case changed("sampling-rate") && (f.samplingRate <= 0 || f.samplingRate > 1):
+		return nil, usagef("--sampling-rate must be in (0, 1], got %g", f.samplingRate)
+	case changed("aggregate-interval") && f.aggInterval <= 0:
+		return nil, usagef("--aggregate-interval must be a positive number of seconds, got %d", f.aggInterval)
+	case changed("sampling-rate") && changed("aggregate-interval"):
+		return nil, usagef("log sampling (--sampling-rate) and aggregation (--aggregate-interval) cannot be used at the same time")
+	case f.aggInterval > 0 && changed("time") && f.seconds%f.aggInterval != 0:
+		return nil, usagef("duration (%d) must be a multiple of aggregation interval (%d)", f.seconds, f.aggInterval)
+	case f.log && changed("rate"):
+		return nil, usagef("-l with -R is not supported yet: the transaction log needs each transaction's scheduled start, which the load engine does not pass on")
 	case f.maxTries < 0:
 		return nil, usagef("--max-tries must not be negative, got %d", f.maxTries)
 	case f.maxTries == 0 && !changed("time") && f.latencyMS == 0:
@@ -505,6 +532,14 @@ func (f *pgFlags) vacuum(ctx context.Context, env Env, srv *pgServer) error {
 		return fmt.Errorf("%s: %w", srv.target, err)
 	}
 	fmt.Fprintln(env.Stderr, "end.")
+	if f.vacuumAll {
+		fmt.Fprint(env.Stderr, "starting vacuum pgbench_accounts...")
+		if err := pg.VacuumAccounts(ctx, conn, st); err != nil {
+			fmt.Fprintln(env.Stderr)
+			return fmt.Errorf("%s: %w", srv.target, err)
+		}
+		fmt.Fprintln(env.Stderr, "end.")
+	}
 	if st.Exists["pgbench_history"] && !truncated {
 		fmt.Fprintf(env.Stderr, "dbmeter pg: %s: pgbench_history was not created by dbmeter, so it was not emptied (pgbench would; --force to allow)\n", srv.target)
 	}
@@ -517,9 +552,11 @@ func (f *pgFlags) runOne(ctx context.Context, env Env, p *pgPlan, s *session, sr
 	for k, v := range p.vars {
 		vars[k] = v
 	}
+	defer func() { p.runs++ }()
 	bench, err := pg.NewBench(pg.Config{Driver: drv, DSN: srv.dsn, Mode: p.mode, Scripts: p.scripts, Vars: vars,
 		Seed: f.seed, Clients: f.clients, Threads: f.jobs, Debug: env.Stderr, Timed: f.fs.Changed("time"),
-		MaxTries: maxTries(f.maxTries), VerboseErrors: verboseTo(f.verboseErrors, env.Stderr)})
+		MaxTries: maxTries(f.maxTries), VerboseErrors: verboseTo(f.verboseErrors, env.Stderr),
+		ConnectPerTx: f.connect, PerCommand: f.perCommand, Log: f.txLog(p.runs)})
 	if err != nil {
 		return result.Run{}, usageError{err}
 	}
@@ -550,6 +587,9 @@ func (f *pgFlags) runOne(ctx context.Context, env Env, p *pgPlan, s *session, sr
 	if err != nil {
 		return result.Run{}, fmt.Errorf("%s: %w", target, startError(srv.dsn, err))
 	}
+	if err := bench.CloseLogs(); err != nil {
+		return result.Run{}, fmt.Errorf("%s: transaction log: %w", target, err)
+	}
 	for _, a := range bench.Aborts() {
 		fmt.Fprintf(env.Stderr, "dbmeter pg: %s: %s\n", target, scrubbed(errors.New(a), p.secrets))
 	}
@@ -563,6 +603,31 @@ func (f *pgFlags) runOne(ctx context.Context, env Env, p *pgPlan, s *session, sr
 	}, cfg, -1)
 	f.describe(&run, res, cfg, p, srv, drvName, bench)
 	return run, nil
+}
+
+// txLog is -l: files PREFIX.PID and PREFIX.PID.THREAD as pgbench names
+// them; the k-th run after the first (several servers or drivers) writes
+// PREFIX-k.PID….
+func (f *pgFlags) txLog(run int) *pg.TxLog {
+	if !f.log {
+		return nil
+	}
+	prefix := f.logPrefix
+	if run > 0 {
+		prefix = fmt.Sprintf("%s-%d", prefix, run+1)
+	}
+	pid := os.Getpid()
+	return &pg.TxLog{
+		Aggregate:    time.Duration(f.aggInterval) * time.Second,
+		SamplingRate: f.samplingRate,
+		Open: func(thread int) (io.WriteCloser, error) {
+			name := fmt.Sprintf("%s.%d", prefix, pid)
+			if thread > 0 {
+				name = fmt.Sprintf("%s.%d", name, thread)
+			}
+			return os.Create(name)
+		},
+	}
 }
 
 // maxTries maps pgbench's --max-tries (0: unlimited) to pg.Config's.
@@ -621,6 +686,18 @@ func (f *pgFlags) describe(run *result.Run, res *load.Result, cfg load.Config, p
 	// turn.
 	run.Extra["initial_connection_time_ns"] = conn.Mean() * float64(conn.TotalCount()) / float64(f.jobs)
 	run.Extra["reconnects"] = float64(b.Reconnects())
+	if f.connect {
+		run.Extra["average_connection_time_ns"] = conn.Mean()
+	}
+	if f.perCommand {
+		for _, c := range b.CommandStats() {
+			key := fmt.Sprintf("command_%d_%d", c.Script, c.Command)
+			pr[key] = c.Text
+			run.Extra[key+"_latency_ns_mean"] = float64(c.Mean)
+			run.Extra[key+"_failures"] = float64(c.Failures)
+			run.Extra[key+"_retries"] = float64(c.Retries)
+		}
+	}
 	retries, retried := b.Retries()
 	run.Extra["retries"] = float64(retries)
 	run.Extra["retried_ops"] = float64(retried)

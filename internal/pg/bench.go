@@ -51,6 +51,13 @@ type Config struct {
 	// VerboseErrors receives a line per failed or retried transaction
 	// (--verbose-errors); nil discards them.
 	VerboseErrors io.Writer
+	// ConnectPerTx is -C: every transaction opens and closes its own
+	// connection, and the connecting time counts in its latency.
+	ConnectPerTx bool
+	// PerCommand is -r: keep each command's latency, failures and retries.
+	PerCommand bool
+	// Log is -l: nil writes no transaction log.
+	Log *TxLog
 	// Timed says the run is limited by time (-T), not by a count: an
 	// aborted client then waits instead of failing at once.
 	Timed bool
@@ -96,7 +103,8 @@ type Bench struct {
 	rollbk *Stmt
 
 	seeds   *script.Seeds
-	choose  []chooser // per thread
+	logs    []*threadLog // -l, per thread
+	choose  []chooser    // per thread
 	debugMu sync.Mutex
 
 	reconnects atomic.Int64
@@ -107,6 +115,7 @@ type Bench struct {
 		conn    *hdrhistogram.Histogram // initial connection times
 		lastErr error                   // the latest transaction error
 		aborts  []string                // why clients were aborted
+		clients []*Client               // for the per-command figures
 	}
 }
 
@@ -146,6 +155,11 @@ func NewBench(cfg Config) (*Bench, error) {
 	b.mu.conn = hist.New()
 	clients, threads := max(cfg.Clients, 1), max(cfg.Threads, 1)
 	b.seeds = script.NewSeeds(cfg.Seed, clients, min(threads, clients))
+	if cfg.Log != nil {
+		if err := b.openLogs(); err != nil {
+			return nil, err
+		}
+	}
 	for i := range b.seeds.Choose {
 		b.choose = append(b.choose, chooser{mu: &sync.Mutex{}, rng: &b.seeds.Choose[i]})
 	}
@@ -191,11 +205,13 @@ func (b *Bench) NewWorker(ctx context.Context, id int, rng *rand.Rand) (load.Wor
 	c := &Client{b: b, id: id}
 	if id < len(b.seeds.Clients) {
 		c.prng = b.seeds.Clients[id]
-		c.choose = b.choose[b.seeds.ThreadOf[id]]
+		c.thread = b.seeds.ThreadOf[id]
+		c.choose = b.choose[c.thread]
 	} else {
 		// A client pgbench would not have (open loop beyond -c): seeded
 		// from the run's stream for it.
 		c.prng = script.NewPRNG(rng.Uint64())
+		c.thread = len(b.seeds.Choose) // logs nothing
 		c.choose = chooser{mu: &sync.Mutex{}, rng: &script.PRNG{}}
 		*c.choose.rng = script.NewPRNG(rng.Uint64())
 	}
@@ -209,18 +225,77 @@ func (b *Bench) NewWorker(ctx context.Context, id int, rng *rand.Rand) (load.Wor
 	}
 	for _, w := range b.cfg.Scripts {
 		c.vars = append(c.vars, w.Script.NewVars(pre))
+		if b.cfg.PerCommand {
+			c.cmds = append(c.cmds, make([]cmdStats, len(w.Script.Commands)))
+		}
+	}
+	b.mu.Lock()
+	b.mu.clients = append(b.mu.clients, c)
+	b.mu.Unlock()
+	if b.cfg.ConnectPerTx {
+		return c, nil // each transaction connects
 	}
 	start := time.Now()
 	s, err := b.cfg.Driver.Open(ctx, b.cfg.DSN, b.cfg.Mode)
 	if err != nil {
 		return nil, err
 	}
-	d := time.Since(start)
+	b.recordConnect(time.Since(start))
+	c.setSession(s)
+	return c, nil
+}
+
+func (b *Bench) recordConnect(d time.Duration) {
 	b.mu.Lock()
 	b.mu.conn.RecordValue(max(int64(d), 1))
 	b.mu.Unlock()
-	c.setSession(s)
-	return c, nil
+}
+
+// cmdStats are one command's -r figures for one client.
+type cmdStats struct {
+	count                   int64
+	total                   time.Duration
+	failed, retries, errors int64
+}
+
+// CommandStats are a command's -r figures over all clients.
+type CommandStats struct {
+	Script, Command int    // indexes
+	Text            string // the command's first line, as pgbench prints it
+	Count           int64
+	Mean            time.Duration
+	Failures        int64 // transactions that failed at this command
+	Retries         int64 // retries caused by this command
+}
+
+// CommandStats returns the -r figures, per script and command in order.
+// Call it after the run.
+func (b *Bench) CommandStats() []CommandStats {
+	b.mu.Lock()
+	clients := append([]*Client(nil), b.mu.clients...)
+	b.mu.Unlock()
+	var out []CommandStats
+	for i, w := range b.cfg.Scripts {
+		for j, cmd := range w.Script.Commands {
+			cs := CommandStats{Script: i, Command: j, Text: cmd.Source}
+			var total time.Duration
+			for _, c := range clients {
+				if c.cmds == nil {
+					continue
+				}
+				st := c.cmds[i][j]
+				cs.Count += st.count
+				total += st.total
+				cs.Failures += st.failed + st.errors
+				cs.Retries += st.retries
+			}
+			if cs.Count > 0 {
+				cs.Mean = total / time.Duration(cs.Count)
+			}
+			out = append(out, cs)
+		}
+	}
+	return out
 }
 
 func (c *Client) setSession(s Session) {
@@ -266,10 +341,14 @@ type Client struct {
 	sess    Session
 	vars    []script.Vars
 	args    []any
-	failed  int         // consecutive failed reconnects
-	txOpen  bool        // the script opened a transaction (see inTx)
-	aborted *abortError // set once a script error aborted the client
-	pipe    Pipeliner   // the session, while a pipeline is open
+	failed  int          // consecutive failed reconnects
+	txOpen  bool         // the script opened a transaction (see inTx)
+	aborted *abortError  // set once a script error aborted the client
+	pipe    Pipeliner    // the session, while a pipeline is open
+	thread  int          // the pgbench thread the client belongs to
+	n       int64        // transactions logged so far (-l)
+	tries   int          // tries of the current transaction
+	cmds    [][]cmdStats // -r: per script, per command
 
 	// Statements run under qctx, runCtx without its cancellation: drivers
 	// watch a cancellable context with a goroutine or a callback per

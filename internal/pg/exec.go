@@ -13,25 +13,38 @@ import (
 // Do runs one transaction: one pass through a script chosen by weight,
 // meta-commands included, as a pgbench client does.
 func (c *Client) Do(ctx context.Context) (load.Outcome, error) {
+	if c.aborted != nil {
+		return load.Outcome{}, c.idle(ctx)
+	}
+	start := time.Now()
+	c.tries = 0
 	out, err := c.do(ctx)
 	if err != nil && ctx.Err() == nil {
 		c.b.mu.Lock()
 		c.b.mu.lastErr = err
 		c.b.mu.Unlock()
 	}
+	if c.b.cfg.ConnectPerTx {
+		// -C: the next transaction opens its own connection.
+		c.drop()
+	}
+	if c.b.logs != nil && ctx.Err() == nil && (err == nil || Classify(err) == KindSerialization) {
+		c.n++
+		end := time.Now()
+		c.b.logTx(c.thread, txRecord{client: c.id, script: int(out.Op), n: c.n, latency: end.Sub(start), end: end,
+			failed: err != nil, deadlock: SQLState(err) == "40P01", tries: c.tries})
+	}
 	return out, err
 }
 
 func (c *Client) do(ctx context.Context) (load.Outcome, error) {
-	if c.aborted != nil {
-		return load.Outcome{}, c.idle(ctx)
-	}
 	i := c.pick()
 	c.watch(ctx)
 	// A retried transaction draws the same random numbers: pgbench
 	// restores the client's generator before each try.
 	saved := c.prng
 	for try := 1; ; try++ {
+		c.tries = try
 		out, err := c.try(ctx, i)
 		if err == nil || Classify(err) != KindSerialization || ctx.Err() != nil || c.aborted != nil {
 			if try > 1 {
@@ -56,6 +69,7 @@ func (c *Client) do(ctx context.Context) (load.Outcome, error) {
 			return out, err
 		}
 		c.verbose("client %d repeats the transaction after the error (try %d/%s): %v", c.id, try, tries(max), err)
+		c.retriedCmd(i)
 		c.prng = saved
 	}
 }
@@ -77,11 +91,45 @@ func (c *Client) verbose(format string, a ...any) {
 	fmt.Fprintf(c.b.cfg.VerboseErrors, format+"\n", a...)
 }
 
+// retriedCmd moves the failure just counted for script i's failing
+// command to its retries.
+func (c *Client) retriedCmd(i int) {
+	if c.cmds == nil {
+		return
+	}
+	for j := range c.cmds[i] {
+		if c.cmds[i][j].failed > 0 {
+			c.cmds[i][j].failed--
+			c.cmds[i][j].retries++
+			return
+		}
+	}
+}
+
+// connect opens the session of one -C transaction, timing the
+// connection as pgbench's "average connection time".
+func (c *Client) connect(ctx context.Context) error {
+	start := time.Now()
+	s, err := c.b.cfg.Driver.Open(ctx, c.b.cfg.DSN, c.b.cfg.Mode)
+	if err != nil {
+		return load.WithKind(fmt.Errorf("connect: %w", err), load.KindConnection)
+	}
+	c.b.recordConnect(time.Since(start))
+	c.setSession(s)
+	return nil
+}
+
 // try runs script i once.
 func (c *Client) try(ctx context.Context, i int) (load.Outcome, error) {
 	out := load.Outcome{Op: uint8(i)}
 	if c.sess == nil {
-		if err := c.reconnect(ctx); err != nil {
+		var err error
+		if c.b.cfg.ConnectPerTx {
+			err = c.connect(ctx)
+		} else {
+			err = c.reconnect(ctx)
+		}
+		if err != nil {
 			return out, err
 		}
 	}
@@ -94,7 +142,19 @@ func (c *Client) try(ctx context.Context, i int) (load.Outcome, error) {
 	for j := 0; j < len(cmds); {
 		cmd := &cmds[j]
 		env.Command = j + 1
+		t0 := time.Now()
 		next, err := c.step(ctx, i, j, cmd, env, &out)
+		if c.cmds != nil {
+			st := &c.cmds[i][j]
+			if err == nil {
+				st.count++
+				st.total += time.Since(t0)
+			} else if Classify(err) == KindSerialization {
+				st.failed++ // moved to retries when the transaction is retried
+			} else {
+				st.errors++
+			}
+		}
 		if err != nil {
 			var ae *abortError
 			if errors.As(err, &ae) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/pg/script"
@@ -512,6 +514,103 @@ END;
 			r.dbmeter(t, dsn)
 			if other := tableDigest(t, dsn); other == want {
 				t.Errorf("another seed left the same tables: the digest cannot tell runs apart")
+			}
+		})
+	}
+}
+
+// logShape reduces a -l line to its shape: the number of fields and which
+// are numbers, so pgbench's and dbmeter's logs compare although times
+// differ.
+func logShape(line string) string {
+	var b strings.Builder
+	for _, f := range strings.Fields(line) {
+		if _, err := strconv.ParseInt(f, 10, 64); err == nil {
+			b.WriteString("N ")
+		} else {
+			b.WriteString(f + " ")
+		}
+	}
+	return strings.TrimSpace(b.String())
+}
+
+func logShapes(t *testing.T, glob string) map[string]int {
+	t.Helper()
+	files, _ := filepath.Glob(glob)
+	shapes := map[string]int{}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+			shapes[logShape(l)]++
+		}
+	}
+	return shapes
+}
+
+// TestPgbenchLogFormat: -l lines (per transaction, with retries, and
+// aggregated) have pgbench 15's fields, and per-transaction logs have one
+// line per transaction, in one file per thread.
+func TestPgbenchLogFormat(t *testing.T) {
+	bin := pgbenchBin(t)
+	dsn := initDB(t)
+	for _, tc := range []struct {
+		name     string
+		maxTries int
+		agg      int
+	}{{"transactions", 1, 0}, {"transactions with retries", 3, 0}, {"aggregates", 1, 1}} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			limit := []string{"-t", "5"}
+			if tc.agg > 0 {
+				limit = []string{"-T", "2"}
+			}
+			args := []string{"-n", "-c", "2", "-j", "2", limit[0], limit[1], "-l", "--log-prefix", filepath.Join(dir, "pgb"), "--max-tries", strconv.Itoa(tc.maxTries), "-b", "select-only"}
+			if tc.agg > 0 {
+				args = append(args, "--aggregate-interval", strconv.Itoa(tc.agg))
+			}
+			if out, err := exec.Command(bin, append(args, dsn)...).CombinedOutput(); err != nil {
+				t.Fatalf("pgbench: %v\n%s", err, out)
+			}
+			_, sel, _ := script.Builtin("select-only", nil)
+			drv, _ := LookupDriver("pgx")
+			lg := &TxLog{Aggregate: time.Duration(tc.agg) * time.Second, Open: func(th int) (io.WriteCloser, error) {
+				return os.Create(filepath.Join(dir, fmt.Sprintf("dbm.%d.%d", 1, th)))
+			}}
+			b, err := NewBench(Config{Driver: drv, DSN: dsn, Scripts: []Weighted{{Name: "select-only", Script: sel, Weight: 1}},
+				Vars: map[string]script.Value{"scale": script.Int(1)}, Clients: 2, Threads: 2, MaxTries: tc.maxTries, Log: lg})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg := load.DefaultConfig()
+			cfg.Workers, cfg.Duration, cfg.Count, cfg.Warmup, cfg.Interval = 2, 0, 10, 0, 0
+			if tc.agg > 0 {
+				cfg.Duration, cfg.Count = 2*time.Second, 0
+			}
+			if _, err := load.Run(context.Background(), cfg, b.Ops(), b.NewWorker, nil); err != nil {
+				t.Fatal(err)
+			}
+			if err := b.CloseLogs(); err != nil {
+				t.Fatal(err)
+			}
+			want, got := logShapes(t, filepath.Join(dir, "pgb*")), logShapes(t, filepath.Join(dir, "dbm*"))
+			if tc.agg > 0 {
+				// How many intervals the runs span depends on timing; the
+				// shape of each line does not.
+				for k := range want {
+					want[k] = 1
+				}
+				for k := range got {
+					got[k] = 1
+				}
+			}
+			if fmt.Sprint(want) != fmt.Sprint(got) {
+				t.Errorf("log lines differ in shape:\npgbench: %v\ndbmeter: %v", want, got)
+			}
+			if files, _ := filepath.Glob(filepath.Join(dir, "dbm*")); len(files) != 2 {
+				t.Errorf("%d log files, want one per thread", len(files))
 			}
 		})
 	}

@@ -87,9 +87,15 @@ func pgSummary(w io.Writer, r result.Run) error {
 	if lag, ok := r.Extra["schedule_lag_ns_mean"]; ok {
 		fmt.Fprintf(w, "rate limit schedule lag: avg %s ms\n", ms(lag))
 	}
-	fmt.Fprintf(w, "initial connection time = %s ms\n", ms(r.Extra["initial_connection_time_ns"]))
-	fmt.Fprintf(w, "tps = %f (without initial connection time)\n", r.OpsPerS)
+	if act, ok := r.Extra["average_connection_time_ns"]; ok {
+		fmt.Fprintf(w, "average connection time = %s ms\n", ms(act))
+		fmt.Fprintf(w, "tps = %f (including reconnection times)\n", r.OpsPerS)
+	} else {
+		fmt.Fprintf(w, "initial connection time = %s ms\n", ms(r.Extra["initial_connection_time_ns"]))
+		fmt.Fprintf(w, "tps = %f (without initial connection time)\n", r.OpsPerS)
+	}
 	pgScripts(w, r)
+	pgCommands(w, r)
 	l := r.Latency
 	fmt.Fprintf(w, "latency percentiles: p50 %s  p90 %s  p99 %s  p99.9 %s  max %s ms\n",
 		ms(float64(l.P50)), ms(float64(l.P90)), ms(float64(l.P99)), ms(float64(l.P999)), ms(float64(l.Max)))
@@ -104,6 +110,48 @@ func pgSummary(w io.Writer, r result.Run) error {
 		_, err = fmt.Fprintf(w, "reconnects after lost connections: %.0f\n", n)
 	}
 	return err
+}
+
+// pgCommands prints pgbench's -r block: each command's mean latency,
+// failures and, when transactions may be retried, retries.
+func pgCommands(w io.Writer, r result.Run) {
+	type cmd struct{ s, c int }
+	var cmds []cmd
+	for k := range r.Params {
+		rest, ok := strings.CutPrefix(k, "command_")
+		if !ok {
+			continue
+		}
+		var c cmd
+		if n, _ := fmt.Sscanf(rest, "%d_%d", &c.s, &c.c); n == 2 && fmt.Sprintf("%d_%d", c.s, c.c) == rest {
+			cmds = append(cmds, c)
+		}
+	}
+	if len(cmds) == 0 {
+		return
+	}
+	sort.Slice(cmds, func(i, j int) bool {
+		return cmds[i].s < cmds[j].s || cmds[i].s == cmds[j].s && cmds[i].c < cmds[j].c
+	})
+	retries := r.Params["max-tries"] != "" && r.Params["max-tries"] != "1"
+	if retries {
+		fmt.Fprintln(w, "statement latencies in milliseconds, failures and retries:")
+	} else {
+		fmt.Fprintln(w, "statement latencies in milliseconds and failures:")
+	}
+	last := -1
+	for _, c := range cmds {
+		key := fmt.Sprintf("command_%d_%d", c.s, c.c)
+		if c.s != last && r.Params["script_1"] != "" {
+			fmt.Fprintf(w, "SQL script %d: %s\n", c.s+1, r.Params[fmt.Sprintf("script_%d", c.s+1)])
+		}
+		last = c.s
+		fmt.Fprintf(w, "%11.3f  %10.0f", r.Extra[key+"_latency_ns_mean"]/1e6, r.Extra[key+"_failures"])
+		if retries {
+			fmt.Fprintf(w, "  %10.0f", r.Extra[key+"_retries"])
+		}
+		fmt.Fprintf(w, "  %s\n", r.Params[key])
+	}
 }
 
 // pgScripts prints pgbench's per-script block when a run mixed scripts.

@@ -50,7 +50,10 @@ const (
 // Command is one command of a script, numbered as pgbench numbers them.
 type Command struct {
 	Line int // 1-based line where the command starts
-	Kind Kind
+	// Source is the command's first line as written, which pgbench's -r
+	// prints.
+	Source string
+	Kind   Kind
 	// Var is the variable \set and \setshell assign.
 	Var  string
 	slot int
@@ -272,12 +275,13 @@ func Parse(name, src string, predefined []string) (*Script, error) {
 			break
 		}
 		line := sc.line
+		first := strings.TrimSpace(sc.src[sc.pos : sc.pos+lineLen(sc.src[sc.pos:])])
 		if sc.src[sc.pos] == '\\' && !strings.HasPrefix(sc.src[sc.pos:], `\;`) {
 			cmd, err := parseMeta(sc.metaLine(), lookup)
 			if err != nil {
 				return nil, bad(line, "%v", err)
 			}
-			cmd.Line = line
+			cmd.Line, cmd.Source = line, first
 			if cmd.Store != StoreNone {
 				n := len(s.Commands)
 				if n == 0 || s.Commands[n-1].Kind != KindSQL || s.Commands[n-1].Store != StoreNone {
@@ -296,7 +300,10 @@ func Parse(name, src string, predefined []string) (*Script, error) {
 		if q == nil {
 			continue
 		}
-		s.Commands = append(s.Commands, Command{Line: line, Kind: KindSQL, SQL: q})
+		if i := strings.Index(first, `\`); i > 0 && !strings.HasPrefix(first[i:], `\;`) {
+			first = strings.TrimSpace(first[:i]) // a \gset on the same line
+		}
+		s.Commands = append(s.Commands, Command{Line: line, Source: first, Kind: KindSQL, SQL: q})
 	}
 	if len(s.Commands) == 0 {
 		return nil, bad(sc.line, "the script has no commands")
