@@ -134,6 +134,12 @@ func TestPGCrossCheckPgbench(t *testing.T) {
 	}
 }
 
+func pipeFile(t *testing.T) string {
+	p := filepath.Join(t.TempDir(), "pipe.sql")
+	os.WriteFile(p, []byte("\\startpipeline\nSELECT 1;\n\\endpipeline\n"), 0o644)
+	return p
+}
+
 // TestPGBadInput: each mistake is one line, the right exit code, and no
 // secret on the screen.
 func TestPGBadInput(t *testing.T) {
@@ -165,6 +171,11 @@ func TestPGBadInput(t *testing.T) {
 		{"-T and -t", []string{"-T", "1", "-t", "1", "--dsn", dsn}, 2, "contradict"},
 		{"missing script file", []string{"-f", "/nonexistent.sql", "--dsn", dsn}, 2, "/nonexistent.sql"},
 		{"dsn and -h", []string{"-h", "x", "--dsn", dsn}, 2, "not both"},
+		{"unlimited tries with -t", []string{"--max-tries", "0", "--dsn", dsn}, 2, "--latency-limit or a duration"},
+		{"sampling without -l", []string{"--sampling-rate", "0.5", "--dsn", dsn}, 2, "need -l"},
+		{"sampling and aggregation", []string{"-l", "--sampling-rate", "0.5", "--aggregate-interval", "1", "--dsn", dsn}, 2, "cannot be used at the same time"},
+		{"bad sampling rate", []string{"-l", "--sampling-rate", "2", "--dsn", dsn}, 2, "(0, 1]"},
+		{"pipeline in simple mode", []string{"-f", pipeFile(t), "--dsn", dsn}, 2, "cannot use pipeline mode with the simple query protocol"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
