@@ -52,6 +52,12 @@ type pgFlags struct {
 	samplingRate     float64
 	aggInterval      int
 	vacuumAll        bool
+	quietInit        bool
+	partitions       int
+	partitionMethod  string
+	unlogged         bool
+	tablespace       string
+	indexTablespace  string
 	verboseErrors    bool
 	failuresDetailed bool
 	dsns, drivers    []string
@@ -79,6 +85,12 @@ func (f *pgFlags) bind(fs *pflag.FlagSet) {
 	fs.BoolVarP(&f.initialize, "initialize", "i", false, "initialise the pgbench tables and exit")
 	fs.StringVarP(&f.initSteps, "init-steps", "I", "dtgvp", "-i: steps to run: d drop, t create, g generate (COPY), G generate on the server, v vacuum, p primary keys, f foreign keys")
 	fs.BoolVar(&f.foreignKeys, "foreign-keys", false, "-i: create foreign keys between the tables")
+	fs.BoolVarP(&f.quietInit, "quiet-init", "q", false, "-i: a progress line every 5 seconds instead of every 100000 rows (pgbench's -q; with -i, --quiet does the same)")
+	fs.IntVar(&f.partitions, "partitions", 0, "-i: partition pgbench_accounts into NUM partitions")
+	fs.StringVar(&f.partitionMethod, "partition-method", "", "-i: range (default with --partitions) or hash")
+	fs.BoolVar(&f.unlogged, "unlogged-tables", false, "-i: create the tables UNLOGGED")
+	fs.StringVar(&f.tablespace, "tablespace", "", "-i: create the tables in this tablespace")
+	fs.StringVar(&f.indexTablespace, "index-tablespace", "", "-i: create the primary keys in this tablespace")
 	fs.BoolVarP(&f.noVacuum, "no-vacuum", "n", false, "do not vacuum before the run (-i: skip the vacuum step)")
 	fs.BoolVarP(&f.simpleUpdate, "skip-some-updates", "N", false, "run the simple-update built-in script (-b simple-update)")
 	fs.BoolVarP(&f.selectOnly, "select-only", "S", false, "run the select-only built-in script (-b select-only)")
@@ -413,7 +425,9 @@ func runPGInit(ctx context.Context, env Env, f *pgFlags, p *pgPlan) error {
 	if f.foreignKeys && !strings.Contains(steps, "f") {
 		steps += "f"
 	}
-	ic := pg.InitConfig{Scale: f.scale, Fillfactor: f.fillfactor, Steps: steps, Force: f.force, Log: env.Stderr}
+	ic := pg.InitConfig{Scale: f.scale, Fillfactor: f.fillfactor, Steps: steps, Force: f.force, Log: env.Stderr,
+		Quiet: f.quietInit || f.output.quiet, Partitions: f.partitions, PartitionMethod: f.partitionMethod, Unlogged: f.unlogged,
+		Tablespace: f.tablespace, IndexTablespace: f.indexTablespace}
 	if err := ic.Validate(); err != nil {
 		return usageError{err}
 	}

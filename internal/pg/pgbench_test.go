@@ -615,3 +615,78 @@ func TestPgbenchLogFormat(t *testing.T) {
 		})
 	}
 }
+
+// catalog describes the pgbench relations: name, persistence, kind,
+// partition bound and options, plus what the accounts hold.
+func catalog(t *testing.T, dsn string) string {
+	t.Helper()
+	ctx := context.Background()
+	conn, err := Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	rows, err := conn.Query(ctx, `SELECT relname || ' ' || relpersistence::text || ' ' || relkind::text || ' ' || coalesce(pg_get_expr(relpartbound, oid), '') ||
+		' ' || coalesce(array_to_string(reloptions, ','), '') FROM pg_class WHERE relname LIKE 'pgbench%' ORDER BY 1`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, s)
+	}
+	var n, sum, bids int64
+	if err := conn.QueryRow(ctx, "SELECT count(*), sum(aid), count(DISTINCT bid) FROM pgbench_accounts").Scan(&n, &sum, &bids); err != nil {
+		t.Fatal(err)
+	}
+	return strings.Join(out, "\n") + fmt.Sprintf("\naccounts %d, sum(aid) %d, branches %d", n, sum, bids)
+}
+
+// TestPgbenchInitOptions: -i with partitions, unlogged tables, foreign
+// keys and fill factor makes the same relations as pgbench -i.
+func TestPgbenchInitOptions(t *testing.T) {
+	bin := pgbenchBin(t)
+	dsn := initDB(t)
+	for _, tc := range []struct {
+		name string
+		args []string
+		cfg  InitConfig
+	}{
+		{"range partitions", []string{"--partitions", "3"}, InitConfig{Partitions: 3}},
+		{"hash partitions unlogged", []string{"--partitions", "4", "--partition-method", "hash", "--unlogged-tables"}, InitConfig{Partitions: 4, PartitionMethod: "hash", Unlogged: true}},
+		{"unlogged fillfactor foreign keys", []string{"--unlogged-tables", "-F", "80", "--foreign-keys"}, InitConfig{Unlogged: true, Fillfactor: 80, Steps: "dtgvpf"}},
+		{"server-side generation", []string{"-I", "dtGvp"}, InitConfig{Steps: "dtGvp"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append([]string{"-i", "-q", "-s", "2"}, tc.args...)
+			if out, err := exec.Command(bin, append(args, dsn)...).CombinedOutput(); err != nil {
+				t.Fatalf("pgbench -i: %v\n%s", err, out)
+			}
+			want := catalog(t, dsn)
+			cfg := tc.cfg
+			cfg.Scale, cfg.Force, cfg.Quiet = 2, true, true
+			if cfg.Fillfactor == 0 {
+				cfg.Fillfactor = 100
+			}
+			if cfg.Steps == "" {
+				cfg.Steps = "dtgvp"
+			}
+			ctx := context.Background()
+			conn, err := Connect(ctx, dsn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer conn.Close(ctx)
+			if err := Init(ctx, conn, cfg); err != nil {
+				t.Fatal(err)
+			}
+			if got := catalog(t, dsn); got != want {
+				t.Errorf("relations differ:\npgbench -i:\n%s\ndbmeter:\n%s", want, got)
+			}
+		})
+	}
+}
