@@ -2,6 +2,8 @@ package cli
 
 import (
 	"context"
+	crand "crypto/rand"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -44,6 +46,7 @@ type pgFlags struct {
 	builtins, files  []string
 	defines          []string
 	seed             uint64
+	seedSpec         string
 	maxTries         int
 	connect          bool
 	perCommand       bool
@@ -107,7 +110,7 @@ func (f *pgFlags) bind(fs *pflag.FlagSet) {
 	fs.IntVar(&f.maxTries, "max-tries", 1, "try a transaction that hits a serialization failure or a deadlock up to NUM times in all (0: no limit, needs -T or -L)")
 	fs.BoolVar(&f.verboseErrors, "verbose-errors", false, "print a line for every retried or failed transaction")
 	fs.BoolVar(&f.failuresDetailed, "failures-detailed", false, "accepted for pgbench compatibility; failures are always recorded by kind")
-	fs.Uint64Var(&f.seed, "random-seed", load.DefaultSeed, "seed for every random choice (the result records it)")
+	fs.StringVar(&f.seedSpec, "random-seed", strconv.Itoa(load.DefaultSeed), "seed for every random choice: an unsigned integer, time or rand, as pgbench (the result records it)")
 	fs.DurationVar(&f.connectTimeout, "connect-timeout", 5*time.Second, "give up connecting to a server after this long (libpq's connect_timeout, unless the DSN sets one)")
 	fs.StringArrayVar(&f.dsns, "dsn", nil, "server to benchmark, postgres://user:password@host:port/db or key=value form (repeat for several servers side by side); default: -h/-p/-U/DBNAME and PG* variables")
 	fs.StringSliceVar(&f.drivers, "driver", []string{"pgx"}, "Go drivers to benchmark, repeatable or comma-separated: "+strings.Join(pg.DriverNames(), ", "))
@@ -234,6 +237,9 @@ func (f *pgFlags) plan(env Env, args []string) (*pgPlan, error) {
 	if err != nil {
 		return nil, usageError{err}
 	}
+	if f.seed, err = parseSeed(f.seedSpec); err != nil {
+		return nil, usageError{err}
+	}
 	p := &pgPlan{mode: mode, vars: map[string]script.Value{}}
 	if p.dsns, p.secrets, err = f.servers(env, args); err != nil {
 		return nil, err
@@ -277,6 +283,26 @@ func (f *pgFlags) plan(env Env, args []string) (*pgPlan, error) {
 		return nil, usageError{err}
 	}
 	return p, nil
+}
+
+// parseSeed reads --random-seed as pgbench does: an unsigned integer, "time"
+// (the clock in microseconds) or "rand" (a strong random number).
+func parseSeed(s string) (uint64, error) {
+	switch s {
+	case "time":
+		return uint64(time.Now().UnixMicro()), nil
+	case "rand":
+		var b [8]byte
+		if _, err := crand.Read(b[:]); err != nil {
+			return 0, fmt.Errorf("--random-seed rand: %w", err)
+		}
+		return binary.LittleEndian.Uint64(b[:]), nil
+	}
+	v, err := strconv.ParseUint(s, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("unrecognized random seed option %q: expecting an unsigned integer, \"time\" or \"rand\"", s)
+	}
+	return v, nil
 }
 
 // servers returns the DSNs to benchmark and the secrets they hold.
@@ -349,12 +375,14 @@ func (f *pgFlags) loadScripts(p *pgPlan, defined []string) error {
 	if len(specs) == 0 && len(f.files) == 0 {
 		specs = []string{"tpcb-like"}
 	}
+	// One namespace: a pgbench client's variables are shared by its scripts.
+	ns := script.NewNames(append(script.Predefined(), defined...)...)
 	for _, spec := range specs {
 		name, w, err := splitWeight(spec, "-b")
 		if err != nil {
 			return err
 		}
-		full, s, err := script.Builtin(name, defined)
+		full, s, err := script.BuiltinIn(ns, name)
 		if err != nil {
 			return usageError{err}
 		}
@@ -370,7 +398,7 @@ func (f *pgFlags) loadScripts(p *pgPlan, defined []string) error {
 		if err != nil {
 			return usagef("-f %s: %v", path, errors.Unwrap(err))
 		}
-		s, err := script.Parse(path, string(src), append(script.Predefined(), defined...))
+		s, err := script.ParseIn(ns, path, string(src))
 		if err != nil {
 			return usageError{err}
 		}

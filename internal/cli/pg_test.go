@@ -171,6 +171,7 @@ func TestPGBadInput(t *testing.T) {
 		{"-T and -t", []string{"-T", "1", "-t", "1", "--dsn", dsn}, 2, "contradict"},
 		{"missing script file", []string{"-f", "/nonexistent.sql", "--dsn", dsn}, 2, "/nonexistent.sql"},
 		{"dsn and -h", []string{"-h", "x", "--dsn", dsn}, 2, "not both"},
+		{"bad seed", []string{"--random-seed", "-1", "--dsn", dsn}, 2, "unrecognized random seed option"},
 		{"unlimited tries with -t", []string{"--max-tries", "0", "--dsn", dsn}, 2, "--latency-limit or a duration"},
 		{"sampling without -l", []string{"--sampling-rate", "0.5", "--dsn", dsn}, 2, "need -l"},
 		{"sampling and aggregation", []string{"-l", "--sampling-rate", "0.5", "--aggregate-interval", "1", "--dsn", dsn}, 2, "cannot be used at the same time"},

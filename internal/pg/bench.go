@@ -223,8 +223,14 @@ func (b *Bench) NewWorker(ctx context.Context, id int, rng *rand.Rand) (load.Wor
 	for k, v := range b.cfg.Vars {
 		pre[k] = v
 	}
+	shared := map[*script.Names]script.Vars{}
 	for _, w := range b.cfg.Scripts {
-		c.vars = append(c.vars, w.Script.NewVars(pre))
+		v, ok := shared[w.Script.Names()]
+		if !ok {
+			v = w.Script.NewVars(pre)
+			shared[w.Script.Names()] = v
+		}
+		c.vars = append(c.vars, v)
 		if b.cfg.PerCommand {
 			c.cmds = append(c.cmds, make([]cmdStats, len(w.Script.Commands)))
 		}

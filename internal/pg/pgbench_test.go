@@ -144,9 +144,10 @@ func (r run) dbmeter(t *testing.T, dsn string) outcome {
 		defined = append(defined, k)
 		vars[k] = script.Text(v)
 	}
+	ns := script.NewNames(append(script.Predefined(), defined...)...)
 	for i, f := range r.files(t) {
 		src, _ := os.ReadFile(f)
-		s, err := script.Parse(f, string(src), append(script.Predefined(), defined...))
+		s, err := script.ParseIn(ns, f, string(src))
 		if err != nil {
 			return outcome{failed: true, msg: err.Error()}
 		}
@@ -317,6 +318,8 @@ END;
 `}}
 	}
 	cases["pipeline error"] = run{mode: ModeExtended, scripts: []string{"\\set x debug(1)\nBEGIN;\n\\startpipeline\nSELECT 1/0;\nSELECT 2;\n\\endpipeline\nEND;\n"}, wantFail: "division by zero"}
+	cases["variables shared by scripts"] = run{scripts: []string{"\\set a random(1, 1000)\n\\set b debug(:a)\n", "\\set c debug(:a + 1)\n"},
+		clients: 1, perCli: 20, seed: 21, ordered: true}
 	cases["compound simple"] = run{perCli: 1, ordered: true, scripts: []string{`SELECT 1 AS a \; SELECT 2 AS b \aset
 \set x debug(:a + :b)
 SELECT 3 AS c \; SELECT 4 AS d \gset

@@ -54,6 +54,11 @@ func BuiltinNames() []string {
 // of it as pgbench allows ("select" for select-only). It returns the full
 // name. extra names variables defined with -D.
 func Builtin(name string, extra []string) (string, *Script, error) {
+	return BuiltinIn(NewNames(append(Predefined(), extra...)...), name)
+}
+
+// BuiltinIn is Builtin parsing into the run's shared namespace ns.
+func BuiltinIn(ns *Names, name string) (string, *Script, error) {
 	var found []builtin
 	for _, b := range builtins() {
 		if b.name == name {
@@ -72,7 +77,7 @@ func Builtin(name string, extra []string) (string, *Script, error) {
 		return "", nil, fmt.Errorf("built-in script %q is ambiguous (built-in scripts: %s)", name, strings.Join(BuiltinNames(), ", "))
 	}
 	b := found[0]
-	s, err := Parse(b.desc, b.src, append(Predefined(), extra...))
+	s, err := ParseIn(ns, b.desc, b.src)
 	if err != nil {
 		panic(fmt.Sprintf("built-in script %s does not parse: %v", b.name, err))
 	}

@@ -13,10 +13,33 @@ type Script struct {
 	// or "<builtin: …>" for a built-in script.
 	Name     string
 	Commands []Command
-	// vars names the variable slots: predefined names first, then the
-	// script's own in order of appearance.
-	vars  []string
+	ns       *Names
+}
+
+// Names is a variable namespace: names and their slots. A pgbench client
+// has one set of variables for all its scripts, so the scripts of one run
+// are parsed into one Names (see ParseIn) and share their values.
+type Names struct {
+	names []string
 	slots map[string]int
+}
+
+// NewNames returns a namespace holding the predefined variables.
+func NewNames(predefined ...string) *Names {
+	ns := &Names{slots: map[string]int{}}
+	for _, v := range predefined {
+		ns.slot(v)
+	}
+	return ns
+}
+
+func (ns *Names) slot(v string) int {
+	if i, ok := ns.slots[v]; ok {
+		return i
+	}
+	ns.slots[v] = len(ns.names)
+	ns.names = append(ns.names, v)
+	return ns.slots[v]
 }
 
 // Kind is what a Command does.
@@ -111,24 +134,28 @@ type Vars []Value
 // NewVars returns the variables of a client of s with the predefined values
 // set; predefined names s does not use are ignored.
 func (s *Script) NewVars(predefined map[string]Value) Vars {
-	v := make(Vars, len(s.vars))
-	for i, name := range s.vars {
+	v := make(Vars, len(s.ns.names))
+	for i, name := range s.ns.names {
 		v[i] = predefined[name]
 	}
 	return v
 }
 
-// Slot returns the slot of variable name, or -1 when the script never
-// names it.
+// Slot returns the slot of variable name, or -1 when no script of its
+// namespace names it.
 func (s *Script) Slot(name string) int {
-	if i, ok := s.slots[name]; ok {
+	if i, ok := s.ns.slots[name]; ok {
 		return i
 	}
 	return -1
 }
 
-// Vars names the script's variable slots, in the order NewVars uses.
-func (s *Script) Vars() []string { return append([]string(nil), s.vars...) }
+// Names returns the namespace s was parsed in; scripts with the same one
+// share a client's variables.
+func (s *Script) Names() *Names { return s.ns }
+
+// Vars names the variable slots, in the order NewVars uses.
+func (s *Script) Vars() []string { return append([]string(nil), s.ns.names...) }
 
 // Eval evaluates the command's expression (\set, \if, \elif).
 func (c *Command) Eval(env *Env) (Value, error) {
@@ -253,18 +280,15 @@ func (s *SQL) Texts(dst []string, vars Vars) ([]string, error) {
 // Errors pgbench finds before connecting are found here too, each with its
 // line.
 func Parse(name, src string, predefined []string) (*Script, error) {
-	s := &Script{Name: name, slots: map[string]int{}}
-	lookup := func(v string) int {
-		if i, ok := s.slots[v]; ok {
-			return i
-		}
-		s.slots[v] = len(s.vars)
-		s.vars = append(s.vars, v)
-		return s.slots[v]
-	}
-	for _, v := range predefined {
-		lookup(v)
-	}
+	return ParseIn(NewNames(predefined...), name, src)
+}
+
+// ParseIn parses a script into namespace ns, which the run's other
+// scripts share. Parse the scripts of one run one after the other: a
+// namespace is not safe for concurrent parsing.
+func ParseIn(ns *Names, name, src string) (*Script, error) {
+	s := &Script{Name: name, ns: ns}
+	lookup := ns.slot
 	bad := func(line int, format string, a ...any) error {
 		return &Error{Script: name, Line: line, Msg: fmt.Sprintf(format, a...)}
 	}

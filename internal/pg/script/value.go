@@ -50,13 +50,17 @@ func Text(s string) Value { return Value{k: text, s: s} }
 func (v Value) IsSet() bool { return v.k != unset }
 
 // Arg is v as a query parameter: int64, float64, bool, string, or nil for
-// NULL.
+// NULL. A double carries the 15 significant digits pgbench sends as text.
 func (v Value) Arg() any {
 	switch v.k {
 	case integer:
 		return v.i
 	case double:
-		return v.f
+		f, err := strconv.ParseFloat(formatDouble(v.f), 64)
+		if err != nil {
+			return v.f // NaN and infinities
+		}
+		return f
 	case boolean:
 		return v.b
 	case null:
