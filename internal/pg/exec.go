@@ -332,11 +332,7 @@ func (c *Client) branch(si, j int, env *script.Env) (int, error) {
 
 // sql runs one SQL command and stores its results for \gset or \aset.
 func (c *Client) sql(ctx context.Context, i, j int, cmd *script.Command, env *script.Env, out *load.Outcome) error {
-	w := c.b.cfg.Scripts[i]
-	args, err := cmd.SQL.Args(c.args[:0], env.Vars)
-	if err != nil {
-		return load.WithKind(fmt.Errorf("%s line %d: %w", w.Name, cmd.Line, err), load.KindOther)
-	}
+	args := cmd.SQL.ArgsAsPgbench(c.args[:0], env.Vars, c.b.cfg.Mode == ModeSimple)
 	c.args = args
 	st := c.b.stmts[i][j]
 	if c.pipe != nil {
@@ -349,6 +345,7 @@ func (c *Client) sql(ctx context.Context, i, j int, cmd *script.Command, env *sc
 	if cmd.Store != script.StoreNone {
 		return c.store(ctx, i, j, cmd, st, env, out)
 	}
+	var err error
 	if st.Query {
 		var n int64
 		n, err = c.sess.Query(c.qctx, st, args...)

@@ -320,6 +320,15 @@ END;
 	cases["pipeline error"] = run{mode: ModeExtended, scripts: []string{"\\set x debug(1)\nBEGIN;\n\\startpipeline\nSELECT 1/0;\nSELECT 2;\n\\endpipeline\nEND;\n"}, wantFail: "division by zero"}
 	cases["variables shared by scripts"] = run{scripts: []string{"\\set a random(1, 1000)\n\\set b debug(:a)\n", "\\set c debug(:a + 1)\n"},
 		clients: 1, perCli: 20, seed: 21, ordered: true}
+	for _, mode := range Modes() {
+		// pgbench leaves the reference in simple mode's text and sends
+		// NULL in the other modes.
+		c := run{mode: mode, scripts: []string{"SELECT :nope::int AS v \\gset\n\\set x debug(1)\n"}}
+		if mode == ModeSimple {
+			c.wantFail = `syntax error at or near ":"`
+		}
+		cases["undefined SQL variable "+mode.String()] = c
+	}
 	cases["compound simple"] = run{perCli: 1, ordered: true, scripts: []string{`SELECT 1 AS a \; SELECT 2 AS b \aset
 \set x debug(:a + :b)
 SELECT 3 AS c \; SELECT 4 AS d \gset

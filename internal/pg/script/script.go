@@ -262,6 +262,24 @@ func (s *SQL) Args(dst []any, vars Vars) ([]any, error) {
 	return dst, nil
 }
 
+// ArgsAsPgbench is Args with pgbench's treatment of a variable that is not
+// set: in simple mode the reference stays in the text as it is (":name"),
+// in extended and prepared modes the parameter is NULL.
+func (s *SQL) ArgsAsPgbench(dst []any, vars Vars, simple bool) []any {
+	for i, slot := range s.slots {
+		v := vars[slot]
+		switch {
+		case v.IsSet():
+			dst = append(dst, v.Arg())
+		case simple:
+			dst = append(dst, ":"+s.Params[i])
+		default:
+			dst = append(dst, nil)
+		}
+	}
+	return dst
+}
+
 // Texts appends the parameter values of s to dst as pgbench would send
 // them: as text.
 func (s *SQL) Texts(dst []string, vars Vars) ([]string, error) {
