@@ -47,6 +47,8 @@ type pgFlags struct {
 	defines          []string
 	seed             uint64
 	seedSpec         string
+	showScript       string
+	progressStamp    bool
 	maxTries         int
 	connect          bool
 	perCommand       bool
@@ -100,6 +102,8 @@ func (f *pgFlags) bind(fs *pflag.FlagSet) {
 	fs.StringArrayVarP(&f.builtins, "builtin", "b", nil, "built-in script NAME[@WEIGHT]: tpcb-like, simple-update, select-only (repeatable)")
 	fs.StringArrayVarP(&f.files, "file", "f", nil, "script FILE[@WEIGHT] in pgbench's format (repeatable)")
 	fs.StringArrayVarP(&f.defines, "define", "D", nil, "define a script variable NAME=VALUE (repeatable)")
+	fs.StringVar(&f.showScript, "show-script", "", "print the built-in script NAME and exit")
+	fs.BoolVar(&f.progressStamp, "progress-timestamp", false, "-P: start progress lines with the Unix time instead of the elapsed time")
 	fs.BoolVarP(&f.connect, "connect", "C", false, "open a new connection for each transaction (its time counts in the latency)")
 	fs.BoolVarP(&f.perCommand, "report-per-command", "r", false, "report each command's average latency, failures and retries")
 	fs.BoolVarP(&f.log, "log", "l", false, "write every transaction to PREFIX.PID[.THREAD] in pgbench's format")
@@ -169,6 +173,17 @@ type pgPlan struct {
 }
 
 func runPG(ctx context.Context, env Env, f *pgFlags, args []string) error {
+	if f.fs.Changed("show-script") {
+		text, err := script.ShowBuiltin(f.showScript)
+		if err != nil {
+			return usageError{err}
+		}
+		_, err = fmt.Fprint(env.Stderr, text)
+		return err
+	}
+	if f.progressStamp && f.progress == 0 {
+		return usagef("--progress-timestamp is allowed only under --progress")
+	}
 	p, err := f.plan(env, args)
 	if err != nil {
 		return err
@@ -615,7 +630,7 @@ func (f *pgFlags) runOne(ctx context.Context, env Env, p *pgPlan, s *session, sr
 		if len(p.dsns)*len(p.drivers) > 1 {
 			suffix = " [" + target + "]"
 		}
-		watch = &pgProgress{w: env.Stderr, suffix: suffix, rate: f.rate > 0, scratch: hist.New(), service: hist.New()}
+		watch = &pgProgress{w: env.Stderr, suffix: suffix, stamp: f.progressStamp, rate: f.rate > 0, scratch: hist.New(), service: hist.New()}
 	}
 	if mw := s.watcher(nil, label, bench.Ops()...); mw != nil {
 		if watch != nil {
@@ -780,6 +795,7 @@ func above(h *hdrhistogram.Histogram, limit int64) int64 {
 // pgProgress prints pgbench's progress line for each interval.
 type pgProgress struct {
 	w       io.Writer
+	stamp   bool // --progress-timestamp
 	suffix  string
 	rate    bool
 	scratch *hdrhistogram.Histogram
@@ -800,8 +816,12 @@ func (p *pgProgress) Tick(t load.Tick) {
 	if t.Seconds > 0 {
 		tps = float64(iv.Ops) / t.Seconds
 	}
-	line := fmt.Sprintf("progress: %.1f s, %.1f tps, lat %.3f ms stddev %.3f, %d failed",
-		iv.TS, tps, p.scratch.Mean()/1e6, stddev(p.scratch)/1e6, iv.Errors)
+	when := fmt.Sprintf("%.1f s", iv.TS)
+	if p.stamp {
+		when = fmt.Sprintf("%.3f s", float64(time.Now().UnixMicro())/1e6)
+	}
+	line := fmt.Sprintf("progress: %s, %.1f tps, lat %.3f ms stddev %.3f, %d failed",
+		when, tps, p.scratch.Mean()/1e6, stddev(p.scratch)/1e6, iv.Errors)
 	if p.rate {
 		line += fmt.Sprintf(", lag %.3f ms", math.Max(p.scratch.Mean()-p.service.Mean(), 0)/1e6)
 		line += fmt.Sprintf(", %d skipped", iv.Dropped)

@@ -50,6 +50,30 @@ func BuiltinNames() []string {
 	return out
 }
 
+// ShowBuiltin returns what pgbench --show-script prints for the built-in
+// script called name (or an unambiguous prefix of it).
+func ShowBuiltin(name string) (string, error) {
+	var found []builtin
+	for _, b := range builtins() {
+		if b.name == name {
+			found = []builtin{b}
+			break
+		}
+		if strings.HasPrefix(b.name, name) && name != "" {
+			found = append(found, b)
+		}
+	}
+	if len(found) != 1 {
+		var list strings.Builder
+		for _, b := range builtins() {
+			fmt.Fprintf(&list, "\n%15s: %s", b.name, b.desc)
+		}
+		return "", fmt.Errorf("no builtin script found for name %q; available builtin scripts:%s", name, list.String())
+	}
+	b := found[0]
+	return fmt.Sprintf("-- %s: %s\n%s\n", b.name, b.desc, b.src), nil
+}
+
 // Builtin parses the built-in script called name, or an unambiguous prefix
 // of it as pgbench allows ("select" for select-only). It returns the full
 // name. extra names variables defined with -D.
