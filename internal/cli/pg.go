@@ -2,15 +2,11 @@ package cli
 
 import (
 	"context"
-	crand "crypto/rand"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"maps"
 	"math"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -23,7 +19,6 @@ import (
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/pg"
 	"github.com/dbmeter/dbmeter/internal/pg/script"
-	"github.com/dbmeter/dbmeter/internal/redact"
 	"github.com/dbmeter/dbmeter/internal/result"
 )
 
@@ -252,12 +247,16 @@ func (f *pgFlags) plan(env Env, args []string) (*pgPlan, error) {
 	if err != nil {
 		return nil, usageError{err}
 	}
-	if f.seed, err = parseSeed(f.seedSpec); err != nil {
+	if f.seed, err = pg.ParseSeed(f.seedSpec); err != nil {
 		return nil, usageError{err}
 	}
 	p := &pgPlan{mode: mode, vars: map[string]script.Value{}}
-	if p.dsns, p.secrets, err = f.servers(env, args); err != nil {
-		return nil, err
+	spec := pg.ServerSpec{DSNs: f.dsns, Host: f.host, Port: f.port, User: f.user, Getenv: env.Getenv}
+	if len(args) == 1 {
+		spec.DBName = args[0]
+	}
+	if p.dsns, p.secrets, err = pg.Servers(spec); err != nil {
+		return nil, usageError{err}
 	}
 	if f.connectTimeout <= 0 {
 		return nil, usagef("--connect-timeout must be positive, got %s", f.connectTimeout)
@@ -289,8 +288,10 @@ func (f *pgFlags) plan(env Env, args []string) (*pgPlan, error) {
 		defined = append(defined, name)
 	}
 	if !f.initialize {
-		if err := f.loadScripts(p, defined); err != nil {
-			return nil, err
+		p.scripts, p.builtin, err = pg.LoadScripts(pg.ScriptSpec{Builtins: f.builtins, Files: f.files,
+			SelectOnly: f.selectOnly, SimpleUpdate: f.simpleUpdate, Defined: defined})
+		if err != nil {
+			return nil, usageError{err}
 		}
 	}
 	p.load = f.loadConfig()
@@ -298,135 +299,6 @@ func (f *pgFlags) plan(env Env, args []string) (*pgPlan, error) {
 		return nil, usageError{err}
 	}
 	return p, nil
-}
-
-// parseSeed reads --random-seed as pgbench does: an unsigned integer, "time"
-// (the clock in microseconds) or "rand" (a strong random number).
-func parseSeed(s string) (uint64, error) {
-	switch s {
-	case "time":
-		return uint64(time.Now().UnixMicro()), nil
-	case "rand":
-		var b [8]byte
-		if _, err := crand.Read(b[:]); err != nil {
-			return 0, fmt.Errorf("--random-seed rand: %w", err)
-		}
-		return binary.LittleEndian.Uint64(b[:]), nil
-	}
-	v, err := strconv.ParseUint(s, 10, 64)
-	if err != nil {
-		return 0, fmt.Errorf("unrecognized random seed option %q: expecting an unsigned integer, \"time\" or \"rand\"", s)
-	}
-	return v, nil
-}
-
-// servers returns the DSNs to benchmark and the secrets they hold.
-func (f *pgFlags) servers(env Env, args []string) ([]string, []string, error) {
-	var secrets []string
-	if pw := env.Getenv("PGPASSWORD"); pw != "" {
-		secrets = append(secrets, pw)
-	}
-	if len(f.dsns) > 0 {
-		if f.host != "" || f.port != "" || f.user != "" || len(args) > 0 {
-			return nil, nil, usagef("give the server with --dsn or with -h/-p/-U/DBNAME, not both")
-		}
-		for _, d := range f.dsns {
-			if _, _, err := pg.Endpoint(d); err != nil {
-				return nil, nil, usagef("--dsn %s: %v", redact.String(d), errors.Unwrap(err))
-			}
-			secrets = append(secrets, redact.Values(d)...)
-		}
-		return f.dsns, secrets, nil
-	}
-	or := func(flag, name string) string {
-		if flag != "" {
-			return flag
-		}
-		return env.Getenv(name)
-	}
-	ci := pg.ConnInfo{
-		Host:     or(f.host, "PGHOST"),
-		Port:     or(f.port, "PGPORT"),
-		User:     or(f.user, "PGUSER"),
-		Password: env.Getenv("PGPASSWORD"),
-		DBName:   env.Getenv("PGDATABASE"),
-		SSLMode:  env.Getenv("PGSSLMODE"),
-	}
-	if len(args) == 1 {
-		ci.DBName = args[0]
-	}
-	if ci.DBName == "" {
-		ci.DBName = ci.User // libpq's default
-	}
-	dsn := ci.DSN()
-	if _, _, err := pg.Endpoint(dsn); err != nil {
-		return nil, nil, usagef("bad connection settings: %v", errors.Unwrap(err))
-	}
-	return []string{dsn}, secrets, nil
-}
-
-// splitWeight cuts "NAME@WEIGHT" (weight 1 when absent).
-func splitWeight(spec, flag string) (string, int, error) {
-	i := strings.LastIndex(spec, "@")
-	if i < 0 {
-		return spec, 1, nil
-	}
-	w, err := strconv.Atoi(spec[i+1:])
-	if err != nil || w < 0 {
-		return "", 0, usagef("%s %q: the weight after @ must be a non-negative integer", flag, spec)
-	}
-	return spec[:i], w, nil
-}
-
-// loadScripts reads -b, -S, -N and -f in pgbench's order: built-ins first.
-func (f *pgFlags) loadScripts(p *pgPlan, defined []string) error {
-	specs := append([]string(nil), f.builtins...)
-	if f.selectOnly {
-		specs = append(specs, "select-only")
-	}
-	if f.simpleUpdate {
-		specs = append(specs, "simple-update")
-	}
-	if len(specs) == 0 && len(f.files) == 0 {
-		specs = []string{"tpcb-like"}
-	}
-	// One namespace: a pgbench client's variables are shared by its scripts.
-	ns := script.NewNames(append(script.Predefined(), defined...)...)
-	for _, spec := range specs {
-		name, w, err := splitWeight(spec, "-b")
-		if err != nil {
-			return err
-		}
-		full, s, err := script.BuiltinIn(ns, name)
-		if err != nil {
-			return usageError{err}
-		}
-		p.scripts = append(p.scripts, pg.Weighted{Name: full, Script: s, Weight: w})
-		p.builtin = true
-	}
-	for _, spec := range f.files {
-		path, w, err := splitWeight(spec, "-f")
-		if err != nil {
-			return err
-		}
-		src, err := os.ReadFile(path)
-		if err != nil {
-			return usagef("-f %s: %v", path, errors.Unwrap(err))
-		}
-		s, err := script.ParseIn(ns, path, string(src))
-		if err != nil {
-			return usageError{err}
-		}
-		p.scripts = append(p.scripts, pg.Weighted{Name: filepath.Base(path), Script: s, Weight: w})
-	}
-	total := 0
-	for _, s := range p.scripts {
-		total += s.Weight
-	}
-	if total == 0 {
-		return usagef("the script weights add up to 0: give at least one a positive weight")
-	}
-	return nil
 }
 
 // loadConfig maps pgbench's run flags onto the load engine. -R uses
@@ -490,17 +362,11 @@ func runPGInit(ctx context.Context, env Env, f *pgFlags, p *pgPlan) error {
 	return nil
 }
 
-// pgServer is what a run needs to know about one server.
-type pgServer struct {
-	dsn, target, version string
-	scale                int64
-}
-
 func runPGBench(ctx context.Context, env Env, f *pgFlags, p *pgPlan, s *session) error {
-	targets := targetNames(p.dsns)
+	targets := pg.TargetNames(p.dsns)
 	params := flagParams(f.fs, "help", "dsn", "host", "port", "username")
 	for i, dsn := range p.dsns {
-		srv, err := f.prepareServer(ctx, env, p, dsn, targets[i])
+		srv, err := pg.PrepareServer(ctx, dsn, targets[i], p.builtin, f.scale, f.fs.Changed("scale"), env.Stderr)
 		if err != nil {
 			return err
 		}
@@ -518,99 +384,14 @@ func runPGBench(ctx context.Context, env Env, f *pgFlags, p *pgPlan, s *session)
 	return nil
 }
 
-// targetNames names each server host:port, adding the database when two
-// DSNs share a host and port.
-func targetNames(dsns []string) []string {
-	out := make([]string, len(dsns))
-	count := map[string]int{}
-	for i, d := range dsns {
-		hp, _, _ := pg.Endpoint(d)
-		out[i] = hp
-		count[hp]++
-	}
-	for i, d := range dsns {
-		if count[out[i]] > 1 {
-			_, db, _ := pg.Endpoint(d)
-			out[i] += "/" + db
-		}
-	}
-	return out
-}
-
-// prepareServer connects once to read the version and the scale and to
-// check the tables.
-func (f *pgFlags) prepareServer(ctx context.Context, env Env, p *pgPlan, dsn, target string) (*pgServer, error) {
-	conn, err := pg.Connect(ctx, dsn)
-	if err != nil {
-		return nil, err
-	}
-	defer conn.Close(context.Background())
-	srv := &pgServer{dsn: dsn, target: target, scale: f.scale}
-	if srv.version, err = pg.ServerVersion(ctx, conn); err != nil {
-		return nil, err
-	}
-	if !p.builtin {
-		return srv, nil
-	}
-	st, err := pg.ReadTables(ctx, conn)
-	if err != nil {
-		return nil, err
-	}
-	_, db, _ := pg.Endpoint(dsn)
-	if err := pg.CheckTables(st, fmt.Sprintf("database %q on %s", db, target)); err != nil {
-		return nil, err
-	}
-	scale, err := pg.Scale(ctx, conn)
-	if err != nil {
-		return nil, err
-	}
-	if f.fs.Changed("scale") && scale != f.scale {
-		fmt.Fprintf(env.Stderr, "dbmeter pg: %s: scale option ignored, using count from pgbench_branches table (%d)\n", target, scale)
-	}
-	srv.scale = scale
-	return srv, nil
-}
-
-// vacuum does pgbench's pre-run vacuum on its own connection.
-func (f *pgFlags) vacuum(ctx context.Context, env Env, srv *pgServer) error {
-	conn, err := pg.Connect(ctx, srv.dsn)
-	if err != nil {
-		return err
-	}
-	defer conn.Close(context.Background())
-	st, err := pg.ReadTables(ctx, conn)
-	if err != nil {
-		return err
-	}
-	fmt.Fprint(env.Stderr, "starting vacuum...")
-	truncated, err := pg.Vacuum(ctx, conn, st, f.force)
-	if err != nil {
-		fmt.Fprintln(env.Stderr)
-		return fmt.Errorf("%s: %w", srv.target, err)
-	}
-	fmt.Fprintln(env.Stderr, "end.")
-	if f.vacuumAll {
-		fmt.Fprint(env.Stderr, "starting vacuum pgbench_accounts...")
-		if err := pg.VacuumAccounts(ctx, conn, st); err != nil {
-			fmt.Fprintln(env.Stderr)
-			return fmt.Errorf("%s: %w", srv.target, err)
-		}
-		fmt.Fprintln(env.Stderr, "end.")
-	}
-	if st.Exists["pgbench_history"] && !truncated {
-		fmt.Fprintf(env.Stderr, "dbmeter pg: %s: pgbench_history was not created by dbmeter, so it was not emptied (pgbench would; --force to allow)\n", srv.target)
-	}
-	return nil
-}
-
-func (f *pgFlags) runOne(ctx context.Context, env Env, p *pgPlan, s *session, srv *pgServer, drvName string, params map[string]string) (result.Run, error) {
+func (f *pgFlags) runOne(ctx context.Context, env Env, p *pgPlan, s *session, srv *pg.Server, drvName string, params map[string]string) (result.Run, error) {
 	drv, _ := pg.LookupDriver(drvName)
-	vars := map[string]script.Value{"scale": script.Int(srv.scale)}
+	vars := map[string]script.Value{"scale": script.Int(srv.Scale)}
 	for k, v := range p.vars {
 		vars[k] = v
 	}
 	defer func() { p.runs++ }()
-	bench, err := pg.NewBench(pg.Config{Driver: drv, DSN: srv.dsn, Mode: p.mode, Scripts: p.scripts, Vars: vars,
+	bench, err := pg.NewBench(pg.Config{Driver: drv, DSN: srv.DSN, Mode: p.mode, Scripts: p.scripts, Vars: vars,
 		Seed: f.seed, Clients: f.clients, Threads: f.jobs, Debug: env.Stderr, Timed: f.fs.Changed("time"),
 		MaxTries: maxTries(f.maxTries), VerboseErrors: verboseTo(f.verboseErrors, env.Stderr),
 		ConnectPerTx: f.connect, PerCommand: f.perCommand, Log: f.txLog(p.runs)})
@@ -618,12 +399,12 @@ func (f *pgFlags) runOne(ctx context.Context, env Env, p *pgPlan, s *session, sr
 		return result.Run{}, usageError{err}
 	}
 	if !f.noVacuum {
-		if err := f.vacuum(ctx, env, srv); err != nil {
+		if err := pg.PreRunVacuum(ctx, srv, f.vacuumAll, f.force, env.Stderr); err != nil {
 			return result.Run{}, err
 		}
 	}
-	target := srv.target + "/" + drvName
-	label := target + "/" + workloadName(p.scripts)
+	target := srv.Target + "/" + drvName
+	label := target + "/" + pg.WorkloadName(p.scripts)
 	var watch load.Watcher
 	if f.progress > 0 {
 		suffix := ""
@@ -642,7 +423,7 @@ func (f *pgFlags) runOne(ctx context.Context, env Env, p *pgPlan, s *session, sr
 	cfg := p.load
 	res, err := load.Run(ctx, cfg, bench.Ops(), bench.NewWorker, watch)
 	if err != nil {
-		return result.Run{}, fmt.Errorf("%s: %w", target, startError(srv.dsn, err))
+		return result.Run{}, fmt.Errorf("%s: %w", target, startError(srv.DSN, err))
 	}
 	if err := bench.CloseLogs(); err != nil {
 		return result.Run{}, fmt.Errorf("%s: transaction log: %w", target, err)
@@ -653,38 +434,21 @@ func (f *pgFlags) runOne(ctx context.Context, env Env, p *pgPlan, s *session, sr
 	run := res.Fill(result.Run{
 		Family:   "pg",
 		Target:   target,
-		Workload: workloadName(p.scripts),
+		Workload: pg.WorkloadName(p.scripts),
 		Params:   maps.Clone(params),
-		Server:   "PostgreSQL " + srv.version,
+		Server:   "PostgreSQL " + srv.Version,
 		Repeat:   1,
 	}, cfg, -1)
 	f.describe(&run, res, cfg, p, srv, drvName, bench)
 	return run, nil
 }
 
-// txLog is -l: files PREFIX.PID and PREFIX.PID.THREAD as pgbench names
-// them; the k-th run after the first (several servers or drivers) writes
-// PREFIX-k.PID….
+// txLog is -l, or nil.
 func (f *pgFlags) txLog(run int) *pg.TxLog {
 	if !f.log {
 		return nil
 	}
-	prefix := f.logPrefix
-	if run > 0 {
-		prefix = fmt.Sprintf("%s-%d", prefix, run+1)
-	}
-	pid := os.Getpid()
-	return &pg.TxLog{
-		Aggregate:    time.Duration(f.aggInterval) * time.Second,
-		SamplingRate: f.samplingRate,
-		Open: func(thread int) (io.WriteCloser, error) {
-			name := fmt.Sprintf("%s.%d", prefix, pid)
-			if thread > 0 {
-				name = fmt.Sprintf("%s.%d", name, thread)
-			}
-			return os.Create(name)
-		},
-	}
+	return pg.FileTxLog(f.logPrefix, run, time.Duration(f.aggInterval)*time.Second, f.samplingRate)
 }
 
 // maxTries maps pgbench's --max-tries (0: unlimited) to pg.Config's.
@@ -710,24 +474,13 @@ func startError(dsn string, err error) error {
 	return err
 }
 
-func workloadName(ws []pg.Weighted) string {
-	if len(ws) == 1 {
-		return ws[0].Name
-	}
-	parts := make([]string, len(ws))
-	for i, w := range ws {
-		parts[i] = fmt.Sprintf("%s@%d", w.Name, w.Weight)
-	}
-	return strings.Join(parts, "+")
-}
-
 // describe adds what pgbench reports and the engine does not know: the
 // params the pg report prints and the family's extra figures.
-func (f *pgFlags) describe(run *result.Run, res *load.Result, cfg load.Config, p *pgPlan, srv *pgServer, drv string, b *pg.Bench) {
+func (f *pgFlags) describe(run *result.Run, res *load.Result, cfg load.Config, p *pgPlan, srv *pg.Server, drv string, b *pg.Bench) {
 	pr := run.Params
-	pr["dsn"] = srv.dsn // masked by session.add
+	pr["dsn"] = srv.DSN // masked by session.add
 	pr["driver"] = drv
-	pr["scale"] = strconv.FormatInt(srv.scale, 10)
+	pr["scale"] = strconv.FormatInt(srv.Scale, 10)
 	pr["query_mode"] = p.mode.String()
 	pr["transaction_type"] = "multiple scripts"
 	if len(p.scripts) == 1 {
