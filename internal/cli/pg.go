@@ -439,7 +439,8 @@ func (f *pgFlags) runOne(ctx context.Context, env Env, p *pgPlan, s *session, sr
 		Server:   "PostgreSQL " + srv.Version,
 		Repeat:   1,
 	}, cfg, -1)
-	f.describe(&run, res, cfg, p, srv, drvName, bench)
+	bench.Describe(&run, res, cfg, pg.Figures{Server: srv, Driver: drvName, Mode: p.mode, Scripts: p.scripts, Jobs: f.jobs,
+		LatencyLimit: time.Duration(f.latencyMS * float64(time.Millisecond)), Connect: f.connect, PerCommand: f.perCommand})
 	return run, nil
 }
 
@@ -472,77 +473,6 @@ func startError(dsn string, err error) error {
 		return pg.ConnectError(dsn, err)
 	}
 	return err
-}
-
-// describe adds what pgbench reports and the engine does not know: the
-// params the pg report prints and the family's extra figures.
-func (f *pgFlags) describe(run *result.Run, res *load.Result, cfg load.Config, p *pgPlan, srv *pg.Server, drv string, b *pg.Bench) {
-	pr := run.Params
-	pr["dsn"] = srv.DSN // masked by session.add
-	pr["driver"] = drv
-	pr["scale"] = strconv.FormatInt(srv.Scale, 10)
-	pr["query_mode"] = p.mode.String()
-	pr["transaction_type"] = "multiple scripts"
-	if len(p.scripts) == 1 {
-		pr["transaction_type"] = p.scripts[0].Script.Name
-	}
-	if run.Extra == nil {
-		run.Extra = map[string]float64{}
-	}
-	conn := b.ConnectTimes()
-	run.Phases = map[string]result.Latency{"connect": result.LatencyOf(conn)}
-	// pgbench's "initial connection time" is the connecting time summed over
-	// clients and divided by threads: each thread connects its clients in
-	// turn.
-	run.Extra["initial_connection_time_ns"] = conn.Mean() * float64(conn.TotalCount()) / float64(f.jobs)
-	run.Extra["reconnects"] = float64(b.Reconnects())
-	if f.connect {
-		run.Extra["average_connection_time_ns"] = conn.Mean()
-	}
-	if f.perCommand {
-		for _, c := range b.CommandStats() {
-			key := fmt.Sprintf("command_%d_%d", c.Script, c.Command)
-			pr[key] = c.Text
-			run.Extra[key+"_latency_ns_mean"] = float64(c.Mean)
-			run.Extra[key+"_failures"] = float64(c.Failures)
-			run.Extra[key+"_retries"] = float64(c.Retries)
-		}
-	}
-	retries, retried := b.Retries()
-	run.Extra["retries"] = float64(retries)
-	run.Extra["retried_ops"] = float64(retried)
-	all := res.Set.Total()
-	if cfg.Open() {
-		lag := run.Latency.Mean - run.Service.Mean
-		run.Extra["schedule_lag_ns_mean"] = max(lag, 0)
-		run.Extra["skipped_ops"] = float64(run.Dropped)
-	}
-	if f.latencyMS > 0 {
-		run.Extra["late_ops"] = float64(above(all.Latency, int64(f.latencyMS*1e6)))
-	}
-	if len(p.scripts) > 1 {
-		for i, w := range p.scripts {
-			st := res.Stats(i)
-			key := fmt.Sprintf("script_%d", i+1)
-			pr[key] = w.Script.Name
-			pr[key+"_weight"] = strconv.Itoa(w.Weight)
-			run.Extra[key+"_ops"] = float64(st.Ops)
-			run.Extra[key+"_errors"] = float64(st.Errors)
-			run.Extra[key+"_latency_ns_mean"] = st.Latency.Mean
-			run.Extra[key+"_latency_ns_stddev"] = st.Latency.Stddev
-		}
-	}
-}
-
-// above counts the recorded values greater than limit.
-func above(h *hdrhistogram.Histogram, limit int64) int64 {
-	var n int64
-	for _, b := range h.Distribution() {
-		if b.From > limit {
-			n += b.Count
-		}
-	}
-	return n
 }
 
 // pgProgress prints pgbench's progress line for each interval.
