@@ -6,16 +6,13 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"math"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/dbmeter/dbmeter/internal/hist"
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/pg"
 	"github.com/dbmeter/dbmeter/internal/pg/script"
@@ -200,46 +197,13 @@ func runPG(ctx context.Context, env Env, f *pgFlags, args []string) error {
 
 // plan checks the flags, as pgbench does, before anything connects.
 func (f *pgFlags) plan(env Env, args []string) (*pgPlan, error) {
-	changed := f.fs.Changed
+	opts := pg.Options{Clients: f.clients, Jobs: f.jobs, Seconds: f.seconds, PerClient: f.perCli, Progress: f.progress,
+		Rate: f.rate, LatencyMS: f.latencyMS, Scale: f.scale, MaxTries: f.maxTries, Log: f.log, SamplingRate: f.samplingRate,
+		AggInterval: f.aggInterval, Warmup: f.warmup, Grace: f.grace, Given: f.fs.Changed}
+	if err := opts.Validate(); err != nil {
+		return nil, usageError{err}
+	}
 	switch {
-	case f.clients < 1:
-		return nil, usagef("-c must be at least 1, got %d", f.clients)
-	case f.jobs < 1:
-		return nil, usagef("-j must be at least 1, got %d", f.jobs)
-	case f.jobs > f.clients:
-		return nil, usagef("-j (%d) must not exceed -c (%d): each thread needs at least one client", f.jobs, f.clients)
-	case changed("time") && f.seconds <= 0:
-		return nil, usagef("-T must be a positive number of seconds, got %d", f.seconds)
-	case changed("transactions") && f.perCli <= 0:
-		return nil, usagef("-t must be a positive number of transactions, got %d", f.perCli)
-	case changed("time") && changed("transactions"):
-		return nil, usagef("-T and -t contradict each other: give one")
-	case f.progress < 0:
-		return nil, usagef("-P must not be negative, got %d", f.progress)
-	case changed("rate") && f.rate <= 0:
-		return nil, usagef("-R must be a positive rate, got %g", f.rate)
-	case f.latencyMS < 0:
-		return nil, usagef("--latency-limit must not be negative, got %g", f.latencyMS)
-	case changed("scale") && f.scale < 1:
-		return nil, usagef("-s must be at least 1, got %d", f.scale)
-	case (changed("sampling-rate") || changed("aggregate-interval") || changed("log-prefix")) && !f.log:
-		return nil, usagef("--sampling-rate, --aggregate-interval and --log-prefix need -l (--log)")
-	case changed("sampling-rate") && (f.samplingRate <= 0 || f.samplingRate > 1):
-		return nil, usagef("--sampling-rate must be in (0, 1], got %g", f.samplingRate)
-	case changed("aggregate-interval") && f.aggInterval <= 0:
-		return nil, usagef("--aggregate-interval must be a positive number of seconds, got %d", f.aggInterval)
-	case changed("sampling-rate") && changed("aggregate-interval"):
-		return nil, usagef("log sampling (--sampling-rate) and aggregation (--aggregate-interval) cannot be used at the same time")
-	case f.aggInterval > 0 && changed("time") && f.seconds%f.aggInterval != 0:
-		return nil, usagef("duration (%d) must be a multiple of aggregation interval (%d)", f.seconds, f.aggInterval)
-	case f.log && changed("rate"):
-		return nil, usagef("-l with -R is not supported yet: the transaction log needs each transaction's scheduled start, which the load engine does not pass on")
-	case f.maxTries < 0:
-		return nil, usagef("--max-tries must not be negative, got %d", f.maxTries)
-	case f.maxTries == 0 && !changed("time") && f.latencyMS == 0:
-		return nil, usagef("an unlimited number of transaction tries (--max-tries 0) can only be used with --latency-limit or a duration (-T)")
-	case f.warmup < 0 || f.grace < 0:
-		return nil, usagef("--warmup and --grace must not be negative")
 	case f.initialize && (f.output.json != "" || f.output.html != "" || f.output.md != "" || f.output.csv != ""):
 		return nil, usagef("-i only initialises the tables and writes no result: leave out --json, --html, --md and --csv")
 	}
@@ -294,42 +258,12 @@ func (f *pgFlags) plan(env Env, args []string) (*pgPlan, error) {
 			return nil, usageError{err}
 		}
 	}
-	p.load = f.loadConfig()
+	opts.Seed = f.seed
+	p.load = opts.LoadConfig()
 	if err := p.load.Validate(); err != nil {
 		return nil, usageError{err}
 	}
 	return p, nil
-}
-
-// loadConfig maps pgbench's run flags onto the load engine. -R uses
-// pgbench's model: one connection per client and a queue, so a transaction
-// that waits for a busy client is timed from its scheduled start.
-func (f *pgFlags) loadConfig() load.Config {
-	cfg := load.DefaultConfig()
-	cfg.Workers = f.clients
-	cfg.MaxInFlight = f.clients
-	cfg.Warmup = f.warmup
-	cfg.Grace = f.grace
-	cfg.Seed = f.seed
-	cfg.Classify = pg.Classify
-	cfg.Interval = time.Second
-	if f.progress > 0 {
-		cfg.Interval = time.Duration(f.progress) * time.Second
-	}
-	if f.fs.Changed("time") {
-		cfg.Duration = time.Duration(f.seconds) * time.Second
-	} else {
-		cfg.Duration = 0
-		cfg.Count = int64(f.perCli) * int64(f.clients)
-	}
-	if f.rate > 0 {
-		cfg.Rate = f.rate
-		cfg.Queue = int(min(max(f.rate*60, 1000), 1<<20))
-		if f.latencyMS > 0 {
-			cfg.SkipLate = time.Duration(f.latencyMS * float64(time.Millisecond))
-		}
-	}
-	return cfg
 }
 
 func runPGInit(ctx context.Context, env Env, f *pgFlags, p *pgPlan) error {
@@ -346,20 +280,7 @@ func runPGInit(ctx context.Context, env Env, f *pgFlags, p *pgPlan) error {
 	if err := ic.Validate(); err != nil {
 		return usageError{err}
 	}
-	for _, dsn := range p.dsns {
-		where, db, _ := pg.Endpoint(dsn)
-		conn, err := pg.Connect(ctx, dsn)
-		if err != nil {
-			return scrubbed(err, p.secrets)
-		}
-		fmt.Fprintf(env.Stderr, "dbmeter pg: initialising %s/%s at scale %d\n", where, db, f.scale)
-		err = pg.Init(ctx, conn, ic)
-		conn.Close(context.Background())
-		if err != nil {
-			return scrubbed(fmt.Errorf("initialise %s/%s: %w", where, db, err), p.secrets)
-		}
-	}
-	return nil
+	return scrubbed(pg.InitServers(ctx, p.dsns, ic, env.Stderr), p.secrets)
 }
 
 func runPGBench(ctx context.Context, env Env, f *pgFlags, p *pgPlan, s *session) error {
@@ -411,7 +332,7 @@ func (f *pgFlags) runOne(ctx context.Context, env Env, p *pgPlan, s *session, sr
 		if len(p.dsns)*len(p.drivers) > 1 {
 			suffix = " [" + target + "]"
 		}
-		watch = &pgProgress{w: env.Stderr, suffix: suffix, stamp: f.progressStamp, rate: f.rate > 0, scratch: hist.New(), service: hist.New()}
+		watch = pg.NewProgress(env.Stderr, suffix, f.rate > 0, f.progressStamp)
 	}
 	if mw := s.watcher(nil, label, bench.Ops()...); mw != nil {
 		if watch != nil {
@@ -473,48 +394,4 @@ func startError(dsn string, err error) error {
 		return pg.ConnectError(dsn, err)
 	}
 	return err
-}
-
-// pgProgress prints pgbench's progress line for each interval.
-type pgProgress struct {
-	w       io.Writer
-	stamp   bool // --progress-timestamp
-	suffix  string
-	rate    bool
-	scratch *hdrhistogram.Histogram
-	service *hdrhistogram.Histogram
-}
-
-func (p *pgProgress) Tick(t load.Tick) {
-	p.scratch.Reset()
-	p.service.Reset()
-	for i := range t.Ops {
-		p.scratch.Merge(t.Ops[i].Latency)
-		if t.Ops[i].Service != nil {
-			p.service.Merge(t.Ops[i].Service)
-		}
-	}
-	iv := t.Interval
-	tps := 0.0
-	if t.Seconds > 0 {
-		tps = float64(iv.Ops) / t.Seconds
-	}
-	when := fmt.Sprintf("%.1f s", iv.TS)
-	if p.stamp {
-		when = fmt.Sprintf("%.3f s", float64(time.Now().UnixMicro())/1e6)
-	}
-	line := fmt.Sprintf("progress: %s, %.1f tps, lat %.3f ms stddev %.3f, %d failed",
-		when, tps, p.scratch.Mean()/1e6, stddev(p.scratch)/1e6, iv.Errors)
-	if p.rate {
-		line += fmt.Sprintf(", lag %.3f ms", math.Max(p.scratch.Mean()-p.service.Mean(), 0)/1e6)
-		line += fmt.Sprintf(", %d skipped", iv.Dropped)
-	}
-	fmt.Fprintln(p.w, line+p.suffix)
-}
-
-func stddev(h *hdrhistogram.Histogram) float64 {
-	if h.TotalCount() == 0 {
-		return 0
-	}
-	return h.StdDev()
 }

@@ -130,6 +130,24 @@ func Init(ctx context.Context, conn *pgx.Conn, c InitConfig) error {
 	return nil
 }
 
+// InitServers runs Init on each server in turn, saying which on log.
+func InitServers(ctx context.Context, dsns []string, c InitConfig, log io.Writer) error {
+	for _, dsn := range dsns {
+		where, db, _ := Endpoint(dsn)
+		conn, err := Connect(ctx, dsn)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(log, "dbmeter pg: initialising %s/%s at scale %d\n", where, db, c.Scale)
+		err = Init(ctx, conn, c)
+		conn.Close(context.Background())
+		if err != nil {
+			return fmt.Errorf("initialise %s/%s: %w", where, db, err)
+		}
+	}
+	return nil
+}
+
 func execAll(ctx context.Context, conn *pgx.Conn, what string, sqls ...string) error {
 	for _, q := range sqls {
 		if _, err := conn.Exec(ctx, q); err != nil {
