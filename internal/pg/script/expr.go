@@ -510,17 +510,17 @@ func randomCall(env *Env, f fn, a []Value) (Value, error) {
 	}
 	switch f {
 	case fRandomGaussian:
-		if p < minGaussianParam {
+		if p < minGaussianParam || math.IsNaN(p) { // pgbench would loop forever on NaN
 			return Value{}, fmt.Errorf("gaussian parameter must be at least %f (not %f)", minGaussianParam, p)
 		}
 		return Int(gaussian(env.Rand, lo, hi, p)), nil
 	case fRandomZipfian:
-		if p < minZipfianParam || p > maxZipfianParam {
+		if p < minZipfianParam || p > maxZipfianParam || math.IsNaN(p) {
 			return Value{}, fmt.Errorf("zipfian parameter must be in range [%.3f, %.0f] (not %f)", minZipfianParam, maxZipfianParam, p)
 		}
 		return Int(zipfian(env.Rand, lo, hi, p)), nil
 	}
-	if p <= 0 {
+	if p <= 0 || math.IsNaN(p) {
 		return Value{}, fmt.Errorf("exponential parameter must be greater than zero (not %f)", p)
 	}
 	return Int(exponential(env.Rand, lo, hi, p)), nil

@@ -203,6 +203,8 @@ func TestSetExpressions(t *testing.T) {
 		{"random_gaussian(1, 10, 1.5)", "", "gaussian parameter must be at least 2.000000"},
 		{"random_exponential(1, 10, 0)", "", "exponential parameter must be greater than zero"},
 		{"permute(1, 0)", "", "permute size parameter must be greater than zero"},
+		{"random_gaussian(1, 10, 0.0 / 0)", "", "gaussian parameter must be at least"},
+		{"random_zipfian(1, 10, 0.0 / 0)", "", "zipfian parameter must be in range"},
 		{":nope", "", `undefined variable "nope"`},
 	}
 	for _, tt := range tests {
