@@ -355,6 +355,7 @@ type Client struct {
 	n       int64        // transactions logged so far (-l)
 	tries   int          // tries of the current transaction
 	cmds    [][]cmdStats // -r: per script, per command
+	env     script.Env   // reused by every transaction
 
 	// Statements run under qctx, runCtx without its cancellation: drivers
 	// watch a cancellable context with a goroutine or a callback per

@@ -134,7 +134,8 @@ func (c *Client) try(ctx context.Context, i int) (load.Outcome, error) {
 		}
 	}
 	w := c.b.cfg.Scripts[i]
-	env := &script.Env{Vars: c.vars[i], Rand: &c.prng, Script: i}
+	env := &c.env
+	*env = script.Env{Vars: c.vars[i], Rand: &c.prng, Script: i}
 	if c.b.cfg.Debug != nil {
 		env.Debug = lockedWriter{c.b}
 	}
@@ -142,7 +143,10 @@ func (c *Client) try(ctx context.Context, i int) (load.Outcome, error) {
 	for j := 0; j < len(cmds); {
 		cmd := &cmds[j]
 		env.Command = j + 1
-		t0 := time.Now()
+		var t0 time.Time
+		if c.cmds != nil {
+			t0 = time.Now()
+		}
 		next, err := c.step(ctx, i, j, cmd, env, &out)
 		if c.cmds != nil {
 			st := &c.cmds[i][j]

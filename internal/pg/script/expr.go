@@ -150,7 +150,13 @@ func (n *node) eval(env *Env) (Value, error) {
 	case fAnd, fOr, fCase:
 		return n.lazy(env)
 	}
-	args := make([]Value, len(n.args))
+	// Most functions take at most four arguments: keep them on the stack.
+	var buf [4]Value
+	args := buf[:0]
+	if len(n.args) > len(buf) {
+		args = make([]Value, 0, len(n.args))
+	}
+	args = args[:len(n.args)]
 	hasNull := false
 	for i, a := range n.args {
 		v, err := a.eval(env)
