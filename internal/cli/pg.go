@@ -349,6 +349,10 @@ func (f *pgFlags) runOne(ctx context.Context, env Env, p *pgPlan, s *session, sr
 	if err := bench.CloseLogs(); err != nil {
 		return result.Run{}, fmt.Errorf("%s: transaction log: %w", target, err)
 	}
+	if err := bench.LastError(); err != nil && len(bench.Aborts()) == 0 {
+		// The counts say how many failed; this says why, once.
+		fmt.Fprintf(env.Stderr, "dbmeter pg: %s: last transaction error: %s\n", target, oneLine(scrubbed(err, p.secrets)))
+	}
 	for _, a := range bench.Aborts() {
 		fmt.Fprintf(env.Stderr, "dbmeter pg: %s: %s\n", target, scrubbed(errors.New(a), p.secrets))
 	}

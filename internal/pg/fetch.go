@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"github.com/dbmeter/dbmeter/internal/pg/script"
@@ -34,19 +35,26 @@ var (
 func textArgs(args []any) [][]byte {
 	out := make([][]byte, len(args))
 	for i, a := range args {
-		switch a := a.(type) {
-		case nil:
-		case int64:
-			out[i] = strconv.AppendInt(nil, a, 10)
-		case float64:
-			out[i] = []byte(script.Double(a).String())
-		case bool:
-			out[i] = strconv.AppendBool(nil, a)
-		default:
-			out[i] = fmt.Append(nil, a)
+		if a != nil {
+			out[i] = []byte(textArg(a))
 		}
 	}
 	return out
+}
+
+// textArg is one parameter value as pgbench sends it.
+func textArg(a any) string {
+	switch a := a.(type) {
+	case int64:
+		return strconv.FormatInt(a, 10)
+	case float64:
+		return script.Double(a).String()
+	case bool:
+		return strconv.FormatBool(a)
+	case string:
+		return a
+	}
+	return fmt.Sprint(a)
 }
 
 // Fetch uses pgconn directly so results come back as the server's text,
@@ -106,6 +114,26 @@ func textResult(fields []pgconn.FieldDescription, rows [][][]byte) Result {
 }
 
 func (s *sqlSession) Fetch(ctx context.Context, st *Stmt, args ...any) ([]Result, error) {
+	// Over pgx, go to pgconn as the native session does: database/sql
+	// through pgx returns only the first result of a \; compound.
+	var res []Result
+	var ferr error
+	native := false
+	_ = s.conn.Raw(func(dc any) error {
+		pc, ok := dc.(interface{ Conn() *pgx.Conn })
+		if !ok {
+			return nil
+		}
+		native = true
+		if s.raw == nil {
+			s.raw = &pgxSession{conn: pc.Conn(), mode: s.mode, prepared: map[string]bool{}, asText: map[string][]bool{}}
+		}
+		res, ferr = s.raw.Fetch(ctx, st, args...)
+		return nil
+	})
+	if native {
+		return res, ferr
+	}
 	var rows *sql.Rows
 	var err error
 	switch s.mode {
@@ -115,6 +143,9 @@ func (s *sqlSession) Fetch(ctx context.Context, st *Stmt, args ...any) ([]Result
 		var ps *sql.Stmt
 		if ps, err = s.stmt(ctx, st); err == nil {
 			rows, err = ps.QueryContext(ctx, args...)
+			if encodeFailed(err) {
+				rows, err = ps.QueryContext(ctx, allText(args)...)
+			}
 		}
 	default:
 		rows, err = s.conn.QueryContext(ctx, st.SQL, args...)

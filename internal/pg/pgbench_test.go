@@ -2,9 +2,11 @@ package pg
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -49,7 +51,8 @@ type run struct {
 	mode     QueryMode
 	defines  map[string]string
 	maxTries int
-	ordered  bool // compare debug lines in order (one client)
+	driver   string // "": pgx
+	ordered  bool   // compare debug lines in order (one client)
 	wantFail string
 }
 
@@ -153,7 +156,10 @@ func (r run) dbmeter(t *testing.T, dsn string) outcome {
 		}
 		ws = append(ws, Weighted{Name: filepath.Base(f), Script: s, Weight: r.weight(i)})
 	}
-	drv, _ := LookupDriver("pgx")
+	drv, err := LookupDriver(cmp.Or(r.driver, "pgx"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	var debug bytes.Buffer
 	b, err := NewBench(Config{Driver: drv, DSN: dsn, Mode: r.mode, Scripts: ws, Vars: vars,
 		Seed: r.seed, Clients: max(r.clients, 1), Threads: max(r.threads, 1), Debug: &debug, MaxTries: r.maxTries})
@@ -340,6 +346,18 @@ SELECT 3 AS c \; SELECT 4 AS d \gset
 	cases["end inside a transaction"] = run{clients: 2, perCli: 3, scripts: []string{"BEGIN;\n\\set x debug(random(1, 9))\nSELECT 1;\n"},
 		wantFail: "end of script reached without completing the last transaction"}
 	cases["gset wants one row"] = run{scripts: []string{"SELECT 1 AS a UNION ALL SELECT 2 \\gset\n"}, wantFail: "expected one row, got 2"}
+	// The cases that go through SQL also run through the database/sql
+	// drivers (pipelines are pgx's alone).
+	for _, name := range slices.Collect(maps.Keys(cases)) {
+		c := cases[name]
+		if strings.Contains(name, "pipeline") || !strings.Contains(strings.Join(c.scripts, ""), "SELECT") {
+			continue
+		}
+		for _, d := range []string{"pgx-stdlib", "pq"} {
+			c.driver = d
+			cases[name+" "+d] = c
+		}
+	}
 	names := slices.Sorted(func(yield func(string) bool) {
 		for k := range cases {
 			if !yield(k) {
