@@ -314,7 +314,7 @@ func (f *pgFlags) runOne(ctx context.Context, env Env, p *pgPlan, s *session, sr
 	defer func() { p.runs++ }()
 	bench, err := pg.NewBench(pg.Config{Driver: drv, DSN: srv.DSN, Mode: p.mode, Scripts: p.scripts, Vars: vars,
 		Seed: f.seed, Clients: f.clients, Threads: f.jobs, Debug: env.Stderr, Timed: f.fs.Changed("time"),
-		MaxTries: maxTries(f.maxTries), VerboseErrors: verboseTo(f.verboseErrors, env.Stderr),
+		MaxTries: maxTries(f.maxTries), LatencyLimit: time.Duration(f.latencyMS * float64(time.Millisecond)), VerboseErrors: verboseTo(f.verboseErrors, env.Stderr),
 		ConnectPerTx: f.connect, PerCommand: f.perCommand, Log: f.txLog(p.runs)})
 	if err != nil {
 		return result.Run{}, usageError{err}

@@ -48,6 +48,9 @@ type Config struct {
 	// pgbench's default, and a negative value means without limit
 	// (pgbench's --max-tries=0).
 	MaxTries int
+	// LatencyLimit is -L: a transaction already slower than it is not
+	// retried any more. 0: no limit.
+	LatencyLimit time.Duration
 	// VerboseErrors receives a line per failed or retried transaction
 	// (--verbose-errors); nil discards them.
 	VerboseErrors io.Writer

@@ -43,6 +43,7 @@ func (c *Client) do(ctx context.Context) (load.Outcome, error) {
 	// A retried transaction draws the same random numbers: pgbench
 	// restores the client's generator before each try.
 	saved := c.prng
+	began := time.Now()
 	for try := 1; ; try++ {
 		c.tries = try
 		out, err := c.try(ctx, i)
@@ -60,7 +61,10 @@ func (c *Client) do(ctx context.Context) (load.Outcome, error) {
 		case max < 0:
 			max = 0 // unlimited
 		}
-		if max > 0 && try >= max {
+		// pgbench stops retrying at the try limit, and once a retry could
+		// only end beyond -L.
+		late := c.b.cfg.LatencyLimit > 0 && time.Since(began) > c.b.cfg.LatencyLimit
+		if max > 0 && try >= max || late {
 			if try > 1 {
 				c.b.retried.Add(1)
 				c.b.retries.Add(int64(try - 1))
