@@ -216,3 +216,44 @@ func TestPGScriptFileErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestPGRunOptions: pgbench's run options show in the summary and the files
+// as pgbench shows them: -C, -r, --max-tries, -l, and a \sleep counted in
+// the latency.
+func TestPGRunOptions(t *testing.T) {
+	dsn := servertest.PostgresDB(t)
+	if code, _, stderr := runPGCmd(t, "-i", "-s", "1", "--dsn", dsn); code != 0 {
+		t.Fatalf("-i: exit %d: %s", code, stderr)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s.sql")
+	os.WriteFile(path, []byte("\\set aid random(1, 100000)\nSELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n\\sleep 20 ms\n"), 0o644)
+	prefix := filepath.Join(dir, "txlog")
+	code, stdout, stderr := runPGCmd(t, "-n", "-c", "2", "-j", "2", "-t", "5", "-C", "-r", "--max-tries", "2", "-l", "--log-prefix", prefix, "-f", path, "--dsn", dsn)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"maximum number of tries: 2", "number of transactions actually processed: 10/10",
+		"average connection time = ", "(including reconnection times)", "statement latencies in milliseconds, failures and retries:",
+		`\sleep 20 ms`, "number of transactions retried: 0"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("the summary lacks %q:\n%s", want, stdout)
+		}
+	}
+	m := regexp.MustCompile(`latency average = ([0-9.]+) ms`).FindStringSubmatch(stdout)
+	if m == nil {
+		t.Fatalf("no latency average in:\n%s", stdout)
+	}
+	if avg, _ := strconv.ParseFloat(m[1], 64); avg < 20 {
+		t.Errorf("latency average %.3f ms: the 20 ms \\sleep is not in it", avg)
+	}
+	files, _ := filepath.Glob(prefix + ".*")
+	lines := 0
+	for _, f := range files {
+		data, _ := os.ReadFile(f)
+		lines += strings.Count(string(data), "\n")
+	}
+	if len(files) != 2 || lines != 10 {
+		t.Errorf("-l wrote %d lines in %d files, want 10 in 2 (one per thread)", lines, len(files))
+	}
+}
