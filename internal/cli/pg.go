@@ -105,7 +105,7 @@ func (f *pgFlags) bind(fs *pflag.FlagSet) {
 	fs.BoolVarP(&f.vacuumAll, "vacuum-all", "v", false, "vacuum all four pgbench tables before the run")
 	fs.IntVar(&f.maxTries, "max-tries", 1, "try a transaction that hits a serialization failure or a deadlock up to NUM times in all (0: no limit, needs -T or -L)")
 	fs.BoolVar(&f.verboseErrors, "verbose-errors", false, "print a line for every retried or failed transaction")
-	fs.BoolVar(&f.failuresDetailed, "failures-detailed", false, "accepted for pgbench compatibility; failures are always recorded by kind")
+	fs.BoolVar(&f.failuresDetailed, "failures-detailed", false, "report serialization failures and deadlock failures apart in the summary")
 	fs.StringVar(&f.seedSpec, "random-seed", strconv.Itoa(load.DefaultSeed), "seed for every random choice: an unsigned integer, time or rand, as pgbench (the result records it)")
 	fs.DurationVar(&f.connectTimeout, "connect-timeout", 5*time.Second, "give up connecting to a server after this long (libpq's connect_timeout, unless the DSN sets one)")
 	fs.StringArrayVar(&f.dsns, "dsn", nil, "server to benchmark, postgres://user:password@host:port/db or key=value form (repeat for several servers side by side); default: -h/-p/-U/DBNAME and PG* variables")

@@ -113,6 +113,7 @@ type Bench struct {
 	reconnects atomic.Int64
 	retries    atomic.Int64 // tries after the first, over all transactions
 	retried    atomic.Int64 // transactions tried more than once
+	deadlocks  atomic.Int64 // transactions that failed on a deadlock (40P01)
 	mu         struct {
 		sync.Mutex
 		conn    *hdrhistogram.Histogram // initial connection times
@@ -125,6 +126,10 @@ type Bench struct {
 // Retries returns pgbench's "total number of retries" and "number of
 // transactions retried".
 func (b *Bench) Retries() (retries, retried int64) { return b.retries.Load(), b.retried.Load() }
+
+// Deadlocks returns how many transactions failed on a deadlock; the other
+// failures of kind serialization were serialization failures proper.
+func (b *Bench) Deadlocks() int64 { return b.deadlocks.Load() }
 
 // Aborts returns pgbench's message for each client a script error aborted,
 // in the order they happened.

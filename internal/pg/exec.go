@@ -48,6 +48,9 @@ func (c *Client) do(ctx context.Context) (load.Outcome, error) {
 		c.tries = try
 		out, err := c.try(ctx, i)
 		if err == nil || Classify(err) != KindSerialization || ctx.Err() != nil || c.aborted != nil {
+			if SQLState(err) == "40P01" && ctx.Err() == nil {
+				c.b.deadlocks.Add(1)
+			}
 			if try > 1 {
 				c.b.retried.Add(1)
 				c.b.retries.Add(int64(try - 1))
@@ -70,6 +73,9 @@ func (c *Client) do(ctx context.Context) (load.Outcome, error) {
 				c.b.retries.Add(int64(try - 1))
 			}
 			c.verbose("client %d ends the failed transaction (try %d/%d): %v", c.id, try, max, err)
+			if SQLState(err) == "40P01" {
+				c.b.deadlocks.Add(1)
+			}
 			return out, err
 		}
 		c.verbose("client %d repeats the transaction after the error (try %d/%s): %v", c.id, try, tries(max), err)

@@ -61,6 +61,7 @@ func (b *Bench) Describe(run *result.Run, res *load.Result, cfg load.Config, f F
 	retries, retried := b.Retries()
 	run.Extra["retries"] = float64(retries)
 	run.Extra["retried_ops"] = float64(retried)
+	run.Extra["deadlock_failures"] = float64(b.Deadlocks())
 	all := res.Set.Total()
 	if cfg.Open() {
 		lag := run.Latency.Mean - run.Service.Mean

@@ -60,6 +60,7 @@ type outcome struct {
 	processed int64 // transactions that completed
 	failures  int64 // transactions that failed (not aborted)
 	retried   int64 // transactions tried more than once
+	deadlocks int64 // failures on a deadlock
 	debug     []string
 	tokens    []string
 	failed    bool
@@ -112,7 +113,7 @@ func (r run) pgbench(t *testing.T, bin, dsn string) outcome {
 		args = append(args, "-D", k+"="+v)
 	}
 	if r.maxTries != 0 {
-		args = append(args, "--max-tries", strconv.Itoa(r.maxTries))
+		args = append(args, "--max-tries", strconv.Itoa(r.maxTries), "--failures-detailed")
 	}
 	for i, f := range r.files(t) {
 		args = append(args, "-f", fmt.Sprintf("%s@%d", f, r.weight(i)))
@@ -132,10 +133,14 @@ func (r run) pgbench(t *testing.T, bin, dsn string) outcome {
 	if m := regexp.MustCompile(`number of transactions retried: (\d+)`).FindStringSubmatch(stdout.String()); m != nil {
 		retried, _ = strconv.ParseInt(m[1], 10, 64)
 	}
+	var deadlocks int64
+	if m := regexp.MustCompile(`number of deadlock failures: (\d+)`).FindStringSubmatch(stdout.String()); m != nil {
+		deadlocks, _ = strconv.ParseInt(m[1], 10, 64)
+	}
 	// pgbench exits 0 after aborting a client at the end of its script;
 	// what matters is that it said so.
 	aborted := strings.Contains(stderr.String(), "Run was aborted")
-	return outcome{processed: processed, failures: failedN, retried: retried, debug: debugLines(stderr.String()), tokens: debugTokens(stderr.String()), failed: err != nil || aborted, msg: stderr.String()}
+	return outcome{processed: processed, failures: failedN, retried: retried, deadlocks: deadlocks, debug: debugLines(stderr.String()), tokens: debugTokens(stderr.String()), failed: err != nil || aborted, msg: stderr.String()}
 }
 
 func (r run) dbmeter(t *testing.T, dsn string) outcome {
@@ -175,7 +180,7 @@ func (r run) dbmeter(t *testing.T, dsn string) outcome {
 	}
 	st := res.Stats(-1)
 	_, retried := b.Retries()
-	return outcome{processed: st.Ops, failures: st.ErrorKinds[KindSerialization], retried: retried, debug: debugLines(debug.String()), tokens: debugTokens(debug.String()), failed: st.Errors > 0,
+	return outcome{processed: st.Ops, failures: st.ErrorKinds[KindSerialization], retried: retried, deadlocks: b.Deadlocks(), debug: debugLines(debug.String()), tokens: debugTokens(debug.String()), failed: st.Errors > 0,
 		msg: fmt.Sprint(st.ErrorKinds, b.LastError(), b.Aborts())}
 }
 
@@ -429,6 +434,41 @@ END;
 				}
 			}
 		})
+	}
+}
+
+// TestPgbenchDeadlocks: two clients that lock two rows in opposite orders
+// deadlock; both pgbench and dbmeter count the failures as deadlocks, and
+// with retries every transaction gets through.
+func TestPgbenchDeadlocks(t *testing.T) {
+	bin := pgbenchBin(t)
+	dsn := initDB(t)
+	const src = `BEGIN;
+UPDATE pgbench_accounts SET abalance = abalance + 1 WHERE aid = 1 + :client_id;
+\sleep 30 ms
+UPDATE pgbench_accounts SET abalance = abalance + 1 WHERE aid = 2 - :client_id;
+END;
+`
+	for _, tries := range []int{1, 20} {
+		r := run{scripts: []string{src}, clients: 2, perCli: 2, maxTries: tries}
+		for _, side := range []string{"pgbench", "dbmeter"} {
+			var o outcome
+			if side == "pgbench" {
+				o = r.pgbench(t, bin, dsn)
+			} else {
+				o = r.dbmeter(t, dsn)
+			}
+			t.Logf("--max-tries %d, %s: processed %d, failed %d (deadlocks %d), retried %d", tries, side, o.processed, o.failures, o.deadlocks, o.retried)
+			if o.processed+o.failures != 4 {
+				t.Errorf("%s: %d processed + %d failed, want 4", side, o.processed, o.failures)
+			}
+			if tries == 1 && (o.deadlocks == 0 || o.deadlocks != o.failures) {
+				t.Errorf("%s: with one try, want the failures counted as deadlocks", side)
+			}
+			if tries > 1 && (o.failures != 0 || o.retried == 0) {
+				t.Errorf("%s: with retries, want every transaction through after some retries", side)
+			}
+		}
 	}
 }
 

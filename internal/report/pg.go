@@ -65,6 +65,12 @@ func pgSummary(w io.Writer, r result.Run) error {
 	aborted := r.ErrorKinds["aborted"]
 	failed := r.Errors - aborted
 	fmt.Fprintf(w, "number of failed transactions: %d (%.3f%%)\n", failed, pct(float64(failed), total))
+	if p["failures-detailed"] == "true" {
+		dl := r.Extra["deadlock_failures"]
+		ser := float64(r.ErrorKinds["serialization"]) - dl
+		fmt.Fprintf(w, "number of serialization failures: %.0f (%.3f%%)\n", ser, pct(ser, total))
+		fmt.Fprintf(w, "number of deadlock failures: %.0f (%.3f%%)\n", dl, pct(dl, total))
+	}
 	if aborted > 0 {
 		fmt.Fprintf(w, "number of transactions not run (client aborted): %d\n", aborted)
 	}
