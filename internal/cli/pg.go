@@ -180,6 +180,9 @@ func runPG(ctx context.Context, env Env, f *pgFlags, args []string) error {
 	if err != nil {
 		return err
 	}
+	if f.fs.Changed("random-seed") {
+		fmt.Fprintf(env.Stderr, "dbmeter pg: setting random seed to %d\n", f.seed) // as pgbench says it
+	}
 	if f.initialize {
 		return runPGInit(ctx, env, f, p)
 	}
