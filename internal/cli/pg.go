@@ -217,7 +217,7 @@ func (f *pgFlags) plan(env Env, args []string) (*pgPlan, error) {
 	if f.seed, err = pg.ParseSeed(f.seedSpec); err != nil {
 		return nil, usageError{err}
 	}
-	p := &pgPlan{mode: mode, vars: map[string]script.Value{}}
+	p := &pgPlan{mode: mode}
 	spec := pg.ServerSpec{DSNs: f.dsns, Host: f.host, Port: f.port, User: f.user, Getenv: env.Getenv}
 	if len(args) == 1 {
 		spec.DBName = args[0]
@@ -231,28 +231,12 @@ func (f *pgFlags) plan(env Env, args []string) (*pgPlan, error) {
 	for i, d := range p.dsns {
 		p.dsns[i] = pg.WithConnectTimeout(d, f.connectTimeout)
 	}
-	seen := map[string]bool{}
-	for _, d := range f.drivers {
-		d = strings.TrimSpace(d)
-		if _, err := pg.LookupDriver(d); err != nil {
-			return nil, usageError{err}
-		}
-		if !seen[d] {
-			seen[d] = true
-			p.drivers = append(p.drivers, d)
-		}
-	}
-	if len(p.drivers) == 0 {
-		return nil, usagef("--driver needs at least one of: %s", strings.Join(pg.DriverNames(), ", "))
+	if p.drivers, err = pg.ParseDrivers(f.drivers); err != nil {
+		return nil, usageError{err}
 	}
 	var defined []string
-	for _, d := range f.defines {
-		name, value, ok := strings.Cut(d, "=")
-		if !ok || name == "" {
-			return nil, usagef("-D %q: want NAME=VALUE", d)
-		}
-		p.vars[name] = script.Text(value)
-		defined = append(defined, name)
+	if p.vars, defined, err = pg.ParseDefines(f.defines); err != nil {
+		return nil, usageError{err}
 	}
 	if !f.initialize {
 		p.scripts, p.builtin, err = pg.LoadScripts(pg.ScriptSpec{Builtins: f.builtins, Files: f.files,

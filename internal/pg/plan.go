@@ -170,6 +170,43 @@ func splitWeight(spec, flag string) (string, int, error) {
 	return spec[:i], w, nil
 }
 
+// ParseDrivers checks --driver values (repeatable or comma-separated) and
+// drops repeats, keeping the order.
+func ParseDrivers(names []string) ([]string, error) {
+	var out []string
+	seen := map[string]bool{}
+	for _, d := range names {
+		d = strings.TrimSpace(d)
+		if _, err := LookupDriver(d); err != nil {
+			return nil, err
+		}
+		if !seen[d] {
+			seen[d] = true
+			out = append(out, d)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("--driver needs at least one of: %s", strings.Join(DriverNames(), ", "))
+	}
+	return out, nil
+}
+
+// ParseDefines reads -D NAME=VALUE definitions: the values, kept as text
+// until an expression reads them (as pgbench), and the names in order.
+func ParseDefines(defs []string) (map[string]script.Value, []string, error) {
+	vars := map[string]script.Value{}
+	var names []string
+	for _, d := range defs {
+		name, value, ok := strings.Cut(d, "=")
+		if !ok || name == "" {
+			return nil, nil, fmt.Errorf("-D %q: want NAME=VALUE", d)
+		}
+		vars[name] = script.Text(value)
+		names = append(names, name)
+	}
+	return vars, names, nil
+}
+
 // WorkloadName names a run's scripts: the script, or NAME@W+NAME@W.
 func WorkloadName(ws []Weighted) string {
 	if len(ws) == 1 {
