@@ -13,9 +13,11 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/dbmeter/dbmeter/internal/capacity"
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/pg"
 	"github.com/dbmeter/dbmeter/internal/pg/script"
+	"github.com/dbmeter/dbmeter/internal/plan"
 	"github.com/dbmeter/dbmeter/internal/result"
 )
 
@@ -63,6 +65,8 @@ type pgFlags struct {
 	force            bool
 	warmup, grace    time.Duration
 	output           outputFlags
+	shard, startAt   string
+	search           searchFlags
 	fs               *pflag.FlagSet
 }
 
@@ -116,6 +120,9 @@ func (f *pgFlags) bind(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.force, "force", false, "let -i drop and reload pgbench tables dbmeter did not create, and let runs empty such a pgbench_history")
 	fs.DurationVar(&f.warmup, "warmup", 0, "run this long before measuring (pgbench has none)")
 	fs.DurationVar(&f.grace, "grace", load.DefaultGrace, "how long transactions running at the end may take before they are cancelled")
+	fs.StringVar(&f.shard, "shard", "", "run part I of N of the test (I/N, 0-based): -c and -R are divided among the shards, :client_id runs on across them; merge with 'dbmeter merge'")
+	fs.StringVar(&f.startAt, "start-at", "", "start at this wall-clock time, RFC 3339 or +DURATION from now, so that shards measure the same seconds")
+	f.search.bind(fs, nil)
 	f.output.bind(fs)
 }
 
@@ -162,6 +169,9 @@ type pgPlan struct {
 	load    load.Config
 	runs    int // runs started so far, for the -l file names
 	secrets []string
+	// clients of this shard, the first one's id, and the whole test's.
+	clients, clientOffset, totalClients int
+	search                              *capacity.Search
 }
 
 func runPG(ctx context.Context, env Env, f *pgFlags, args []string) error {
@@ -190,12 +200,7 @@ func runPG(ctx context.Context, env Env, f *pgFlags, args []string) error {
 	if err != nil {
 		return err
 	}
-	err = runPGBench(ctx, env, f, p, s)
-	if err != nil {
-		s.abort()
-		return scrubbed(err, p.secrets)
-	}
-	return s.finish(ctx)
+	return scrubbed(s.execute(ctx, f.benchPlan(env, p)), p.secrets)
 }
 
 // plan checks the flags, as pgbench does, before anything connects.
@@ -247,10 +252,49 @@ func (f *pgFlags) plan(env Env, args []string) (*pgPlan, error) {
 	}
 	opts.Seed = f.seed
 	p.load = opts.LoadConfig()
+	if err := f.shardPlan(p); err != nil {
+		return nil, err
+	}
+	if p.search, err = f.search.search(&p.load, "rate"); err != nil {
+		return nil, err
+	}
 	if err := p.load.Validate(); err != nil {
 		return nil, usageError{err}
 	}
 	return p, nil
+}
+
+// shardPlan gives this shard its clients (ids running on from the lower
+// shards'), its part of -R, and the common start.
+func (f *pgFlags) shardPlan(p *pgPlan) error {
+	p.clients, p.totalClients = f.clients, f.clients
+	if f.shard != "" {
+		sh, err := load.ParseShard(f.shard)
+		if err != nil {
+			return usageError{fmt.Errorf("--shard %w", err)}
+		}
+		if f.clients < sh.Count {
+			return usagef("-c %d cannot be divided among %d shards: give at least %d", f.clients, sh.Count, sh.Count)
+		}
+		for i := range sh.Index {
+			p.clientOffset += int(load.Shard{Index: i, Count: sh.Count}.Split(int64(f.clients)))
+		}
+		p.clients = int(sh.Split(int64(f.clients)))
+		cfg := &p.load
+		cfg.Shard, cfg.Workers, cfg.MaxInFlight = sh, p.clients, p.clients
+		cfg.Rate /= float64(sh.Count)
+		if cfg.Count > 0 {
+			cfg.Count = int64(f.perCli) * int64(p.clients) // -t is per client
+		}
+	}
+	if f.startAt != "" {
+		t, err := load.ParseStartAt(f.startAt, time.Now())
+		if err != nil {
+			return usageError{fmt.Errorf("--start-at %w", err)}
+		}
+		p.load.StartAt = t
+	}
+	return nil
 }
 
 func runPGInit(ctx context.Context, env Env, f *pgFlags, p *pgPlan) error {
@@ -270,29 +314,39 @@ func runPGInit(ctx context.Context, env Env, f *pgFlags, p *pgPlan) error {
 	return scrubbed(pg.InitServers(ctx, p.dsns, ic, env.Stderr), p.secrets)
 }
 
-func runPGBench(ctx context.Context, env Env, f *pgFlags, p *pgPlan, s *session) error {
+// benchPlan is one step per server × driver; each server is checked and
+// sized once, by its first step.
+func (f *pgFlags) benchPlan(env Env, p *pgPlan) plan.Plan {
 	targets := pg.TargetNames(p.dsns)
 	params := flagParams(f.fs, "help", "dsn", "host", "port", "username")
+	out := plan.Plan{Family: "pg", Seed: p.load.Seed, Search: p.search}
+	var ops []string
+	for _, w := range p.scripts {
+		ops = append(ops, w.Name)
+	}
 	for i, dsn := range p.dsns {
-		srv, err := pg.PrepareServer(ctx, dsn, targets[i], p.builtin, f.scale, f.fs.Changed("scale"), env.Stderr)
-		if err != nil {
-			return err
-		}
+		var srv *pg.Server
 		for _, drv := range p.drivers {
-			if ctx.Err() != nil {
-				return nil
-			}
-			run, err := f.runOne(ctx, env, p, s, srv, drv, params)
-			if err != nil {
-				return err
-			}
-			s.add(run)
+			out.Steps = append(out.Steps, plan.Step{Target: targets[i] + "/" + drv, Workload: pg.WorkloadName(p.scripts), Ops: ops,
+				Run: func(ctx context.Context, r plan.Rep) ([]result.Run, error) {
+					if srv == nil {
+						var err error
+						if srv, err = pg.PrepareServer(ctx, dsn, targets[i], p.builtin, f.scale, f.fs.Changed("scale"), env.Stderr); err != nil {
+							return nil, err
+						}
+					}
+					run, err := f.runOne(ctx, env, p, r, srv, drv, params)
+					if err != nil {
+						return nil, err
+					}
+					return []result.Run{run}, nil
+				}})
 		}
 	}
-	return nil
+	return out
 }
 
-func (f *pgFlags) runOne(ctx context.Context, env Env, p *pgPlan, s *session, srv *pg.Server, drvName string, params map[string]string) (result.Run, error) {
+func (f *pgFlags) runOne(ctx context.Context, env Env, p *pgPlan, r plan.Rep, srv *pg.Server, drvName string, params map[string]string) (result.Run, error) {
 	drv, _ := pg.LookupDriver(drvName)
 	vars := map[string]script.Value{"scale": script.Int(srv.Scale)}
 	for k, v := range p.vars {
@@ -300,7 +354,8 @@ func (f *pgFlags) runOne(ctx context.Context, env Env, p *pgPlan, s *session, sr
 	}
 	defer func() { p.runs++ }()
 	bench, err := pg.NewBench(pg.Config{Driver: drv, DSN: srv.DSN, Mode: p.mode, Scripts: p.scripts, Vars: vars,
-		Seed: f.seed, Clients: f.clients, Threads: f.jobs, Debug: env.Stderr, Timed: f.fs.Changed("time"),
+		Seed: f.seed, Clients: p.clients, ClientOffset: p.clientOffset, TotalClients: p.totalClients, Threads: min(f.jobs, p.clients),
+		Debug: env.Stderr, Timed: f.fs.Changed("time") || p.search != nil,
 		MaxTries: maxTries(f.maxTries), LatencyLimit: time.Duration(f.latencyMS * float64(time.Millisecond)), VerboseErrors: verboseTo(f.verboseErrors, env.Stderr),
 		ConnectPerTx: f.connect, PerCommand: f.perCommand, Log: f.txLog(p.runs)})
 	if err != nil {
@@ -312,7 +367,6 @@ func (f *pgFlags) runOne(ctx context.Context, env Env, p *pgPlan, s *session, sr
 		}
 	}
 	target := srv.Target + "/" + drvName
-	label := target + "/" + pg.WorkloadName(p.scripts)
 	var watch load.Watcher
 	if f.progress > 0 {
 		suffix := ""
@@ -321,7 +375,7 @@ func (f *pgFlags) runOne(ctx context.Context, env Env, p *pgPlan, s *session, sr
 		}
 		watch = pg.NewProgress(env.Stderr, suffix, f.rate > 0, f.progressStamp)
 	}
-	if mw := s.watcher(nil, label, bench.Ops()...); mw != nil {
+	if mw := r.Watch; mw != nil {
 		if watch != nil {
 			watch = load.Watchers{watch, mw}
 		} else {
@@ -329,6 +383,11 @@ func (f *pgFlags) runOne(ctx context.Context, env Env, p *pgPlan, s *session, sr
 		}
 	}
 	cfg := p.load
+	if r.Rate > 0 { // a capacity search step
+		cfg.Rate, cfg.Queue = r.Rate, pg.RateQueue(r.Rate)
+		params = maps.Clone(params)
+		params["rate"] = strconv.FormatFloat(r.Rate, 'f', -1, 64)
+	}
 	res, err := load.Run(ctx, cfg, bench.Ops(), bench.NewWorker, watch)
 	if err != nil {
 		return result.Run{}, fmt.Errorf("%s: %w", target, startError(srv.DSN, err))

@@ -18,9 +18,13 @@ type searchFlags struct {
 	fs        *pflag.FlagSet
 }
 
+// bind adds the flags to fs; rf, when not nil, learns that a search makes
+// the run open loop.
 func (f *searchFlags) bind(fs *pflag.FlagSet, rf *runFlags) {
 	f.fs = fs
-	rf.search = f
+	if rf != nil {
+		rf.search = f
+	}
 	fs.BoolVar(&f.find, "find-max-rate", false, "find the highest open-loop rate that meets --slo: ramp from the rate given (or 10/s), bisect, confirm")
 	fs.StringVar(&f.slo, "slo", "", "objective of --find-max-rate, e.g. p99<15ms or p99<15ms,p999<50ms,errors<0.1% (no drops is always part of it)")
 	fs.DurationVar(&f.step, "step-duration", 10*time.Second, "--find-max-rate: measured window of each step (each has its own warm-up)")
@@ -54,7 +58,7 @@ func (f *searchFlags) search(cfg *load.Config, rateFlag string) (*capacity.Searc
 	case changed("count"):
 		return nil, usagef("--find-max-rate runs timed steps: drop --count")
 	}
-	s := &capacity.Search{SLO: slo, Start: cfg.Rate, Precision: f.precision, MaxInFlight: cfg.MaxInFlight}
+	s := &capacity.Search{SLO: slo, Start: cfg.Rate, Precision: f.precision, MaxInFlight: cfg.MaxInFlight, Step: f.step}
 	if !changed(rateFlag) {
 		s.Start = capacity.DefaultStart
 	}

@@ -40,6 +40,12 @@ type Config struct {
 	// Clients and Threads are -c and -j; they decide how the generators
 	// are dealt out. 0 means 1.
 	Clients, Threads int
+	// ClientOffset is the first client id of a shard (--shard): its
+	// clients are ids ClientOffset… of the whole test, with the client
+	// generators and :client_id those clients have in one run of them all,
+	// so the shards together draw what one process would. TotalClients is
+	// the whole test's -c (0: ClientOffset + Clients).
+	ClientOffset, TotalClients int
 	// Debug receives the lines of the scripts' debug() calls; nil
 	// discards them.
 	Debug io.Writer
@@ -162,7 +168,8 @@ func NewBench(cfg Config) (*Bench, error) {
 	b := &Bench{cfg: cfg, total: cfg.totalWeight(), rollbk: &Stmt{Name: "dbmeter_rollback", SQL: "ROLLBACK"}}
 	b.mu.conn = hist.New()
 	clients, threads := max(cfg.Clients, 1), max(cfg.Threads, 1)
-	b.seeds = script.NewSeeds(cfg.Seed, clients, min(threads, clients))
+	total := max(cfg.TotalClients, cfg.ClientOffset+clients)
+	b.seeds = script.NewSeeds(cfg.Seed, total, min(threads, clients))
 	if cfg.Log != nil {
 		if err := b.openLogs(); err != nil {
 			return nil, err
@@ -210,6 +217,7 @@ func (b *Bench) Reconnects() int64 { return b.reconnects.Load() }
 
 // NewWorker opens client id's session; it fits load.NewWorker.
 func (b *Bench) NewWorker(ctx context.Context, id int, rng *rand.Rand) (load.Worker, error) {
+	id += b.cfg.ClientOffset
 	c := &Client{b: b, id: id}
 	if id < len(b.seeds.Clients) {
 		c.prng = b.seeds.Clients[id]

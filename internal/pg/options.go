@@ -98,10 +98,15 @@ func (o Options) LoadConfig() load.Config {
 	}
 	if o.Rate > 0 {
 		cfg.Rate = o.Rate
-		cfg.Queue = int(min(max(o.Rate*60, 1000), 1<<20))
+		cfg.Queue = RateQueue(o.Rate)
 		if o.LatencyMS > 0 {
 			cfg.SkipLate = time.Duration(o.LatencyMS * float64(time.Millisecond))
 		}
 	}
 	return cfg
 }
+
+// RateQueue is how many -R arrivals may wait for a busy client: a minute's
+// worth, as pgbench lets its schedule fall behind without bound, within
+// what fits in memory.
+func RateQueue(rate float64) int { return int(min(max(rate*60, 1000), 1<<20)) }
