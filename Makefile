@@ -47,14 +47,11 @@ services-down:
 bench:
 	$(GO) test -tags '$(TAGS)' -run '^$$' -bench . -benchmem ./...
 
-# Each fuzz target for FUZZTIME; go test -fuzz takes one target at a time.
+# Each fuzz target for FUZZTIME. On a failure scripts/fuzz.sh prints go
+# test's output, the crasher it kept under the package's testdata/fuzz/ and
+# whether that input fails again on replay.
 fuzz:
-	@set -e; for pkg in $$($(GO) list ./...); do \
-	  for f in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
-	    echo "fuzz $$pkg $$f"; \
-	    $(GO) test -run '^$$' -fuzz "^$$f$$" -fuzztime $(FUZZTIME) $$pkg >/dev/null; \
-	  done; \
-	done; echo "fuzz: all targets ran clean"
+	@GO='$(GO)' scripts/fuzz.sh '$(FUZZTIME)'
 
 # The main job: the embedded K/V engine matrix, rocksdb included, from the
 # stamped binary so that the result names its commit. More flags:

@@ -76,6 +76,7 @@ document every report reads.`,
 		newVersionCmd(env),
 		newReportCmd(env),
 		newCompareCmd(env),
+		newMergeCmd(env),
 	)
 	return root
 }

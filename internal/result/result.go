@@ -280,6 +280,9 @@ func EncodeHDR(h *hdrhistogram.Histogram) (string, error) {
 
 // DecodeHDR reverses EncodeHDR.
 func DecodeHDR(s string) (*hdrhistogram.Histogram, error) {
+	if err := CheckHDR(s); err != nil {
+		return nil, err
+	}
 	h, err := hdrhistogram.Decode([]byte(s))
 	if err != nil {
 		return nil, fmt.Errorf("decode histogram: %w", err)

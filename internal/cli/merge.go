@@ -1,0 +1,119 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dbmeter/dbmeter/internal/merge"
+	"github.com/dbmeter/dbmeter/internal/report"
+)
+
+func newMergeCmd(env Env) *cobra.Command {
+	var json, html, md, csv, hdrLog string
+	var quiet bool
+	cmd := &cobra.Command{
+		Use:   "merge SHARD.json... [SHARD.hlog...] [--json OUT.json] [--hdr-log OUT.hlog]",
+		Short: "Combine the result documents of the shards of one test, exactly",
+		Long: `merge reads the result documents of every shard of one test (the same
+command run with --shard I/N on N machines) and writes the document the test
+would have written on one machine: operations, errors, rows and bytes
+summed; latency, service time, schedule lag and phase histograms added and
+their percentiles taken from the sum, never averaged; throughput over the
+window in which every shard was measuring; intervals added slot by slot;
+every shard's environment listed. The shards must be one test: the same
+command apart from --shard and output files, the same N, each index once.
+The shards' HdrHistogram interval logs (*.hlog) given too are added interval
+by interval into --hdr-log, whose percentiles are then exact per interval.`,
+		Example: `  dbmeter merge s0.json s1.json s2.json s3.json --json all.json
+  dbmeter merge shard-*.json --json all.json --html all.html
+  dbmeter merge s0.json s1.json s0.hlog s1.hlog --json all.json --hdr-log all.hlog
+  dbmeter compare single.json all.json`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usagef("merge needs the result documents of the shards (SHARD.json ...)")
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&hdrLog, "hdr-log", "", "write the merge of the given shard interval logs (*.hlog) to this file")
+	f.StringVar(&json, "json", "", "write the merged result document to this file")
+	f.StringVar(&html, "html", "", "write a self-contained HTML report with charts to this file")
+	f.StringVar(&md, "md", "", "write the result tables as Markdown to this file")
+	f.StringVar(&csv, "csv", "", "write one CSV row per run to this file")
+	f.BoolVar(&quiet, "quiet", false, "do not print the result tables on stdout")
+	cmd.RunE = runE(func(cmd *cobra.Command, args []string) error {
+		var docs, hlogs []string
+		for _, a := range args {
+			if strings.HasSuffix(a, ".hlog") {
+				hlogs = append(hlogs, a)
+			} else {
+				docs = append(docs, a)
+			}
+		}
+		if (len(hlogs) > 0 || hdrLog != "") && (hdrLog == "" || len(hlogs) != len(docs)) {
+			return usagef("give one interval log (*.hlog) per shard document and --hdr-log OUT.hlog for their merge")
+		}
+		ins := make([]merge.Input, 0, len(docs))
+		for _, p := range docs {
+			in, err := merge.ReadFile(p)
+			if err != nil {
+				var pe *os.PathError
+				if errors.As(err, &pe) {
+					return usagef("cannot read %s: %v", pe.Path, pe.Err)
+				}
+				return usageError{err}
+			}
+			ins = append(ins, in)
+		}
+		m, err := merge.Merge(cmd.Context(), ins)
+		if err != nil {
+			// The documents given are not the shards of one test.
+			return usageError{err}
+		}
+		var hlog bytes.Buffer
+		if hdrLog != "" {
+			if err := merge.MergeIntervalLogFiles(&hlog, hlogs); err != nil {
+				return usageError{err}
+			}
+		}
+		for _, w := range m.Warnings {
+			fmt.Fprintln(env.Stderr, "dbmeter: warning: "+w)
+		}
+		name := "merged"
+		if json != "" {
+			name = filepath.Base(json)
+		}
+		srcs := []report.Source{{Name: name, Doc: m.Document()}}
+		outs := []struct {
+			flag, path string
+			write      func(io.Writer) error
+		}{
+			{"json", json, m.Write},
+			{"html", html, func(w io.Writer) error { return report.HTML(w, srcs) }},
+			{"md", md, func(w io.Writer) error { return report.Markdown(w, srcs) }},
+			{"csv", csv, func(w io.Writer) error { return report.CSV(w, srcs) }},
+			{"hdr-log", hdrLog, func(w io.Writer) error { _, err := hlog.WriteTo(w); return err }},
+		}
+		for _, o := range outs {
+			if o.path == "" {
+				continue
+			}
+			if err := writeTo(env, o.flag, o.path, o.write); err != nil {
+				return err
+			}
+		}
+		if quiet {
+			return nil
+		}
+		return report.Text(env.Stdout, srcs[0].Doc)
+	})
+	return cmd
+}

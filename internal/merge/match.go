@@ -1,0 +1,92 @@
+package merge
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// ignoredParams say how a shard was observed or seeded, or where it wrote,
+// not what it measured; runs are matched without them.
+var ignoredParams = []string{"shard", "seed", "json", "html", "md", "csv", "quiet", "metrics-addr", "progress", "cpuprofile"}
+
+// runKey identifies what a run measured: family, target, workload, the
+// defining params (a step of a stepped run is one of them) and the
+// repetition.
+func runKey(r *run) string {
+	keys := make([]string, 0, len(r.Params))
+	for k := range r.Params {
+		if !slices.Contains(ignoredParams, k) {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\x00%s\x00%s\x00%d", r.Family, r.Target, r.Workload, r.Repeat)
+	for _, k := range keys {
+		fmt.Fprintf(&b, "\x00%s=%s", k, r.Params[k])
+	}
+	return b.String()
+}
+
+// label names a run in messages.
+func label(r *run) string {
+	return fmt.Sprintf("%s/%s/%s #%d", r.Family, r.Target, r.Workload, r.Repeat)
+}
+
+// groups returns, for each run of the first shard, the matching run of
+// every shard, in shard order. Runs match by runKey (the k-th run with a
+// key matches the k-th with the same key); when the keys do not pair every
+// run up, they match by position if every shard has as many runs with the
+// same family, target and workload at each place.
+func groups(ins []Input) ([][]*run, error) {
+	if g, ok := byKey(ins); ok {
+		return g, nil
+	}
+	first := ins[0].doc.Runs
+	out := make([][]*run, len(first))
+	for i := range first {
+		out[i] = make([]*run, len(ins))
+	}
+	for s, in := range ins {
+		if len(in.doc.Runs) != len(first) {
+			return nil, fmt.Errorf("%s: %d runs, but %s has %d: the shards did not run the same test", in.Name, len(in.doc.Runs), ins[0].Name, len(first))
+		}
+		for i := range in.doc.Runs {
+			r := &in.doc.Runs[i]
+			f := &first[i]
+			if r.Family != f.Family || r.Target != f.Target || r.Workload != f.Workload {
+				return nil, fmt.Errorf("%s: run %d is %s, but in %s it is %s: the shards did not run the same test", in.Name, i+1, label(r), ins[0].Name, label(f))
+			}
+			out[i][s] = r
+		}
+	}
+	return out, nil
+}
+
+func byKey(ins []Input) ([][]*run, bool) {
+	first := ins[0].doc.Runs
+	out := make([][]*run, len(first))
+	for i := range first {
+		out[i] = make([]*run, len(ins))
+	}
+	for s, in := range ins {
+		if len(in.doc.Runs) != len(first) {
+			return nil, false
+		}
+		idx := map[string][]int{}
+		for i := range in.doc.Runs {
+			k := runKey(&in.doc.Runs[i])
+			idx[k] = append(idx[k], i)
+		}
+		for i := range first {
+			k := runKey(&first[i])
+			if len(idx[k]) == 0 {
+				return nil, false
+			}
+			out[i][s] = &in.doc.Runs[idx[k][0]]
+			idx[k] = idx[k][1:]
+		}
+	}
+	return out, true
+}

@@ -1,0 +1,340 @@
+package merge
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/dbmeter/dbmeter/internal/result"
+)
+
+// Input is one shard's result document and the name messages call it by
+// (its path).
+type Input struct {
+	Name string
+	doc  *document
+}
+
+// Read decodes the shard document r, called name in messages.
+func Read(name string, r io.Reader) (Input, error) {
+	doc, err := decode(r)
+	if err != nil {
+		return Input{}, fmt.Errorf("%s: %w", name, err)
+	}
+	return Input{Name: name, doc: doc}, nil
+}
+
+// ReadFile reads the shard document at path.
+func ReadFile(path string) (Input, error) {
+	doc, err := readFile(path)
+	if err != nil {
+		return Input{}, fmt.Errorf("%s: %w", path, err)
+	}
+	return Input{Name: path, doc: doc}, nil
+}
+
+// Merged is the document of the whole test, made from its shards.
+type Merged struct {
+	doc *document
+	// Warnings are what the caller should tell the user: shards that did
+	// not start together, figures that could not be merged.
+	Warnings []string
+}
+
+// Write writes the merged result document, new fields included.
+func (m *Merged) Write(w io.Writer) error { return encode(w, m.doc) }
+
+// Document is the merged document as a result.Document, for the reporters.
+func (m *Merged) Document() *result.Document { return plain(m.doc) }
+
+// Merge combines the documents of every shard of one test into the
+// document that test would have written on one machine: counts summed,
+// histograms added and summarised again (a percentile is never averaged),
+// throughput over the common measured window, intervals slot by slot.
+func Merge(ctx context.Context, ins []Input) (*Merged, error) {
+	ins, err := order(slices.Clone(ins))
+	if err != nil {
+		return nil, err
+	}
+	gs, err := groups(ins)
+	if err != nil {
+		return nil, err
+	}
+	m := &Merged{doc: header(ins)}
+	for _, g := range gs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		r, warns, err := mergeRun(ins, g)
+		if err != nil {
+			return nil, err
+		}
+		m.doc.Runs = append(m.doc.Runs, r)
+		m.Warnings = append(m.Warnings, warns...)
+	}
+	if slices.ContainsFunc(m.doc.Runs, func(r run) bool { return len(r.Intervals) > 0 }) && len(ins) > 1 {
+		m.Warnings = append(m.Warnings, "interval p50/p99 are the highest shard's, an upper bound of the merged value: the documents hold no histogram per interval")
+	}
+	return m, nil
+}
+
+// header is the merged document without its runs.
+func header(ins []Input) *document {
+	first := ins[0].doc
+	doc := &document{Document: first.Document}
+	doc.Document.Runs = nil
+	doc.Command = testCommand(first.Command)
+	doc.Runs = make([]run, 0, len(first.Runs))
+	for _, in := range ins {
+		d := in.doc
+		if d.StartedAt.Before(doc.StartedAt) {
+			doc.StartedAt = d.StartedAt
+		}
+		doc.Interrupted = doc.Interrupted || d.Interrupted
+		s := d.Runs[0].Shard
+		doc.Shards = append(doc.Shards, ShardSource{
+			Index: s.Index, File: in.Name, Command: d.Command,
+			StartedAt: d.StartedAt, StartOffsetNs: s.StartOffsetNs, Env: d.Env,
+		})
+	}
+	return doc
+}
+
+// mergeRun merges the runs rs, one a shard in shard order.
+func mergeRun(ins []Input, rs []*run) (run, []string, error) {
+	first := rs[0]
+	out := run{Run: first.Run}
+	out.Params = maps.Clone(first.Params)
+	delete(out.Params, "shard")
+	out.ErrorKinds = map[string]int64{}
+	out.Phases, out.Shard = nil, nil
+	out.Workers, out.Rate = 0, 0
+	out.Ops, out.Errors, out.Dropped, out.Rows, out.Bytes = 0, 0, 0, 0, 0
+	out.Warnings, out.Interrupted = nil, false
+	var warns []string
+	name := label(first)
+	for i, r := range rs {
+		out.Workers += r.Workers
+		out.Rate += r.Rate
+		out.Ops += r.Ops
+		out.Errors += r.Errors
+		out.Dropped += r.Dropped
+		out.Rows += r.Rows
+		out.Bytes += r.Bytes
+		for k, n := range r.ErrorKinds {
+			out.ErrorKinds[k] += n
+		}
+		for _, w := range r.Warnings {
+			out.Warnings = append(out.Warnings, fmt.Sprintf("shard %d: %s", r.Shard.Index, w))
+		}
+		out.Interrupted = out.Interrupted || r.Interrupted
+		if r.Server != first.Server {
+			warns = append(warns, fmt.Sprintf("%s: %s ran against server %q, %s against %q", name, ins[i].Name, r.Server, ins[0].Name, first.Server))
+		}
+	}
+
+	var err error
+	who := func(i int) string { return ins[i].Name + ": " + name }
+	if out.Latency, out.LatencyHDR, err = sumHists(rs, who, func(r *run) (string, result.Latency) { return r.LatencyHDR, r.Latency }); err != nil {
+		return run{}, nil, err
+	}
+	// The other histograms are newer than latency_hdr: a figure some shard
+	// summarised without its histogram is left out with a warning, not
+	// summarised from the rest.
+	optional := func(what string, get func(*run) (string, result.Latency)) (result.Latency, string) {
+		lat, enc, err := sumHists(rs, who, get)
+		if err != nil {
+			warns = append(warns, fmt.Sprintf("%s left out: %v", what, err))
+			return result.Latency{}, ""
+		}
+		return lat, enc
+	}
+	out.Service, out.ServiceHDR = optional("service time", func(r *run) (string, result.Latency) { return r.ServiceHDR, r.Service })
+	lag, lagHDR := optional("schedule lag", func(r *run) (string, result.Latency) {
+		if r.Lag == nil {
+			return r.LagHDR, result.Latency{}
+		}
+		return r.LagHDR, *r.Lag
+	})
+	out.Lag, out.LagHDR = nil, lagHDR
+	if lagHDR != "" {
+		out.Lag = &lag
+	}
+	if out.Phases, err = mergePhases(rs, who); err != nil {
+		return run{}, nil, err
+	}
+
+	w := commonWindow(rs)
+	if w.ok {
+		var ops, rows, bytes float64
+		for i, r := range rs {
+			f := w.fraction(r, i)
+			ops += float64(r.Ops) * f
+			rows += float64(r.Rows) * f
+			bytes += float64(r.Bytes) * f
+		}
+		out.DurationS = w.seconds()
+		out.OpsPerS, out.RowsPerS, out.BytesPerS = ops/out.DurationS, rows/out.DurationS, bytes/out.DurationS
+	} else {
+		out.OpsPerS, out.RowsPerS, out.BytesPerS = 0, 0, 0
+		for _, r := range rs {
+			out.OpsPerS += r.OpsPerS
+			out.RowsPerS += r.RowsPerS
+			out.BytesPerS += r.BytesPerS
+		}
+		warns = append(warns, fmt.Sprintf("%s: the shards' measured windows do not overlap; throughput is the sum of each shard's own", name))
+	}
+	if skew, who := w.skew(); skew > progressInterval(first)/10 {
+		warns = append(warns, fmt.Sprintf("%s: shards started %s apart (%s), more than a tenth of the %s progress interval: interval k of each shard does not cover the same seconds", name, skew, who, progressInterval(first)))
+	}
+	out.Intervals = mergeIntervals(rs)
+	out.Client = mergeClient(rs, out.Ops)
+	extra, ewarns := mergeExtra(rs)
+	out.Extra = extra
+	for _, w := range ewarns {
+		warns = append(warns, name+": "+w)
+	}
+	return out, warns, nil
+}
+
+// sumHists adds the histograms get returns for every run and summarises
+// the sum. A run whose summary shows values but that has no histogram
+// cannot be merged exactly: that is an error.
+func sumHists(rs []*run, who func(int) string, get func(*run) (string, result.Latency)) (result.Latency, string, error) {
+	var sum *hdrhistogram.Histogram
+	for i, r := range rs {
+		enc, lat := get(r)
+		if enc == "" {
+			if lat != (result.Latency{}) {
+				return result.Latency{}, "", fmt.Errorf("%s has a latency summary but no histogram, so its percentiles cannot be merged exactly", who(i))
+			}
+			continue
+		}
+		h, err := result.DecodeHDR(enc)
+		if err != nil {
+			return result.Latency{}, "", fmt.Errorf("%s: %w", who(i), err)
+		}
+		if sum == nil {
+			sum = h
+			continue
+		}
+		if dropped := sum.Merge(h); dropped > 0 {
+			return result.Latency{}, "", fmt.Errorf("%s: %d values outside the range of the other shards' histograms", who(i), dropped)
+		}
+	}
+	if sum == nil {
+		return result.Latency{}, "", nil
+	}
+	enc, err := result.EncodeHDR(sum)
+	return result.LatencyOf(sum), enc, err
+}
+
+// mergePhases merges each phase any shard timed.
+func mergePhases(rs []*run, who func(int) string) (map[string]Phase, error) {
+	names := map[string]bool{}
+	for _, r := range rs {
+		for n := range r.Phases {
+			names[n] = true
+		}
+	}
+	if len(names) == 0 {
+		return nil, nil
+	}
+	out := make(map[string]Phase, len(names))
+	for n := range names {
+		var p Phase
+		for _, r := range rs {
+			p.Count += r.Phases[n].Count
+			p.TotalNs += r.Phases[n].TotalNs
+		}
+		var err error
+		p.Latency, p.HDR, err = sumHists(rs, func(i int) string { return who(i) + " phase " + n },
+			func(r *run) (string, result.Latency) { return r.Phases[n].HDR, r.Phases[n].Latency })
+		if err != nil {
+			return nil, err
+		}
+		out[n] = p
+	}
+	return out, nil
+}
+
+// progressInterval is the run's progress interval: its --progress param,
+// else the end of its first interval, else the default second.
+func progressInterval(r *run) time.Duration {
+	if d, err := time.ParseDuration(r.Params["progress"]); err == nil && d > 0 {
+		return d
+	}
+	if len(r.Intervals) > 0 && r.Intervals[0].TS > 0 {
+		return time.Duration(r.Intervals[0].TS * float64(time.Second))
+	}
+	return time.Second
+}
+
+// mergeIntervals adds the intervals slot by slot: interval k of every shard
+// covers the same seconds of the common clock (shards start together at
+// their shard's start_at; skew beyond a tenth of the interval is warned).
+// Its end is the latest shard's. Percentiles cannot be added; each slot
+// keeps the highest shard's, an upper bound of the merged one.
+func mergeIntervals(rs []*run) []result.Interval {
+	n := 0
+	for _, r := range rs {
+		n = max(n, len(r.Intervals))
+	}
+	out := make([]result.Interval, n)
+	for _, r := range rs {
+		for k, iv := range r.Intervals {
+			o := &out[k]
+			o.TS = max(o.TS, iv.TS)
+			o.Ops += iv.Ops
+			o.Errors += iv.Errors
+			o.Dropped += iv.Dropped
+			o.P50 = max(o.P50, iv.P50)
+			o.P99 = max(o.P99, iv.P99)
+		}
+	}
+	return out
+}
+
+// mergeClient adds what the shards' processes spent.
+func mergeClient(rs []*run, ops int64) result.Client {
+	var c result.Client
+	var avail float64 // CPU seconds the shards could use
+	for _, r := range rs {
+		c.CPUS += r.Client.CPUS
+		c.Allocs += r.Client.Allocs
+		c.AllocBytes += r.Client.AllocBytes
+		if r.Client.CPUUtil > 0 {
+			avail += r.Client.CPUS / r.Client.CPUUtil
+		}
+	}
+	if ops > 0 {
+		c.CPUNsPerOp = c.CPUS * 1e9 / float64(ops)
+		c.AllocsPerOp = float64(c.Allocs) / float64(ops)
+		c.AllocBytesPer = float64(c.AllocBytes) / float64(ops)
+	}
+	if avail > 0 {
+		c.CPUUtil = c.CPUS / avail
+	}
+	return c
+}
+
+// sortedKeys returns m's keys in order, so output does not depend on map
+// iteration.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// joinNames lists names for a message.
+func joinNames(names []string) string { return strings.Join(names, ", ") }

@@ -1,0 +1,350 @@
+package merge
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/dbmeter/dbmeter/internal/hist"
+	"github.com/dbmeter/dbmeter/internal/result"
+)
+
+var startAt = time.Date(2026, 11, 23, 12, 0, 0, 0, time.UTC)
+
+// shardSpec describes one generated shard of a test.
+type shardSpec struct {
+	index, count int
+	command      string
+	offset       time.Duration // real start after start_at
+	duration     float64       // seconds
+	latency      []int64       // values recorded into latency_hdr
+	service, lag []int64
+	phase        []int64 // values of phase "build"
+	intervals    []int64 // ops per 1 s interval
+	extra        map[string]float64
+}
+
+func shardCommand(i, n int) string {
+	return fmt.Sprintf("dbmeter null --duration 10s --workers 4 --shard %d/%d --json s%d.json", i, n, i)
+}
+
+func record(vs []int64) (*hdrhistogram.Histogram, string) {
+	h := hist.New()
+	for _, v := range vs {
+		if err := h.RecordValue(v); err != nil {
+			panic(err)
+		}
+	}
+	enc, err := result.EncodeHDR(h)
+	if err != nil {
+		panic(err)
+	}
+	return h, enc
+}
+
+// build makes the shard's document.
+func (s shardSpec) build() *document {
+	if s.command == "" {
+		s.command = shardCommand(s.index, s.count)
+	}
+	if s.duration == 0 {
+		s.duration = 10
+	}
+	r := run{Run: result.Run{
+		Family: "null", Target: "null", Workload: "noop", Mode: "closed", Workers: 4,
+		Params: map[string]string{"duration": "10s", "workers": "4", "shard": fmt.Sprintf("%d/%d", s.index, s.count), "seed": fmt.Sprint(s.index)},
+	}}
+	r.DurationS = s.duration
+	lat, enc := record(s.latency)
+	r.Ops, r.Latency, r.LatencyHDR = int64(len(s.latency)), result.LatencyOf(lat), enc
+	r.Rows, r.Bytes = 2*r.Ops, 100*r.Ops
+	r.ErrorKinds = map[string]int64{"timeout": int64(s.index)}
+	r.Errors = int64(s.index)
+	r.OpsPerS = float64(r.Ops) / s.duration
+	if s.service != nil {
+		h, enc := record(s.service)
+		r.Service, r.ServiceHDR = result.LatencyOf(h), enc
+	}
+	if s.lag != nil {
+		h, enc := record(s.lag)
+		l := result.LatencyOf(h)
+		r.Lag, r.LagHDR = &l, enc
+	}
+	if s.phase != nil {
+		h, enc := record(s.phase)
+		r.Phases = map[string]Phase{"build": {Count: h.TotalCount(), Latency: result.LatencyOf(h), TotalNs: sum(s.phase), HDR: enc}}
+	}
+	for k, n := range s.intervals {
+		r.Intervals = append(r.Intervals, result.Interval{TS: float64(k + 1), Ops: n, P50: 100 * int64(k+1), P99: 1000 + int64(s.index)})
+	}
+	r.Client = result.Client{CPUS: 2, Allocs: 10, AllocBytes: 1000, CPUUtil: 0.5}
+	r.Extra = s.extra
+	r.Shard = &Shard{Index: s.index, Count: s.count, StartAt: startAt, StartOffsetNs: int64(s.offset)}
+	doc := &document{Document: result.Document{
+		Schema: result.Schema, Tool: result.Tool{Name: "dbmeter", Version: "test"},
+		StartedAt: startAt, Command: s.command, Env: result.Env{CPUs: 2 + s.index},
+	}}
+	doc.Runs = []run{r}
+	return doc
+}
+
+func sum(vs []int64) int64 {
+	var t int64
+	for _, v := range vs {
+		t += v
+	}
+	return t
+}
+
+// inputs encodes the documents and reads them back as merge's inputs, so
+// tests go through the JSON as users' files do.
+func inputs(t testing.TB, docs ...*document) []Input {
+	t.Helper()
+	var ins []Input
+	for i, d := range docs {
+		var buf bytes.Buffer
+		if err := encode(&buf, d); err != nil {
+			t.Fatal(err)
+		}
+		in, err := Read(fmt.Sprintf("s%d.json", i), &buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ins = append(ins, in)
+	}
+	return ins
+}
+
+// values draws n latencies in nanoseconds from a long-tailed distribution.
+func values(seed uint64, n int) []int64 {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	out := make([]int64, n)
+	for i := range out {
+		out[i] = int64(math.Exp(rng.NormFloat64()*1.5+11)) + 1 // median ~60 µs, tail to seconds
+	}
+	return out
+}
+
+// split deals vs to n shards by how.
+func split(vs []int64, n int, how string) [][]int64 {
+	out := make([][]int64, n)
+	switch how {
+	case "round robin":
+		for i, v := range vs {
+			out[i%n] = append(out[i%n], v)
+		}
+	case "sorted blocks": // each shard a disjoint range: its own percentiles are far from the union's
+		s := slices.Clone(vs)
+		slices.Sort(s)
+		for i := range n {
+			out[i] = s[i*len(s)/n : (i+1)*len(s)/n]
+		}
+	case "skewed": // shard 0 gets 90%
+		for i, v := range vs {
+			k := 0
+			if i%10 == 9 {
+				k = 1 + i%(max(n-1, 1))
+				k = min(k, n-1)
+			}
+			out[k] = append(out[k], v)
+		}
+	}
+	return out
+}
+
+func TestMergeIsTheHistogramOfTheUnion(t *testing.T) {
+	t.Parallel()
+	all := values(1, 200_000)
+	svc := values(2, 200_000)
+	for _, tc := range []struct {
+		shards int
+		how    string
+	}{
+		{1, "round robin"},
+		{2, "round robin"},
+		{3, "sorted blocks"},
+		{7, "sorted blocks"},
+		{4, "skewed"},
+		{16, "round robin"},
+	} {
+		t.Run(fmt.Sprintf("%d shards %s", tc.shards, tc.how), func(t *testing.T) {
+			t.Parallel()
+			lat, s := split(all, tc.shards, tc.how), split(svc, tc.shards, tc.how)
+			var docs []*document
+			for i := tc.shards - 1; i >= 0; i-- { // given out of order on purpose
+				docs = append(docs, shardSpec{index: i, count: tc.shards, latency: lat[i], service: s[i], lag: s[i], phase: lat[i],
+					intervals: []int64{int64(len(lat[i])) / 2, int64(len(lat[i])) - int64(len(lat[i]))/2}}.build())
+			}
+			m, err := Merge(context.Background(), inputs(t, docs...))
+			if err != nil {
+				t.Fatal(err)
+			}
+			whole, _ := record(all)
+			wholeSvc, _ := record(svc)
+			want, wantSvc := result.LatencyOf(whole), result.LatencyOf(wholeSvc)
+			r := m.doc.Runs[0]
+			if r.Latency != want {
+				t.Errorf("merged latency %+v\n want the union's %+v", r.Latency, want)
+			}
+			if r.Service != wantSvc || r.Lag == nil || *r.Lag != wantSvc {
+				t.Errorf("merged service %+v, lag %+v; want %+v", r.Service, r.Lag, wantSvc)
+			}
+			if p := r.Phases["build"]; p.Latency != want || p.Count != int64(len(all)) || p.TotalNs != sum(all) {
+				t.Errorf("merged phase %+v; want %+v, count %d, total %d", p, want, len(all), sum(all))
+			}
+			h, err := result.DecodeHDR(r.LatencyHDR)
+			if err != nil || !h.Equals(whole) {
+				t.Errorf("merged latency_hdr is not the union's histogram (err %v)", err)
+			}
+			if r.Ops != int64(len(all)) || r.Rows != 2*r.Ops || r.Bytes != 100*r.Ops {
+				t.Errorf("ops, rows, bytes = %d, %d, %d; want %d, %d, %d", r.Ops, r.Rows, r.Bytes, len(all), 2*len(all), 100*len(all))
+			}
+			if got, want := r.OpsPerS, float64(len(all))/10; math.Abs(got-want) > 1e-6*want {
+				t.Errorf("throughput %f, want %f", got, want)
+			}
+			if len(r.Intervals) != 2 || r.Intervals[0].Ops+r.Intervals[1].Ops != int64(len(all)) {
+				t.Errorf("intervals %+v do not add up to %d ops", r.Intervals, len(all))
+			}
+			wantErrs := int64(tc.shards * (tc.shards - 1) / 2)
+			if r.Errors != wantErrs || r.ErrorKinds["timeout"] != wantErrs {
+				t.Errorf("errors %d, kinds %v; want %d timeouts", r.Errors, r.ErrorKinds, wantErrs)
+			}
+			if r.Workers != 4*tc.shards || r.Shard != nil || r.Params["shard"] != "" {
+				t.Errorf("workers %d, shard %v, params %v", r.Workers, r.Shard, r.Params)
+			}
+			if len(m.doc.Shards) != tc.shards || m.doc.Shards[tc.shards-1].Env.CPUs != 2+tc.shards-1 {
+				t.Errorf("shards list %+v: want every shard's environment", m.doc.Shards)
+			}
+
+			// The merged document is an ordinary one: result.Read takes it,
+			// and reads the figures merge wrote.
+			var buf bytes.Buffer
+			if err := m.Write(&buf); err != nil {
+				t.Fatal(err)
+			}
+			back, err := result.Read(&buf)
+			if err != nil {
+				t.Fatalf("result.Read of the merged document: %v", err)
+			}
+			if back.Runs[0].Latency != want || back.Command != "dbmeter null --duration 10s --workers 4" {
+				t.Errorf("read back latency %+v, command %q", back.Runs[0].Latency, back.Command)
+			}
+		})
+	}
+}
+
+func TestMergeRefusesWhatIsNotOneTest(t *testing.T) {
+	t.Parallel()
+	vs := values(3, 100)
+	sh := func(i, n int) *document { return shardSpec{index: i, count: n, latency: vs}.build() }
+	foreign := shardSpec{index: 1, count: 3, latency: vs, command: "dbmeter null --duration 20s --workers 4 --shard 1/3 --json s1.json"}.build()
+	unsharded := sh(0, 2)
+	unsharded.Runs[0].Shard = nil
+	for _, tc := range []struct {
+		name string
+		docs []*document
+		want string
+	}{
+		{"missing shard", []*document{sh(0, 4), sh(1, 4), sh(3, 4)}, "shard 2 of 4 missing (s0.json is 0, s1.json is 1, s2.json is 3)"},
+		{"two missing", []*document{sh(1, 4), sh(3, 4)}, "shard 0, 2 of 4 missing"},
+		{"duplicate index", []*document{sh(0, 3), sh(1, 3), sh(1, 3), sh(2, 3)}, "s2.json: shard 1 of 3 is already given by s1.json"},
+		{"foreign command", []*document{sh(0, 3), foreign, sh(2, 3)}, `s1.json: not a shard of the same test as s0.json: its command "dbmeter null --duration 20s --workers 4" differs from "dbmeter null --duration 10s --workers 4"`},
+		{"other shard count", []*document{sh(0, 2), sh(1, 3)}, "s1.json: shard 1 of 3, but s0.json is a shard of 2"},
+		{"not sharded", []*document{unsharded, sh(1, 2)}, "s0.json: not part of a sharded benchmark"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			_, err := Merge(context.Background(), inputs(t, tc.docs...))
+			if err == nil {
+				t.Fatalf("merged; want an error containing %q", tc.want)
+			}
+			if !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "\n") {
+				t.Errorf("error %q\nwant one line containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestMergeWarnsAboutSkew(t *testing.T) {
+	t.Parallel()
+	vs := values(4, 100)
+	for _, tc := range []struct {
+		offset time.Duration
+		warn   bool
+	}{{50 * time.Millisecond, false}, {99 * time.Millisecond, false}, {101 * time.Millisecond, true}, {2 * time.Second, true}} {
+		docs := []*document{
+			shardSpec{index: 0, count: 2, latency: vs, intervals: []int64{50, 50}}.build(),
+			shardSpec{index: 1, count: 2, latency: vs, intervals: []int64{50, 50}, offset: tc.offset}.build(),
+		}
+		m, err := Merge(context.Background(), inputs(t, docs...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := strings.Contains(strings.Join(m.Warnings, "\n"), "shards started "+tc.offset.String()+" apart")
+		if got != tc.warn {
+			t.Errorf("skew %s: warned %v, want %v (warnings %q)", tc.offset, got, tc.warn, m.Warnings)
+		}
+	}
+}
+
+func TestThroughputOverTheCommonWindow(t *testing.T) {
+	t.Parallel()
+	vs := values(5, 1000)
+	// Shard 0 ran 10 s at 100 ops/s; shard 1 started 2 s late and ran 10 s
+	// at 50 ops/s. Both measured from 2 s to 10 s: 8 s, in which shard 0 did
+	// 800 ops and shard 1 400.
+	even := func(n, per int64) []int64 {
+		out := make([]int64, n)
+		for i := range out {
+			out[i] = per
+		}
+		return out
+	}
+	docs := []*document{
+		shardSpec{index: 0, count: 2, latency: vs, intervals: even(10, 100)}.build(),
+		shardSpec{index: 1, count: 2, latency: vs[:500], intervals: even(10, 50), offset: 2 * time.Second}.build(),
+	}
+	m, err := Merge(context.Background(), inputs(t, docs...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := m.doc.Runs[0]
+	if want := (800.0 + 400) / 8; math.Abs(r.OpsPerS-want) > 1e-9 || r.DurationS != 8 {
+		t.Errorf("throughput %f over %f s, want %f over 8 s", r.OpsPerS, r.DurationS, want)
+	}
+}
+
+func TestMergeExtra(t *testing.T) {
+	t.Parallel()
+	a := &run{Run: result.Run{Extra: map[string]float64{
+		"select_ops": 100, "select_latency_ns_mean": 10, "select_latency_ns_stddev": 0,
+		"reconnects": 1, "keys_s": 1000, "latency_max_ns": 5, "service_p99_ns": 7, "clock_cost_ns": 20, "mystery": 1,
+	}}}
+	a.Ops = 100
+	b := &run{Run: result.Run{Extra: map[string]float64{
+		"select_ops": 300, "select_latency_ns_mean": 20, "select_latency_ns_stddev": 0,
+		"reconnects": 2, "keys_s": 3000, "latency_max_ns": 9, "service_p99_ns": 8, "clock_cost_ns": 20, "mystery": 2,
+	}}}
+	b.Ops = 300
+	got, warns := mergeExtra([]*run{a, b})
+	want := map[string]float64{
+		"select_ops": 400, "select_latency_ns_mean": 17.5, "select_latency_ns_stddev": math.Sqrt(0.25*100 + 0.75*400 - 17.5*17.5),
+		"reconnects": 3, "keys_s": 4000, "latency_max_ns": 9, "clock_cost_ns": 20,
+	}
+	for k, v := range want {
+		if math.Abs(got[k]-v) > 1e-9 {
+			t.Errorf("%s = %v, want %v", k, got[k], v)
+		}
+	}
+	if _, ok := got["service_p99_ns"]; ok || len(warns) != 1 || !strings.Contains(warns[0], "mystery, service_p99_ns") {
+		t.Errorf("percentile and unknown figures: got %v, warnings %q", got, warns)
+	}
+}
