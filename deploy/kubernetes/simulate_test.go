@@ -275,6 +275,7 @@ func simulate(t *testing.T, r *rendered, sec secrets) (resultsDir string, s *sim
 		t.Fatalf("the merge pod did not end after fetched: %s", mergeOut.String())
 	}
 	s.logs.WriteString("--- merge\n" + mergeOut.String())
+	t.Logf("the merge pod's output:\n%s", mergeOut.String())
 	return resultsDir, s
 }
 
