@@ -425,7 +425,7 @@ func renderStarting(t *testing.T, overlay string) *rendered {
 	// lead.
 	dbmeterBinDir(t)
 	var stderr bytes.Buffer
-	cmd := exec.Command("./start-at.sh", overlay, "3")
+	cmd := exec.Command("./start-at.sh", overlay, "5")
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
