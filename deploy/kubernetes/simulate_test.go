@@ -55,15 +55,100 @@ func dbmeterBinDir(t *testing.T) string {
 			return
 		}
 		binDir.dir = dir
-		out, err := exec.Command("go", "build", "-o", filepath.Join(dir, "dbmeter"), "../../cmd/dbmeter").CombinedOutput()
+		cmd, err := imageBuild(filepath.Join(dir, "dbmeter"))
 		if err != nil {
-			binDir.err = fmt.Errorf("go build dbmeter: %v: %s", err, out)
+			binDir.err = err
+			return
+		}
+		if out, err := cmd.CombinedOutput(); err != nil {
+			binDir.err = fmt.Errorf("%s: %v: %s", cmd, err, out)
 		}
 	})
 	if binDir.err != nil {
 		t.Fatal(binDir.err)
 	}
 	return binDir.dir
+}
+
+// imageBuild is the image's `go build` (its RUN line in the Dockerfile:
+// environment, flags, package), writing to out, run from the repository
+// root as the Dockerfile's COPY . . puts it.
+func imageBuild(out string) (*exec.Cmd, error) {
+	const dockerfile = "../container/Dockerfile"
+	b, err := os.ReadFile(dockerfile)
+	if err != nil {
+		return nil, err
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		words, ok := strings.CutPrefix(line, "RUN ")
+		if !ok || !strings.Contains(words, " go build ") {
+			continue
+		}
+		fields, err := shellWords(words)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", dockerfile, err)
+		}
+		var env []string
+		for len(fields) > 0 && strings.Contains(fields[0], "=") {
+			env, fields = append(env, fields[0]), fields[1:]
+		}
+		for i := range fields {
+			if fields[i] == "-o" && i+1 < len(fields) {
+				fields[i+1] = out
+			}
+		}
+		cmd := exec.Command(fields[0], fields[1:]...)
+		cmd.Dir = "../.."
+		cmd.Env = append(os.Environ(), env...)
+		return cmd, nil
+	}
+	return nil, fmt.Errorf("%s: no RUN … go build line", dockerfile)
+}
+
+// shellWords splits a command line the way sh does for plain words and
+// single quotes, which is all the Dockerfile's build line uses.
+func shellWords(s string) ([]string, error) {
+	var words []string
+	var w strings.Builder
+	in, quoted := false, false
+	for _, r := range s {
+		switch {
+		case quoted && r == '\'':
+			quoted = false
+		case quoted:
+			w.WriteRune(r)
+		case r == '\'':
+			quoted, in = true, true
+		case r == ' ' || r == '\t':
+			if in {
+				words, in = append(words, w.String()), false
+				w.Reset()
+			}
+		case r == '"' || r == '\\' || r == '$' || r == '`':
+			return nil, fmt.Errorf("build line uses %q, which the test does not parse", r)
+		default:
+			w.WriteRune(r)
+			in = true
+		}
+	}
+	if quoted {
+		return nil, fmt.Errorf("unterminated quote")
+	}
+	if in {
+		words = append(words, w.String())
+	}
+	return words, nil
+}
+
+func TestShellWords(t *testing.T) {
+	got, err := shellWords(`CGO_ENABLED=0 go build -ldflags='-s -w' -o /out/x  ./cmd/dbmeter`)
+	want := []string{"CGO_ENABLED=0", "go", "build", "-ldflags=-s -w", "-o", "/out/x", "./cmd/dbmeter"}
+	if err != nil || !slices.Equal(got, want) {
+		t.Fatalf("shellWords = %q, %v; want %q", got, err, want)
+	}
+	if _, err := shellWords(`go build "$X"`); err == nil {
+		t.Fatal("shellWords took a double-quoted word it does not parse")
+	}
 }
 
 // secrets are the values of the Secrets the manifests refer to: name → key
