@@ -569,3 +569,24 @@ func TestStartAtScript(t *testing.T) {
 		t.Fatal("start-at.sh accepted LEAD_SECONDS=soon")
 	}
 }
+
+// TestDockerfile checks the image runs as the user the pods declare: the
+// last stage's USER is 65532, which runAsNonRoot needs numeric.
+func TestDockerfile(t *testing.T) {
+	b, err := os.ReadFile("../container/Dockerfile")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var user string
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(line, "FROM ") {
+			user = "" // a new stage starts as root
+		}
+		if u, ok := strings.CutPrefix(line, "USER "); ok {
+			user = strings.TrimSpace(u)
+		}
+	}
+	if user != "65532:65532" {
+		t.Fatalf("the image's last stage runs as USER %q, want 65532:65532 (the pods' runAsUser/runAsGroup)", user)
+	}
+}
