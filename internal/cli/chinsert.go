@@ -168,6 +168,7 @@ func chiConfig(fs *pflag.FlagSet, rf *runFlags, f *chiFlags) (insert.Config, err
 	if c.Table, err = insert.ParseTable(f.table); err != nil {
 		return c, usageError{err}
 	}
+	c = c.ForShard()
 	if f.dsn == "" {
 		return c, usagef("--dsn is required: the ClickHouse server's native address")
 	}

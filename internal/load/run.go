@@ -147,13 +147,20 @@ func (r *runner) run(ctx context.Context, workers []Worker, ops []string, watch 
 	r.base = time.Now()
 	startOffset := time.Duration(0)
 	if !r.cfg.StartAt.IsZero() {
-		// The common start, on this process's monotonic clock.
-		r.base = r.base.Add(r.cfg.StartAt.Sub(r.base))
-		if !sleepUntilTime(ctx, r.base) {
-			return &Result{Mode: r.cfg.Mode(), Ops: ops, Phases: r.cfg.Phases, Set: hist.NewSet(r.nOps, r.kept()),
-				Intervals: make([][]result.Interval, r.nOps), Interrupted: true}
+		// The common start, on this process's monotonic clock. A run that
+		// comes after it (the second of several runs of one command)
+		// starts now rather than owing every arrival since then, and says
+		// how late it is.
+		if at := r.base.Add(r.cfg.StartAt.Sub(r.base)); at.After(r.base) {
+			r.base = at
+			if !sleepUntilTime(ctx, r.base) {
+				return &Result{Mode: r.cfg.Mode(), Ops: ops, Phases: r.cfg.Phases, Set: hist.NewSet(r.nOps, r.kept()),
+					Intervals: make([][]result.Interval, r.nOps), Interrupted: true}
+			}
+			startOffset = time.Since(r.base)
+		} else {
+			startOffset = r.base.Sub(at)
 		}
-		startOffset = time.Since(r.base)
 	}
 	r.mStart = int64(r.cfg.Warmup)
 	end := int64(math.MaxInt64)

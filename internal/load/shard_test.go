@@ -89,3 +89,23 @@ func TestShardsInterleave(t *testing.T) {
 		}
 	})
 }
+
+// A run that begins after the common start (the second run of a command)
+// starts at once, owing no arrival from before it, and says how late it is.
+func TestStartAtPassedStartsNow(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		cfg := load.DefaultConfig()
+		cfg.Rate, cfg.Duration, cfg.Warmup, cfg.Interval, cfg.MaxInFlight = 100, time.Second, 0, 0, 1
+		cfg.StartAt, cfg.Sleep = time.Now().Add(-5*time.Second), time.Sleep
+		newWorker := func(context.Context, int, *rand.Rand) (load.Worker, error) {
+			return load.WorkerFunc(func(context.Context) (load.Outcome, error) { return load.Outcome{}, nil }), nil
+		}
+		res, err := load.Run(context.Background(), cfg, []string{"op"}, newWorker, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.StartOffset != 5*time.Second || res.Dropped != 0 || res.Set[0].Ops != 100 {
+			t.Errorf("offset %s, %d dropped, %d ops; want 5s, 0, 100", res.StartOffset, res.Dropped, res.Set[0].Ops)
+		}
+	})
+}

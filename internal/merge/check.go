@@ -8,7 +8,7 @@ import (
 
 // outputFlags are the flags that say where a shard wrote its results, not
 // what it measured: each shard writes its own --json, so they may differ.
-var outputFlags = []string{"--json", "--html", "--md", "--csv", "--metrics-addr", "--cpuprofile"}
+var outputFlags = []string{"--json", "--html", "--md", "--csv", "--hdr-log", "--metrics-addr", "--cpuprofile"}
 
 // testCommand is a shard's command without --shard and the output flags:
 // what every shard of one test has in common.

@@ -15,7 +15,8 @@ import (
 //   - *max*, *min*: the highest, the lowest;
 //   - *_stddev: pooled with the matching *_mean, weighted as the mean;
 //   - counts and rates (*_ops, *_errors, *_s, reconnects, rows_counted,
-//     rows_acknowledged): summed, as shards add work;
+//     rows_acknowledged, rows_uncertain, connections and connection
+//     counters): summed, as shards add work;
 //   - means and per-unit costs (*_mean, *_per_row, *_per_op, *_per_key,
 //     *_ns): averaged, weighted by each shard's P_ops when there is one for
 //     the figure's prefix P, by rows for *_per_row, else by operations;
@@ -25,7 +26,8 @@ import (
 
 var percentileName = regexp.MustCompile(`(^|_)p\d+(_|$)`)
 
-var summed = map[string]bool{"reconnects": true, "rows_counted": true, "rows_acknowledged": true}
+var summed = map[string]bool{"reconnects": true, "rows_counted": true, "rows_acknowledged": true, "rows_uncertain": true,
+	"conns_opened": true, "conns_closed": true, "conn_setup_ns_total": true, "connections": true}
 
 func mergeExtra(rs []*run) (map[string]float64, []string) {
 	names := map[string]bool{}

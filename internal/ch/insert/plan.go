@@ -80,6 +80,18 @@ func (c Config) Validate() error {
 	return cfg.Validate()
 }
 
+// ForShard makes c one shard's part of a test split by Load.Shard: its
+// share of the rows, and a table of its own (the table's name with
+// "_shardI"), so that its row check counts only its own inserts while the
+// command stays the same on every shard.
+func (c Config) ForShard() Config {
+	if sh := c.Load.Shard; sh.Sharded() {
+		c.Rows = sh.Split(c.Rows)
+		c.Table.Name = fmt.Sprintf("%s_shard%d", c.Table.Name, sh.Index)
+	}
+	return c
+}
+
 // LoadConfig is the load configuration of every run: one operation per
 // block, so a row count becomes a count of blocks.
 func (c Config) LoadConfig() (load.Config, error) {

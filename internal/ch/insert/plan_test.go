@@ -172,3 +172,18 @@ func TestPlanOnLegacyServer(t *testing.T) {
 		}
 	}
 }
+
+// A shard inserts its share of the rows into a table of its own, so its
+// row check counts its inserts only.
+func TestForShard(t *testing.T) {
+	t.Parallel()
+	c := Config{Rows: 10, Table: Table{Database: "dbmeter", Name: "event"}}
+	c.Load.Shard = load.Shard{Index: 1, Count: 3}
+	got := c.ForShard()
+	if got.Rows != 3 || got.Table.Name != "event_shard1" {
+		t.Errorf("shard 1/3 of 10 rows into event: %d rows into %s, want 3 into event_shard1", got.Rows, got.Table.Name)
+	}
+	if plain := (Config{Rows: 10, Table: Table{Name: "event"}}).ForShard(); plain.Rows != 10 || plain.Table.Name != "event" {
+		t.Errorf("an unsharded run changed: %+v", plain)
+	}
+}
