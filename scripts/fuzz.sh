@@ -65,9 +65,9 @@ for pkg in $pkgs; do
 			printf ': ok, %s execs, %ds\n' "${execs:-0}" $((SECONDS - start))
 			continue
 		fi
-		printf ': failed after %ds\n' $((SECONDS - start))
+		printf ': go test failed after %ds\n' $((SECONDS - start))
 		if coordinator_race "$out" "$f"; then
-			tail -n 4 "$out" | sed 's/^/    | /'
+			sed 's/^/    | /' "$out"
 			echo "fuzz: $f ran its $fuzztime and found nothing; go test then reported its own" \
 				"-fuzztime deadline as a failure (go.dev/issue/75804, Go < 1.27): not counted"
 			continue

@@ -6,9 +6,29 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 )
+
+// lockedBuffer is a bytes.Buffer the test reads while dbmeter writes it.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
 
 type faultRun struct {
 	Errors     int64            `json:"errors"`
@@ -23,17 +43,28 @@ type faultRun struct {
 }
 
 // outage runs dbmeter with args in the background, stops the server named
-// by which ("pg" or "ch") after `after`, starts it again `down` later, and
-// returns the exit code, stderr and the result document's runs.
+// by which ("pg" or "ch") `after` into the measured window (its first
+// progress line: setting up a data set takes long on a loaded machine),
+// starts it again `down` later, and returns the exit code, stderr and the
+// result document's runs.
 func outage(t *testing.T, env map[string]string, which string, after, down time.Duration, args ...string) (int, string, []faultRun) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "r.json")
 	cmd := exec.Command(os.Args[0], append(args, "--json", path, "--quiet")...)
 	cmd.Env = append(os.Environ(), "DBMETER_TEST_MAIN=1")
-	var stderr bytes.Buffer
+	var stderr lockedBuffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(50 * time.Millisecond) {
+		if out := stderr.String(); strings.Contains(out, "ops/s") || strings.Contains(out, "progress:") {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("no progress line within 2 minutes: %s", stderr.String())
+		}
 	}
 	time.Sleep(after)
 	serviceCtl(t, env, "stop", which)
@@ -92,7 +123,7 @@ func TestPGOutageMidRun(t *testing.T) {
 	if code, _, stderr := dbmeter(t, nil, "pg", "--dsn", dsn, "-i", "-s", "1", "--quiet"); code != 0 {
 		t.Fatalf("init: exit %d: %s", code, stderr)
 	}
-	code, stderr, runs := outage(t, env, "pg", 4*time.Second, 3*time.Second,
+	code, stderr, runs := outage(t, env, "pg", 3*time.Second, 3*time.Second,
 		"pg", "--dsn", dsn, "-c", "2", "-T", "16", "-P", "1", "-S", "-n")
 	checkSurvived(t, code, stderr, runs[0])
 }
@@ -101,7 +132,7 @@ func TestCHQueryOutageMidRun(t *testing.T) {
 	t.Parallel()
 	env := privateServices(t)
 	dsn := env["DBMETER_CLICKHOUSE_LEGACY_DSN"]
-	code, stderr, runs := outage(t, env, "ch", 5*time.Second, 3*time.Second,
+	code, stderr, runs := outage(t, env, "ch", 3*time.Second, 3*time.Second,
 		"ch", "query", "--dsn", dsn, "--clients", "clickhouse-go-v1", "--create", "--preset", "count",
 		"--rate", "20", "--duration", "16s", "--progress", "1s", "--no-warmup")
 	checkSurvived(t, code, stderr, runs[0])
@@ -114,7 +145,7 @@ func TestCHInsertOutageReconciles(t *testing.T) {
 	t.Parallel()
 	env := privateServices(t)
 	dsn := env["DBMETER_CLICKHOUSE_LEGACY_DSN"]
-	code, stderr, runs := outage(t, env, "ch", 5*time.Second, 3*time.Second,
+	code, stderr, runs := outage(t, env, "ch", 3*time.Second, 3*time.Second,
 		"ch", "insert", "--dsn", dsn, "--clients", "clickhouse-go-v1", "--create", "--batch", "2000",
 		"--duration", "16s", "--progress", "1s")
 	r := runs[0]

@@ -14,6 +14,7 @@ import (
 
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/null"
+	"github.com/dbmeter/dbmeter/internal/result"
 )
 
 // Check is one calibration figure. Pass is nil for figures that are
@@ -173,4 +174,72 @@ func Stall(ctx context.Context, rate float64, period, stall, d time.Duration, to
 func ExpectedQuantile(q float64, period, stall time.Duration) time.Duration {
 	x := float64(stall) - (1-q/100)*float64(period)
 	return time.Duration(max(x, 0))
+}
+
+// Limits are the bounds the checks of All hold dbmeter to.
+type Limits struct {
+	Duration time.Duration // each measured check
+	Rate     float64       // the high open-loop rate
+	Overhead time.Duration // closed-loop runner cost per operation
+	Lag      time.Duration // schedule lag p99, at every rate
+	CPU      float64       // cores to hold Rate
+	CPULow   float64       // cores to hold 1,000/s
+}
+
+// DefaultLimits are calibrate's defaults.
+func DefaultLimits() Limits {
+	return Limits{Duration: 3 * time.Second, Rate: 100_000, Overhead: 100 * time.Nanosecond, Lag: 100 * time.Microsecond, CPU: 0.25, CPULow: 0.02}
+}
+
+// Validate says whether every limit is positive.
+func (l Limits) Validate() error {
+	if l.Duration <= 0 || l.Rate <= 0 || l.Overhead <= 0 || l.Lag <= 0 || l.CPU <= 0 || l.CPULow <= 0 {
+		return fmt.Errorf("--duration, --rate, --max-overhead, --max-lag, --max-cpu and --max-cpu-low must be positive")
+	}
+	return nil
+}
+
+// All runs every check in turn, handing each to show as it is decided, and
+// returns the runs behind them as result runs (one per measurement) with
+// the clock's cost, and how many checks failed.
+func All(ctx context.Context, l Limits, show func(Check)) (runs []result.Run, failed int, err error) {
+	cost, res := Timer()
+	show(Check{Name: "clock: cost of one reading", Got: cost.String()})
+	show(Check{Name: "clock: smallest step seen", Got: res.String()})
+	var measured []Check
+	add := func(cs []Check, err error) error {
+		if err != nil {
+			return err
+		}
+		for _, c := range cs {
+			if c.Pass != nil && !*c.Pass {
+				failed++
+			}
+			show(c)
+		}
+		measured = append(measured, cs[0])
+		return nil
+	}
+	steps := []func() ([]Check, error){
+		func() ([]Check, error) { c, err := Overhead(ctx, l.Duration, l.Overhead); return []Check{c}, err },
+		func() ([]Check, error) { return Scheduler(ctx, l.Rate, l.Duration, l.Lag, l.CPU, Options{}) },
+		func() ([]Check, error) { return Scheduler(ctx, 1000, l.Duration, l.Lag, l.CPULow, Options{}) },
+		func() ([]Check, error) {
+			return Stall(ctx, 1000, time.Second, 100*time.Millisecond, max(l.Duration, 5*time.Second), 0.05, Options{})
+		},
+	}
+	for _, step := range steps {
+		if err := add(step()); err != nil {
+			return runs, failed, err
+		}
+	}
+	for _, c := range measured {
+		run := c.Result.Fill(result.Run{Family: "null", Target: "null", Workload: null.Op, Repeat: 1}, c.Config, 0)
+		run.Extra = map[string]float64{"clock_cost_ns": float64(cost.Nanoseconds())}
+		if !c.Config.Open() && run.Ops > 0 {
+			run.Extra["overhead_ns_per_op"] = run.DurationS * 1e9 / float64(run.Ops)
+		}
+		runs = append(runs, run)
+	}
+	return runs, failed, nil
 }

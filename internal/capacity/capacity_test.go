@@ -63,14 +63,16 @@ func TestFind(t *testing.T) {
 		step     StepFunc
 		min, max float64
 		limit    string
+		window   time.Duration // each step's window; 0: no floor
 	}{
-		{"latency knee at 3,000/s", model(1e9, func(r float64) time.Duration { return time.Duration(r * 5e3) }), 2940, 3000, "objective"},
-		{"drops past 1,000/s", model(1000, func(float64) time.Duration { return time.Millisecond }), 980, 1000, "max-in-flight"},
-		{"nothing meets it", model(1e9, func(float64) time.Duration { return time.Second }), 0, 0, "none"},
-		{"only slow rates meet it", model(1e9, func(r float64) time.Duration { return time.Duration(r * 1e7) }), 1.47, 1.5, "objective"},
+		{"latency knee at 3,000/s", model(1e9, func(r float64) time.Duration { return time.Duration(r * 5e3) }), 2940, 3000, "objective", 0},
+		{"drops past 1,000/s", model(1000, func(float64) time.Duration { return time.Millisecond }), 980, 1000, "max-in-flight", 0},
+		{"nothing meets it", model(1e9, func(float64) time.Duration { return time.Second }), 0, 0, "none", 0},
+		{"only slow rates meet it", model(1e9, func(r float64) time.Duration { return time.Duration(r * 1e7) }), 1.47, 1.5, "objective", 0},
+		{"a p99 of too few operations is not tried", model(1e9, func(r float64) time.Duration { return time.Duration(r * 1e7) }), 0, 0, "none", 10 * time.Second},
 	}
 	for _, tt := range tests {
-		s := Search{SLO: slo, MaxInFlight: 10, Confirm: 2}
+		s := Search{SLO: slo, MaxInFlight: 10, Confirm: 2, Step: tt.window}
 		runs, ans, err := s.Find(context.Background(), tt.step)
 		if err != nil {
 			t.Fatalf("%s: %v", tt.name, err)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"time"
 
 	"github.com/dbmeter/dbmeter/internal/result"
 )
@@ -22,6 +23,11 @@ type Search struct {
 	// MaxInFlight is the operations dbmeter may keep in flight, to tell a
 	// step bounded by it from one bounded by the target.
 	MaxInFlight int
+	// Step is each step's measured window. A percentile needs enough
+	// operations to mean anything (p99 of 20 is the maximum), so no step
+	// runs below the rate that gives Step the operations the objective
+	// needs (MinOps).
+	Step time.Duration
 	// OnStep, if set, receives each step's runs as soon as it is judged.
 	OnStep func(runs []result.Run)
 }
@@ -46,6 +52,11 @@ func (s Search) Find(ctx context.Context, step StepFunc) ([]result.Run, result.C
 	start := s.Start
 	if start <= 0 {
 		start = DefaultStart
+	}
+	floor := lowest
+	if s.Step > 0 {
+		floor = max(floor, float64(s.SLO.MinOps())/s.Step.Seconds())
+		start = max(start, floor)
 	}
 	precision := s.Precision
 	if precision <= 0 {
@@ -81,42 +92,31 @@ func (s Search) Find(ctx context.Context, step StepFunc) ([]result.Run, result.C
 		return pass, err
 	}
 
+	// lo passed and hi failed; probe tries a rate and moves one of them.
 	lo, hi := 0.0, math.Inf(1)
-	for rate := start; math.IsInf(hi, 1) && ctx.Err() == nil; rate *= 2 {
+	probe := func(rate float64) error {
 		pass, err := try(rate, false)
-		if err != nil {
-			return all, ans, err
-		}
 		if pass {
 			lo = rate
 		} else {
 			hi = rate
 		}
+		return err
 	}
-	// The first rate failed: go down until one passes.
-	for lo == 0 && hi > lowest && ctx.Err() == nil {
-		rate := hi / 4
-		pass, err := try(rate, false)
-		if err != nil {
-			return all, ans, err
-		}
-		if pass {
-			lo = rate
-		} else {
-			hi = rate
-		}
+	var err error
+	// Ramp up until a rate fails; if the first fails, go down until one
+	// passes; then bisect.
+	for rate := start; err == nil && math.IsInf(hi, 1) && ctx.Err() == nil; rate *= 2 {
+		err = probe(rate)
 	}
-	for lo > 0 && (hi-lo)/hi > precision && ctx.Err() == nil {
-		mid := (lo + hi) / 2
-		pass, err := try(mid, false)
-		if err != nil {
-			return all, ans, err
-		}
-		if pass {
-			lo = mid
-		} else {
-			hi = mid
-		}
+	for err == nil && lo == 0 && hi > floor && ctx.Err() == nil {
+		err = probe(max(hi/4, floor))
+	}
+	for err == nil && lo > 0 && (hi-lo)/hi > precision && ctx.Err() == nil {
+		err = probe((lo + hi) / 2)
+	}
+	if err != nil {
+		return all, ans, err
 	}
 	ans.FirstFailingRate = hi
 	if math.IsInf(hi, 1) {
@@ -124,7 +124,7 @@ func (s Search) Find(ctx context.Context, step StepFunc) ([]result.Run, result.C
 	}
 	if lo == 0 {
 		ans.Limit = "none"
-		ans.Warnings = append(ans.Warnings, fmt.Sprintf("no rate down to %g/s met %s", hi, s.SLO.Text))
+		ans.Warnings = append(ans.Warnings, fmt.Sprintf("no rate down to %.3g/s met %s (slower steps would hold too few operations for the objective; lengthen the steps to go lower)", hi, s.SLO.Text))
 		return all, ans, nil
 	}
 	ans.MaxRate = lo

@@ -100,3 +100,15 @@ func (s SLO) Check(run *result.Run) (pass bool, reason string) {
 	}
 	return true, ""
 }
+
+// MinOps is how many operations a step needs for its percentiles to mean
+// something: a hundred beyond the tightest percentile's tail (p99: 100, so
+// that p99 is not simply the maximum; p999: 1,000), and at least 100.
+func (s SLO) MinOps() int {
+	for _, o := range s.Objectives {
+		if o.Metric == "p999" {
+			return 1000
+		}
+	}
+	return 100
+}

@@ -55,7 +55,7 @@ func servePprof(env Env, addr string) (stop func(), err error) {
 	if _, _, err := net.SplitHostPort(addr); err != nil {
 		return nil, usagef("--pprof-addr %q: want HOST:PORT such as 127.0.0.1:6060", addr)
 	}
-	addr = loopbackDefault(addr)
+	addr = metrics.LoopbackDefault(addr)
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, usagef("--pprof-addr: %v", err)

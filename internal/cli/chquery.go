@@ -63,6 +63,7 @@ func (f *chqFlags) bind(fs *pflag.FlagSet) {
 func newCHQueryCmd(env Env) *cobra.Command {
 	var rf runFlags
 	var qf chqFlags
+	var sf searchFlags
 	cmd := &cobra.Command{
 		Use:   "query",
 		Short: "Query latency at a fixed rate per client, pool, prepare and decode setting",
@@ -76,22 +77,28 @@ as a shortfall. Knob flags take comma lists; --matrix runs every
 combination side by side.`,
 		Example: `  dbmeter ch query --dsn "$DSN" --create --preset count --rate 100 --duration 10s --clients clickhouse-go-v1,http
   dbmeter ch query --dsn "$DSN" --preset select10k --decode row,column --matrix
-  dbmeter ch query --dsn "$DSN" --query 'SELECT count() FROM system.numbers_mt WHERE number < ?' --arg 1000`,
+  dbmeter ch query --dsn "$DSN" --query 'SELECT count() FROM system.numbers_mt WHERE number < ?' --arg 1000
+  dbmeter ch query --dsn "$DSN" --create --preset count --clients clickhouse-go-v1,http --find-max-rate --slo 'p99<15ms'`,
 		Args: noArgs,
 	}
 	cmd.RunE = runE(func(cmd *cobra.Command, _ []string) error {
-		return runCHQuery(cmd, env, &rf, &qf)
+		return runCHQuery(cmd, env, &rf, &qf, &sf)
 	})
 	def := load.DefaultConfig()
 	def.Rate = chqDefaultRate
 	rf.bind(cmd.Flags(), def)
 	qf.bind(cmd.Flags())
+	sf.bind(cmd.Flags(), &rf)
 	return cmd
 }
 
-func runCHQuery(cmd *cobra.Command, env Env, rf *runFlags, qf *chqFlags) error {
+func runCHQuery(cmd *cobra.Command, env Env, rf *runFlags, qf *chqFlags, sf *searchFlags) error {
 	ctx := cmd.Context()
 	c, err := chqConfig(cmd.Flags(), env, rf, qf)
+	if err != nil {
+		return err
+	}
+	search, err := sf.search(&c.Load, "rate")
 	if err != nil {
 		return err
 	}
@@ -126,6 +133,7 @@ func runCHQuery(cmd *cobra.Command, env Env, rf *runFlags, qf *chqFlags) error {
 		return err
 	}
 	s.showProgress(rf)
+	p.Plan.Search = search
 	return scrubbed(s.execute(ctx, p.Plan), secrets)
 }
 

@@ -1,91 +1,18 @@
 package cli
 
-import (
-	"fmt"
-	"strings"
-)
+import "github.com/dbmeter/dbmeter/internal/names"
 
-// parseNames splits a comma-separated list of names (--engines, --clients,
-// --ops …) and checks each against known, in order and without duplicates.
-// An unknown name is a usage error that suggests the closest known one and
-// lists them all. "all" selects every known name.
+// parseNames checks a comma-separated list of names against known, as a
+// usage error (names.Parse).
 func parseNames(flag, list string, known []string) ([]string, error) {
-	if strings.TrimSpace(list) == "all" {
-		return append([]string(nil), known...), nil
-	}
-	var out []string
-	seen := map[string]bool{}
-	for _, raw := range strings.Split(list, ",") {
-		name := strings.TrimSpace(raw)
-		if name == "" {
-			continue
-		}
-		if !contains(known, name) {
-			return nil, unknownName(flag, name, known)
-		}
-		if !seen[name] {
-			seen[name] = true
-			out = append(out, name)
-		}
-	}
-	if len(out) == 0 {
-		return nil, usagef("--%s is empty: give one or more of %s", flag, strings.Join(known, ", "))
+	out, err := names.Parse(flag, list, known)
+	if err != nil {
+		return nil, usageError{err}
 	}
 	return out, nil
 }
 
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
-}
-
 // unknownName is the usage error for a name that is not in known.
 func unknownName(flag, name string, known []string) error {
-	msg := fmt.Sprintf("unknown --%s value %q", flag, name)
-	if best := closest(name, known); best != "" {
-		msg += fmt.Sprintf(" (did you mean %q?)", best)
-	}
-	return usagef("%s; known: %s", msg, strings.Join(known, ", "))
-}
-
-// closest returns the known name nearest to name in edit distance, or one
-// it is a prefix of, if it is near enough to be a plausible typo.
-func closest(name string, known []string) string {
-	best, bestD := "", len(name)/2+2
-	for _, k := range known {
-		d := editDistance(strings.ToLower(name), strings.ToLower(k))
-		if strings.HasPrefix(k, name) || strings.HasPrefix(name, k) {
-			d = min(d, 1) // "map" for "map:memory", "clickhouse-go" for "clickhouse-go-v1"
-		}
-		if d < bestD {
-			best, bestD = k, d
-		}
-	}
-	return best
-}
-
-// editDistance is the Levenshtein distance between a and b.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
+	return usageError{names.Unknown(flag, name, known)}
 }

@@ -6,22 +6,18 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"math"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/dbmeter/dbmeter/internal/hist"
+	"github.com/dbmeter/dbmeter/internal/capacity"
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/pg"
 	"github.com/dbmeter/dbmeter/internal/pg/script"
-	"github.com/dbmeter/dbmeter/internal/redact"
+	"github.com/dbmeter/dbmeter/internal/plan"
 	"github.com/dbmeter/dbmeter/internal/result"
 )
 
@@ -44,12 +40,33 @@ type pgFlags struct {
 	builtins, files  []string
 	defines          []string
 	seed             uint64
+	seedSpec         string
+	showScript       string
+	progressStamp    bool
+	maxTries         int
+	connect          bool
+	perCommand       bool
+	log              bool
+	logPrefix        string
+	samplingRate     float64
+	aggInterval      int
+	vacuumAll        bool
+	quietInit        bool
+	partitions       int
+	partitionMethod  string
+	unlogged         bool
+	tablespace       string
+	indexTablespace  string
+	verboseErrors    bool
+	failuresDetailed bool
 	dsns, drivers    []string
 	connectTimeout   time.Duration
 	host, port, user string
 	force            bool
 	warmup, grace    time.Duration
 	output           outputFlags
+	shard, startAt   string
+	search           searchFlags
 	fs               *pflag.FlagSet
 }
 
@@ -69,13 +86,31 @@ func (f *pgFlags) bind(fs *pflag.FlagSet) {
 	fs.BoolVarP(&f.initialize, "initialize", "i", false, "initialise the pgbench tables and exit")
 	fs.StringVarP(&f.initSteps, "init-steps", "I", "dtgvp", "-i: steps to run: d drop, t create, g generate (COPY), G generate on the server, v vacuum, p primary keys, f foreign keys")
 	fs.BoolVar(&f.foreignKeys, "foreign-keys", false, "-i: create foreign keys between the tables")
+	fs.BoolVarP(&f.quietInit, "quiet-init", "q", false, "-i: a progress line every 5 seconds instead of every 100000 rows (pgbench's -q; with -i, --quiet does the same)")
+	fs.IntVar(&f.partitions, "partitions", 0, "-i: partition pgbench_accounts into NUM partitions")
+	fs.StringVar(&f.partitionMethod, "partition-method", "", "-i: range (default with --partitions) or hash")
+	fs.BoolVar(&f.unlogged, "unlogged-tables", false, "-i: create the tables UNLOGGED")
+	fs.StringVar(&f.tablespace, "tablespace", "", "-i: create the tables in this tablespace")
+	fs.StringVar(&f.indexTablespace, "index-tablespace", "", "-i: create the primary keys in this tablespace")
 	fs.BoolVarP(&f.noVacuum, "no-vacuum", "n", false, "do not vacuum before the run (-i: skip the vacuum step)")
 	fs.BoolVarP(&f.simpleUpdate, "skip-some-updates", "N", false, "run the simple-update built-in script (-b simple-update)")
 	fs.BoolVarP(&f.selectOnly, "select-only", "S", false, "run the select-only built-in script (-b select-only)")
 	fs.StringArrayVarP(&f.builtins, "builtin", "b", nil, "built-in script NAME[@WEIGHT]: tpcb-like, simple-update, select-only (repeatable)")
 	fs.StringArrayVarP(&f.files, "file", "f", nil, "script FILE[@WEIGHT] in pgbench's format (repeatable)")
 	fs.StringArrayVarP(&f.defines, "define", "D", nil, "define a script variable NAME=VALUE (repeatable)")
-	fs.Uint64Var(&f.seed, "random-seed", load.DefaultSeed, "seed for every random choice (the result records it)")
+	fs.StringVar(&f.showScript, "show-script", "", "print the built-in script NAME and exit")
+	fs.BoolVar(&f.progressStamp, "progress-timestamp", false, "-P: start progress lines with the Unix time instead of the elapsed time")
+	fs.BoolVarP(&f.connect, "connect", "C", false, "open a new connection for each transaction (its time counts in the latency)")
+	fs.BoolVarP(&f.perCommand, "report-per-command", "r", false, "report each command's average latency, failures and retries")
+	fs.BoolVarP(&f.log, "log", "l", false, "write every transaction to PREFIX.PID[.THREAD] in pgbench's format")
+	fs.StringVar(&f.logPrefix, "log-prefix", "pgbench_log", "prefix of the -l files")
+	fs.Float64Var(&f.samplingRate, "sampling-rate", 0, "-l: log only this fraction of the transactions (0 < NUM <= 1)")
+	fs.IntVar(&f.aggInterval, "aggregate-interval", 0, "-l: write one line per NUM seconds instead of one per transaction")
+	fs.BoolVarP(&f.vacuumAll, "vacuum-all", "v", false, "vacuum all four pgbench tables before the run")
+	fs.IntVar(&f.maxTries, "max-tries", 1, "try a transaction that hits a serialization failure or a deadlock up to NUM times in all (0: no limit, needs -T or -L)")
+	fs.BoolVar(&f.verboseErrors, "verbose-errors", false, "print a line for every retried or failed transaction")
+	fs.BoolVar(&f.failuresDetailed, "failures-detailed", false, "report serialization failures and deadlock failures apart in the summary")
+	fs.StringVar(&f.seedSpec, "random-seed", strconv.Itoa(load.DefaultSeed), "seed for every random choice: an unsigned integer, time or rand, as pgbench (the result records it)")
 	fs.DurationVar(&f.connectTimeout, "connect-timeout", 5*time.Second, "give up connecting to a server after this long (libpq's connect_timeout, unless the DSN sets one)")
 	fs.StringArrayVar(&f.dsns, "dsn", nil, "server to benchmark, postgres://user:password@host:port/db or key=value form (repeat for several servers side by side); default: -h/-p/-U/DBNAME and PG* variables")
 	fs.StringSliceVar(&f.drivers, "driver", []string{"pgx"}, "Go drivers to benchmark, repeatable or comma-separated: "+strings.Join(pg.DriverNames(), ", "))
@@ -85,6 +120,9 @@ func (f *pgFlags) bind(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.force, "force", false, "let -i drop and reload pgbench tables dbmeter did not create, and let runs empty such a pgbench_history")
 	fs.DurationVar(&f.warmup, "warmup", 0, "run this long before measuring (pgbench has none)")
 	fs.DurationVar(&f.grace, "grace", load.DefaultGrace, "how long transactions running at the end may take before they are cancelled")
+	fs.StringVar(&f.shard, "shard", "", "run part I of N of the test (I/N, 0-based): -c and -R are divided among the shards, :client_id runs on across them; merge with 'dbmeter merge'")
+	fs.StringVar(&f.startAt, "start-at", "", "start at this wall-clock time, RFC 3339 or +DURATION from now, so that shards measure the same seconds")
+	f.search.bind(fs, nil)
 	f.output.bind(fs)
 }
 
@@ -129,13 +167,31 @@ type pgPlan struct {
 	builtin bool // some script is built in, so the pgbench tables must exist
 	vars    map[string]script.Value
 	load    load.Config
+	runs    int // runs started so far, for the -l file names
 	secrets []string
+	// clients of this shard, the first one's id, and the whole test's.
+	clients, clientOffset, totalClients int
+	search                              *capacity.Search
 }
 
 func runPG(ctx context.Context, env Env, f *pgFlags, args []string) error {
+	if f.fs.Changed("show-script") {
+		text, err := script.ShowBuiltin(f.showScript)
+		if err != nil {
+			return usageError{err}
+		}
+		_, err = fmt.Fprint(env.Stderr, text)
+		return err
+	}
+	if f.progressStamp && f.progress == 0 {
+		return usagef("--progress-timestamp is allowed only under --progress")
+	}
 	p, err := f.plan(env, args)
 	if err != nil {
 		return err
+	}
+	if f.fs.Changed("random-seed") {
+		fmt.Fprintf(env.Stderr, "dbmeter pg: setting random seed to %d\n", f.seed) // as pgbench says it
 	}
 	if f.initialize {
 		return runPGInit(ctx, env, f, p)
@@ -144,50 +200,35 @@ func runPG(ctx context.Context, env Env, f *pgFlags, args []string) error {
 	if err != nil {
 		return err
 	}
-	err = runPGBench(ctx, env, f, p, s)
-	if err != nil {
-		s.abort()
-		return scrubbed(err, p.secrets)
-	}
-	return s.finish(ctx)
+	return scrubbed(s.execute(ctx, f.benchPlan(env, p)), p.secrets)
 }
 
 // plan checks the flags, as pgbench does, before anything connects.
 func (f *pgFlags) plan(env Env, args []string) (*pgPlan, error) {
-	changed := f.fs.Changed
+	opts := pg.Options{Clients: f.clients, Jobs: f.jobs, Seconds: f.seconds, PerClient: f.perCli, Progress: f.progress,
+		Rate: f.rate, LatencyMS: f.latencyMS, Scale: f.scale, MaxTries: f.maxTries, Log: f.log, SamplingRate: f.samplingRate,
+		AggInterval: f.aggInterval, Warmup: f.warmup, Grace: f.grace, Given: f.fs.Changed}
+	if err := opts.Validate(); err != nil {
+		return nil, usageError{err}
+	}
 	switch {
-	case f.clients < 1:
-		return nil, usagef("-c must be at least 1, got %d", f.clients)
-	case f.jobs < 1:
-		return nil, usagef("-j must be at least 1, got %d", f.jobs)
-	case f.jobs > f.clients:
-		return nil, usagef("-j (%d) must not exceed -c (%d): each thread needs at least one client", f.jobs, f.clients)
-	case changed("time") && f.seconds <= 0:
-		return nil, usagef("-T must be a positive number of seconds, got %d", f.seconds)
-	case changed("transactions") && f.perCli <= 0:
-		return nil, usagef("-t must be a positive number of transactions, got %d", f.perCli)
-	case changed("time") && changed("transactions"):
-		return nil, usagef("-T and -t contradict each other: give one")
-	case f.progress < 0:
-		return nil, usagef("-P must not be negative, got %d", f.progress)
-	case changed("rate") && f.rate <= 0:
-		return nil, usagef("-R must be a positive rate, got %g", f.rate)
-	case f.latencyMS < 0:
-		return nil, usagef("--latency-limit must not be negative, got %g", f.latencyMS)
-	case changed("scale") && f.scale < 1:
-		return nil, usagef("-s must be at least 1, got %d", f.scale)
-	case f.warmup < 0 || f.grace < 0:
-		return nil, usagef("--warmup and --grace must not be negative")
-	case f.initialize && (f.output.json != "" || f.output.html != "" || f.output.md != "" || f.output.csv != ""):
+	case f.initialize && f.output.writesFiles():
 		return nil, usagef("-i only initialises the tables and writes no result: leave out --json, --html, --md and --csv")
 	}
 	mode, err := pg.ParseMode(f.protocol)
 	if err != nil {
 		return nil, usageError{err}
 	}
-	p := &pgPlan{mode: mode, vars: map[string]script.Value{}}
-	if p.dsns, p.secrets, err = f.servers(env, args); err != nil {
-		return nil, err
+	if f.seed, err = pg.ParseSeed(f.seedSpec); err != nil {
+		return nil, usageError{err}
+	}
+	p := &pgPlan{mode: mode}
+	spec := pg.ServerSpec{DSNs: f.dsns, Host: f.host, Port: f.port, User: f.user, Getenv: env.Getenv}
+	if len(args) == 1 {
+		spec.DBName = args[0]
+	}
+	if p.dsns, p.secrets, err = pg.Servers(spec); err != nil {
+		return nil, usageError{err}
 	}
 	if f.connectTimeout <= 0 {
 		return nil, usagef("--connect-timeout must be positive, got %s", f.connectTimeout)
@@ -195,177 +236,65 @@ func (f *pgFlags) plan(env Env, args []string) (*pgPlan, error) {
 	for i, d := range p.dsns {
 		p.dsns[i] = pg.WithConnectTimeout(d, f.connectTimeout)
 	}
-	seen := map[string]bool{}
-	for _, d := range f.drivers {
-		d = strings.TrimSpace(d)
-		if _, err := pg.LookupDriver(d); err != nil {
-			return nil, usageError{err}
-		}
-		if !seen[d] {
-			seen[d] = true
-			p.drivers = append(p.drivers, d)
-		}
-	}
-	if len(p.drivers) == 0 {
-		return nil, usagef("--driver needs at least one of: %s", strings.Join(pg.DriverNames(), ", "))
+	if p.drivers, err = pg.ParseDrivers(f.drivers); err != nil {
+		return nil, usageError{err}
 	}
 	var defined []string
-	for _, d := range f.defines {
-		name, value, ok := strings.Cut(d, "=")
-		if !ok || name == "" {
-			return nil, usagef("-D %q: want NAME=VALUE", d)
-		}
-		p.vars[name] = script.Text(value)
-		defined = append(defined, name)
+	if p.vars, defined, err = pg.ParseDefines(f.defines); err != nil {
+		return nil, usageError{err}
 	}
 	if !f.initialize {
-		if err := f.loadScripts(p, defined); err != nil {
-			return nil, err
+		p.scripts, p.builtin, err = pg.LoadScripts(pg.ScriptSpec{Builtins: f.builtins, Files: f.files,
+			SelectOnly: f.selectOnly, SimpleUpdate: f.simpleUpdate, Defined: defined})
+		if err != nil {
+			return nil, usageError{err}
 		}
 	}
-	p.load = f.loadConfig()
+	opts.Seed = f.seed
+	p.load = opts.LoadConfig()
+	if err := f.shardPlan(p); err != nil {
+		return nil, err
+	}
+	if p.search, err = f.search.search(&p.load, "rate"); err != nil {
+		return nil, err
+	}
 	if err := p.load.Validate(); err != nil {
 		return nil, usageError{err}
 	}
 	return p, nil
 }
 
-// servers returns the DSNs to benchmark and the secrets they hold.
-func (f *pgFlags) servers(env Env, args []string) ([]string, []string, error) {
-	var secrets []string
-	if pw := env.Getenv("PGPASSWORD"); pw != "" {
-		secrets = append(secrets, pw)
-	}
-	if len(f.dsns) > 0 {
-		if f.host != "" || f.port != "" || f.user != "" || len(args) > 0 {
-			return nil, nil, usagef("give the server with --dsn or with -h/-p/-U/DBNAME, not both")
-		}
-		for _, d := range f.dsns {
-			if _, _, err := pg.Endpoint(d); err != nil {
-				return nil, nil, usagef("--dsn %s: %v", redact.String(d), errors.Unwrap(err))
-			}
-			secrets = append(secrets, redact.Values(d)...)
-		}
-		return f.dsns, secrets, nil
-	}
-	or := func(flag, name string) string {
-		if flag != "" {
-			return flag
-		}
-		return env.Getenv(name)
-	}
-	ci := pg.ConnInfo{
-		Host:     or(f.host, "PGHOST"),
-		Port:     or(f.port, "PGPORT"),
-		User:     or(f.user, "PGUSER"),
-		Password: env.Getenv("PGPASSWORD"),
-		DBName:   env.Getenv("PGDATABASE"),
-		SSLMode:  env.Getenv("PGSSLMODE"),
-	}
-	if len(args) == 1 {
-		ci.DBName = args[0]
-	}
-	if ci.DBName == "" {
-		ci.DBName = ci.User // libpq's default
-	}
-	dsn := ci.DSN()
-	if _, _, err := pg.Endpoint(dsn); err != nil {
-		return nil, nil, usagef("bad connection settings: %v", errors.Unwrap(err))
-	}
-	return []string{dsn}, secrets, nil
-}
-
-// splitWeight cuts "NAME@WEIGHT" (weight 1 when absent).
-func splitWeight(spec, flag string) (string, int, error) {
-	i := strings.LastIndex(spec, "@")
-	if i < 0 {
-		return spec, 1, nil
-	}
-	w, err := strconv.Atoi(spec[i+1:])
-	if err != nil || w < 0 {
-		return "", 0, usagef("%s %q: the weight after @ must be a non-negative integer", flag, spec)
-	}
-	return spec[:i], w, nil
-}
-
-// loadScripts reads -b, -S, -N and -f in pgbench's order: built-ins first.
-func (f *pgFlags) loadScripts(p *pgPlan, defined []string) error {
-	specs := append([]string(nil), f.builtins...)
-	if f.selectOnly {
-		specs = append(specs, "select-only")
-	}
-	if f.simpleUpdate {
-		specs = append(specs, "simple-update")
-	}
-	if len(specs) == 0 && len(f.files) == 0 {
-		specs = []string{"tpcb-like"}
-	}
-	for _, spec := range specs {
-		name, w, err := splitWeight(spec, "-b")
+// shardPlan gives this shard its clients (ids running on from the lower
+// shards'), its part of -R, and the common start.
+func (f *pgFlags) shardPlan(p *pgPlan) error {
+	p.clients, p.totalClients = f.clients, f.clients
+	if f.shard != "" {
+		sh, err := load.ParseShard(f.shard)
 		if err != nil {
-			return err
+			return usageError{fmt.Errorf("--shard %w", err)}
 		}
-		full, s, err := script.Builtin(name, defined)
-		if err != nil {
-			return usageError{err}
+		if f.clients < sh.Count {
+			return usagef("-c %d cannot be divided among %d shards: give at least %d", f.clients, sh.Count, sh.Count)
 		}
-		p.scripts = append(p.scripts, pg.Weighted{Name: full, Script: s, Weight: w})
-		p.builtin = true
+		for i := range sh.Index {
+			p.clientOffset += int(load.Shard{Index: i, Count: sh.Count}.Split(int64(f.clients)))
+		}
+		p.clients = int(sh.Split(int64(f.clients)))
+		cfg := &p.load
+		cfg.Shard, cfg.Workers, cfg.MaxInFlight = sh, p.clients, p.clients
+		cfg.Rate /= float64(sh.Count)
+		if cfg.Count > 0 {
+			cfg.Count = int64(f.perCli) * int64(p.clients) // -t is per client
+		}
 	}
-	for _, spec := range f.files {
-		path, w, err := splitWeight(spec, "-f")
+	if f.startAt != "" {
+		t, err := load.ParseStartAt(f.startAt, time.Now())
 		if err != nil {
-			return err
+			return usageError{fmt.Errorf("--start-at %w", err)}
 		}
-		src, err := os.ReadFile(path)
-		if err != nil {
-			return usagef("-f %s: %v", path, errors.Unwrap(err))
-		}
-		s, err := script.Parse(path, string(src), append(script.Predefined(), defined...))
-		if err != nil {
-			return usageError{err}
-		}
-		p.scripts = append(p.scripts, pg.Weighted{Name: filepath.Base(path), Script: s, Weight: w})
-	}
-	total := 0
-	for _, s := range p.scripts {
-		total += s.Weight
-	}
-	if total == 0 {
-		return usagef("the script weights add up to 0: give at least one a positive weight")
+		p.load.StartAt = t
 	}
 	return nil
-}
-
-// loadConfig maps pgbench's run flags onto the load engine. -R uses
-// pgbench's model: one connection per client and a queue, so a transaction
-// that waits for a busy client is timed from its scheduled start.
-func (f *pgFlags) loadConfig() load.Config {
-	cfg := load.DefaultConfig()
-	cfg.Workers = f.clients
-	cfg.MaxInFlight = f.clients
-	cfg.Warmup = f.warmup
-	cfg.Grace = f.grace
-	cfg.Seed = f.seed
-	cfg.Classify = pg.Classify
-	cfg.Interval = time.Second
-	if f.progress > 0 {
-		cfg.Interval = time.Duration(f.progress) * time.Second
-	}
-	if f.fs.Changed("time") {
-		cfg.Duration = time.Duration(f.seconds) * time.Second
-	} else {
-		cfg.Duration = 0
-		cfg.Count = int64(f.perCli) * int64(f.clients)
-	}
-	if f.rate > 0 {
-		cfg.Rate = f.rate
-		cfg.Queue = int(min(max(f.rate*60, 1000), 1<<20))
-		if f.latencyMS > 0 {
-			cfg.SkipLate = time.Duration(f.latencyMS * float64(time.Millisecond))
-		}
-	}
-	return cfg
 }
 
 func runPGInit(ctx context.Context, env Env, f *pgFlags, p *pgPlan) error {
@@ -376,178 +305,137 @@ func runPGInit(ctx context.Context, env Env, f *pgFlags, p *pgPlan) error {
 	if f.foreignKeys && !strings.Contains(steps, "f") {
 		steps += "f"
 	}
-	ic := pg.InitConfig{Scale: f.scale, Fillfactor: f.fillfactor, Steps: steps, Force: f.force, Log: env.Stderr}
+	ic := pg.InitConfig{Scale: f.scale, Fillfactor: f.fillfactor, Steps: steps, Force: f.force, Log: env.Stderr,
+		Quiet: f.quietInit || f.output.o.Quiet, Partitions: f.partitions, PartitionMethod: f.partitionMethod, Unlogged: f.unlogged,
+		Tablespace: f.tablespace, IndexTablespace: f.indexTablespace}
 	if err := ic.Validate(); err != nil {
 		return usageError{err}
 	}
-	for _, dsn := range p.dsns {
-		where, db, _ := pg.Endpoint(dsn)
-		conn, err := pg.Connect(ctx, dsn)
-		if err != nil {
-			return scrubbed(err, p.secrets)
-		}
-		fmt.Fprintf(env.Stderr, "dbmeter pg: initialising %s/%s at scale %d\n", where, db, f.scale)
-		err = pg.Init(ctx, conn, ic)
-		conn.Close(context.Background())
-		if err != nil {
-			return scrubbed(fmt.Errorf("initialise %s/%s: %w", where, db, err), p.secrets)
-		}
-	}
-	return nil
+	return scrubbed(pg.InitServers(ctx, p.dsns, ic, env.Stderr), p.secrets)
 }
 
-// pgServer is what a run needs to know about one server.
-type pgServer struct {
-	dsn, target, version string
-	scale                int64
-}
-
-func runPGBench(ctx context.Context, env Env, f *pgFlags, p *pgPlan, s *session) error {
-	targets := targetNames(p.dsns)
+// benchPlan is one step per server × driver; each server is checked and
+// sized once, by its first step.
+func (f *pgFlags) benchPlan(env Env, p *pgPlan) plan.Plan {
+	targets := pg.TargetNames(p.dsns)
 	params := flagParams(f.fs, "help", "dsn", "host", "port", "username")
+	out := plan.Plan{Family: "pg", Seed: p.load.Seed, Search: p.search}
+	var ops []string
+	for _, w := range p.scripts {
+		ops = append(ops, w.Name)
+	}
 	for i, dsn := range p.dsns {
-		srv, err := f.prepareServer(ctx, env, p, dsn, targets[i])
-		if err != nil {
-			return err
-		}
+		var srv *pg.Server
 		for _, drv := range p.drivers {
-			if ctx.Err() != nil {
-				return nil
-			}
-			run, err := f.runOne(ctx, env, p, s, srv, drv, params)
-			if err != nil {
-				return err
-			}
-			s.add(run)
-		}
-	}
-	return nil
-}
-
-// targetNames names each server host:port, adding the database when two
-// DSNs share a host and port.
-func targetNames(dsns []string) []string {
-	out := make([]string, len(dsns))
-	count := map[string]int{}
-	for i, d := range dsns {
-		hp, _, _ := pg.Endpoint(d)
-		out[i] = hp
-		count[hp]++
-	}
-	for i, d := range dsns {
-		if count[out[i]] > 1 {
-			_, db, _ := pg.Endpoint(d)
-			out[i] += "/" + db
+			out.Steps = append(out.Steps, plan.Step{Target: targets[i] + "/" + drv, Workload: pg.WorkloadName(p.scripts), Ops: ops,
+				Run: func(ctx context.Context, r plan.Rep) ([]result.Run, error) {
+					if srv == nil {
+						var err error
+						if srv, err = pg.PrepareServer(ctx, dsn, targets[i], p.builtin, f.scale, f.fs.Changed("scale"), env.Stderr); err != nil {
+							return nil, err
+						}
+					}
+					run, err := f.runOne(ctx, env, p, r, srv, drv, params)
+					if err != nil {
+						return nil, err
+					}
+					return []result.Run{run}, nil
+				}})
 		}
 	}
 	return out
 }
 
-// prepareServer connects once to read the version and the scale and to
-// check the tables.
-func (f *pgFlags) prepareServer(ctx context.Context, env Env, p *pgPlan, dsn, target string) (*pgServer, error) {
-	conn, err := pg.Connect(ctx, dsn)
-	if err != nil {
-		return nil, err
-	}
-	defer conn.Close(context.Background())
-	srv := &pgServer{dsn: dsn, target: target, scale: f.scale}
-	if srv.version, err = pg.ServerVersion(ctx, conn); err != nil {
-		return nil, err
-	}
-	if !p.builtin {
-		return srv, nil
-	}
-	st, err := pg.ReadTables(ctx, conn)
-	if err != nil {
-		return nil, err
-	}
-	_, db, _ := pg.Endpoint(dsn)
-	if err := pg.CheckTables(st, fmt.Sprintf("database %q on %s", db, target)); err != nil {
-		return nil, err
-	}
-	scale, err := pg.Scale(ctx, conn)
-	if err != nil {
-		return nil, err
-	}
-	if f.fs.Changed("scale") && scale != f.scale {
-		fmt.Fprintf(env.Stderr, "dbmeter pg: %s: scale option ignored, using count from pgbench_branches table (%d)\n", target, scale)
-	}
-	srv.scale = scale
-	return srv, nil
-}
-
-// vacuum does pgbench's pre-run vacuum on its own connection.
-func (f *pgFlags) vacuum(ctx context.Context, env Env, srv *pgServer) error {
-	conn, err := pg.Connect(ctx, srv.dsn)
-	if err != nil {
-		return err
-	}
-	defer conn.Close(context.Background())
-	st, err := pg.ReadTables(ctx, conn)
-	if err != nil {
-		return err
-	}
-	fmt.Fprint(env.Stderr, "starting vacuum...")
-	truncated, err := pg.Vacuum(ctx, conn, st, f.force)
-	if err != nil {
-		fmt.Fprintln(env.Stderr)
-		return fmt.Errorf("%s: %w", srv.target, err)
-	}
-	fmt.Fprintln(env.Stderr, "end.")
-	if st.Exists["pgbench_history"] && !truncated {
-		fmt.Fprintf(env.Stderr, "dbmeter pg: %s: pgbench_history was not created by dbmeter, so it was not emptied (pgbench would; --force to allow)\n", srv.target)
-	}
-	return nil
-}
-
-func (f *pgFlags) runOne(ctx context.Context, env Env, p *pgPlan, s *session, srv *pgServer, drvName string, params map[string]string) (result.Run, error) {
+func (f *pgFlags) runOne(ctx context.Context, env Env, p *pgPlan, r plan.Rep, srv *pg.Server, drvName string, params map[string]string) (result.Run, error) {
 	drv, _ := pg.LookupDriver(drvName)
-	vars := map[string]script.Value{"scale": script.Int(srv.scale), "random_seed": script.Int(int64(f.seed))}
+	vars := map[string]script.Value{"scale": script.Int(srv.Scale)}
 	for k, v := range p.vars {
 		vars[k] = v
 	}
-	bench, err := pg.NewBench(pg.Config{Driver: drv, DSN: srv.dsn, Mode: p.mode, Scripts: p.scripts, Vars: vars})
+	defer func() { p.runs++ }()
+	bench, err := pg.NewBench(pg.Config{Driver: drv, DSN: srv.DSN, Mode: p.mode, Scripts: p.scripts, Vars: vars,
+		Seed: f.seed, Clients: p.clients, ClientOffset: p.clientOffset, TotalClients: p.totalClients, Threads: min(f.jobs, p.clients),
+		Debug: env.Stderr, Timed: f.fs.Changed("time") || p.search != nil,
+		MaxTries: maxTries(f.maxTries), LatencyLimit: time.Duration(f.latencyMS * float64(time.Millisecond)), VerboseErrors: verboseTo(f.verboseErrors, env.Stderr),
+		ConnectPerTx: f.connect, PerCommand: f.perCommand, Log: f.txLog(p.runs)})
 	if err != nil {
 		return result.Run{}, usageError{err}
 	}
 	if !f.noVacuum {
-		if err := f.vacuum(ctx, env, srv); err != nil {
+		if err := pg.PreRunVacuum(ctx, srv, f.vacuumAll, f.force, env.Stderr); err != nil {
 			return result.Run{}, err
 		}
 	}
-	target := srv.target + "/" + drvName
-	label := target + "/" + workloadName(p.scripts)
+	target := srv.Target + "/" + drvName
 	var watch load.Watcher
 	if f.progress > 0 {
 		suffix := ""
 		if len(p.dsns)*len(p.drivers) > 1 {
 			suffix = " [" + target + "]"
 		}
-		watch = &pgProgress{w: env.Stderr, suffix: suffix, rate: f.rate > 0, scratch: hist.New(), service: hist.New()}
+		watch = pg.NewProgress(env.Stderr, suffix, f.rate > 0, f.progressStamp)
 	}
-	if mw := s.watcher(nil, label, bench.Ops()...); mw != nil {
+	if mw := r.Watch; mw != nil {
 		if watch != nil {
-			watch = watchers{watch, mw}
+			watch = load.Watchers{watch, mw}
 		} else {
 			watch = mw
 		}
 	}
 	cfg := p.load
+	if r.Rate > 0 { // a capacity search step
+		cfg.Rate, cfg.Queue = r.Rate, pg.RateQueue(r.Rate)
+		params = maps.Clone(params)
+		params["rate"] = strconv.FormatFloat(r.Rate, 'f', -1, 64)
+	}
 	res, err := load.Run(ctx, cfg, bench.Ops(), bench.NewWorker, watch)
 	if err != nil {
-		return result.Run{}, fmt.Errorf("%s: %w", target, startError(srv.dsn, err))
+		return result.Run{}, fmt.Errorf("%s: %w", target, startError(srv.DSN, err))
+	}
+	if err := bench.CloseLogs(); err != nil {
+		return result.Run{}, fmt.Errorf("%s: transaction log: %w", target, err)
+	}
+	if err := bench.LastError(); err != nil && len(bench.Aborts()) == 0 {
+		// The counts say how many failed; this says why, once.
+		fmt.Fprintf(env.Stderr, "dbmeter pg: %s: last transaction error: %s\n", target, oneLine(scrubbed(err, p.secrets)))
+	}
+	for _, a := range bench.Aborts() {
+		fmt.Fprintf(env.Stderr, "dbmeter pg: %s: %s\n", target, scrubbed(errors.New(a), p.secrets))
 	}
 	run := res.Fill(result.Run{
 		Family:   "pg",
 		Target:   target,
-		Workload: workloadName(p.scripts),
+		Workload: pg.WorkloadName(p.scripts),
 		Params:   maps.Clone(params),
-		Server:   "PostgreSQL " + srv.version,
+		Server:   "PostgreSQL " + srv.Version,
 		Repeat:   1,
 	}, cfg, -1)
-	f.describe(&run, res, cfg, p, srv, drvName, bench)
+	bench.Describe(&run, res, cfg, pg.Figures{Server: srv, Driver: drvName, Mode: p.mode, Scripts: p.scripts, Jobs: f.jobs,
+		LatencyLimit: time.Duration(f.latencyMS * float64(time.Millisecond)), Connect: f.connect, PerCommand: f.perCommand})
 	return run, nil
+}
+
+// txLog is -l, or nil.
+func (f *pgFlags) txLog(run int) *pg.TxLog {
+	if !f.log {
+		return nil
+	}
+	return pg.FileTxLog(f.logPrefix, run, time.Duration(f.aggInterval)*time.Second, f.samplingRate)
+}
+
+// maxTries maps pgbench's --max-tries (0: unlimited) to pg.Config's.
+func maxTries(n int) int {
+	if n == 0 {
+		return -1
+	}
+	return n
+}
+
+func verboseTo(on bool, w io.Writer) io.Writer {
+	if on {
+		return w
+	}
+	return nil
 }
 
 // startError explains a client that could not connect at the start.
@@ -556,109 +444,4 @@ func startError(dsn string, err error) error {
 		return pg.ConnectError(dsn, err)
 	}
 	return err
-}
-
-func workloadName(ws []pg.Weighted) string {
-	if len(ws) == 1 {
-		return ws[0].Name
-	}
-	parts := make([]string, len(ws))
-	for i, w := range ws {
-		parts[i] = fmt.Sprintf("%s@%d", w.Name, w.Weight)
-	}
-	return strings.Join(parts, "+")
-}
-
-// describe adds what pgbench reports and the engine does not know: the
-// params the pg report prints and the family's extra figures.
-func (f *pgFlags) describe(run *result.Run, res *load.Result, cfg load.Config, p *pgPlan, srv *pgServer, drv string, b *pg.Bench) {
-	pr := run.Params
-	pr["dsn"] = srv.dsn // masked by session.add
-	pr["driver"] = drv
-	pr["scale"] = strconv.FormatInt(srv.scale, 10)
-	pr["query_mode"] = p.mode.String()
-	pr["transaction_type"] = "multiple scripts"
-	if len(p.scripts) == 1 {
-		pr["transaction_type"] = p.scripts[0].Script.Name
-	}
-	if run.Extra == nil {
-		run.Extra = map[string]float64{}
-	}
-	conn := b.ConnectTimes()
-	// pgbench's "initial connection time" is the connecting time summed over
-	// clients and divided by threads: each thread connects its clients in
-	// turn.
-	run.Extra["initial_connection_time_ns"] = conn.Mean() * float64(conn.TotalCount()) / float64(f.jobs)
-	run.Extra["reconnects"] = float64(b.Reconnects())
-	all := res.Set.Total()
-	if cfg.Open() {
-		lag := run.Latency.Mean - run.Service.Mean
-		run.Extra["schedule_lag_ns_mean"] = max(lag, 0)
-		run.Extra["skipped_ops"] = float64(run.Dropped)
-	}
-	if f.latencyMS > 0 {
-		run.Extra["late_ops"] = float64(above(all.Latency, int64(f.latencyMS*1e6)))
-	}
-	if len(p.scripts) > 1 {
-		for i, w := range p.scripts {
-			st := res.Stats(i)
-			key := fmt.Sprintf("script_%d", i+1)
-			pr[key] = w.Script.Name
-			pr[key+"_weight"] = strconv.Itoa(w.Weight)
-			run.Extra[key+"_ops"] = float64(st.Ops)
-			run.Extra[key+"_errors"] = float64(st.Errors)
-			run.Extra[key+"_latency_ns_mean"] = st.Latency.Mean
-			run.Extra[key+"_latency_ns_stddev"] = st.Latency.Stddev
-		}
-	}
-}
-
-// above counts the recorded values greater than limit.
-func above(h *hdrhistogram.Histogram, limit int64) int64 {
-	var n int64
-	for _, b := range h.Distribution() {
-		if b.From > limit {
-			n += b.Count
-		}
-	}
-	return n
-}
-
-// pgProgress prints pgbench's progress line for each interval.
-type pgProgress struct {
-	w       io.Writer
-	suffix  string
-	rate    bool
-	scratch *hdrhistogram.Histogram
-	service *hdrhistogram.Histogram
-}
-
-func (p *pgProgress) Tick(t load.Tick) {
-	p.scratch.Reset()
-	p.service.Reset()
-	for i := range t.Ops {
-		p.scratch.Merge(t.Ops[i].Latency)
-		if t.Ops[i].Service != nil {
-			p.service.Merge(t.Ops[i].Service)
-		}
-	}
-	iv := t.Interval
-	tps := 0.0
-	if t.Seconds > 0 {
-		tps = float64(iv.Ops) / t.Seconds
-	}
-	line := fmt.Sprintf("progress: %.1f s, %.1f tps, lat %.3f ms stddev %.3f, %d failed",
-		iv.TS, tps, p.scratch.Mean()/1e6, stddev(p.scratch)/1e6, iv.Errors)
-	if p.rate {
-		line += fmt.Sprintf(", lag %.3f ms", math.Max(p.scratch.Mean()-p.service.Mean(), 0)/1e6)
-		line += fmt.Sprintf(", %d skipped", iv.Dropped)
-	}
-	fmt.Fprintln(p.w, line+p.suffix)
-}
-
-func stddev(h *hdrhistogram.Histogram) float64 {
-	if h.TotalCount() == 0 {
-		return 0
-	}
-	return h.StdDev()
 }

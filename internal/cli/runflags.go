@@ -1,8 +1,7 @@
 package cli
 
 import (
-	"strconv"
-	"strings"
+	"fmt"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -47,9 +46,9 @@ func (f *runFlags) bind(fs *pflag.FlagSet, def load.Config) {
 // totals among the shards.
 func (f *runFlags) applyShard(cfg *load.Config, now time.Time) error {
 	if f.shard != "" {
-		sh, err := parseShard(f.shard)
+		sh, err := load.ParseShard(f.shard)
 		if err != nil {
-			return err
+			return usageError{fmt.Errorf("--shard %w", err)}
 		}
 		cfg.Shard = sh
 		// Open loop makes workers on demand, so each shard needs only one
@@ -70,45 +69,13 @@ func (f *runFlags) applyShard(cfg *load.Config, now time.Time) error {
 		cfg.Rate /= float64(sh.Count)
 	}
 	if f.startAt != "" {
-		t, err := parseStartAt(f.startAt, now)
+		t, err := load.ParseStartAt(f.startAt, now)
 		if err != nil {
-			return err
+			return usageError{fmt.Errorf("--start-at %w", err)}
 		}
 		cfg.StartAt = t
 	}
 	return nil
-}
-
-func parseShard(s string) (load.Shard, error) {
-	var sh load.Shard
-	i, n, ok := strings.Cut(s, "/")
-	var err1, err2 error
-	if ok {
-		sh.Index, err1 = strconv.Atoi(i)
-		sh.Count, err2 = strconv.Atoi(n)
-	}
-	if !ok || err1 != nil || err2 != nil || sh.Count < 1 || sh.Index < 0 || sh.Index >= sh.Count {
-		return load.Shard{}, usagef("--shard %q: want I/N with 0 <= I < N, e.g. 0/4", s)
-	}
-	return sh, nil
-}
-
-func parseStartAt(s string, now time.Time) (time.Time, error) {
-	if d, ok := strings.CutPrefix(s, "+"); ok {
-		dur, err := time.ParseDuration(d)
-		if err != nil || dur < 0 {
-			return time.Time{}, usagef("--start-at %q: want +DURATION such as +30s, or an RFC 3339 time", s)
-		}
-		return now.Add(dur), nil
-	}
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return time.Time{}, usagef("--start-at %q: want an RFC 3339 time such as 2026-11-23T15:00:00Z, or +DURATION", s)
-	}
-	if now.Sub(t) > time.Minute {
-		return time.Time{}, usagef("--start-at %s is in the past: give a time to come", s)
-	}
-	return t, nil
 }
 
 // config checks the flags and returns the load configuration.
@@ -152,11 +119,6 @@ func (f *runFlags) config() (load.Config, error) {
 		return cfg, usageError{err}
 	}
 	return cfg, nil
-}
-
-// progressLines says whether interval lines go to stderr.
-func (f *runFlags) progressLines(stderrIsTerminal bool) bool {
-	return f.cfg.Interval > 0 && (stderrIsTerminal || f.changed("progress"))
 }
 
 // changed says whether the user gave flag name; false before bind.

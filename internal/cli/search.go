@@ -1,15 +1,12 @@
 package cli
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/dbmeter/dbmeter/internal/capacity"
 	"github.com/dbmeter/dbmeter/internal/load"
-	"github.com/dbmeter/dbmeter/internal/report"
-	"github.com/dbmeter/dbmeter/internal/result"
 )
 
 // searchFlags are the capacity-search flags of the open-loop families.
@@ -21,9 +18,13 @@ type searchFlags struct {
 	fs        *pflag.FlagSet
 }
 
+// bind adds the flags to fs; rf, when not nil, learns that a search makes
+// the run open loop.
 func (f *searchFlags) bind(fs *pflag.FlagSet, rf *runFlags) {
 	f.fs = fs
-	rf.search = f
+	if rf != nil {
+		rf.search = f
+	}
 	fs.BoolVar(&f.find, "find-max-rate", false, "find the highest open-loop rate that meets --slo: ramp from the rate given (or 10/s), bisect, confirm")
 	fs.StringVar(&f.slo, "slo", "", "objective of --find-max-rate, e.g. p99<15ms or p99<15ms,p999<50ms,errors<0.1% (no drops is always part of it)")
 	fs.DurationVar(&f.step, "step-duration", 10*time.Second, "--find-max-rate: measured window of each step (each has its own warm-up)")
@@ -57,29 +58,11 @@ func (f *searchFlags) search(cfg *load.Config, rateFlag string) (*capacity.Searc
 	case changed("count"):
 		return nil, usagef("--find-max-rate runs timed steps: drop --count")
 	}
-	s := &capacity.Search{SLO: slo, Start: cfg.Rate, Precision: f.precision, MaxInFlight: cfg.MaxInFlight}
+	s := &capacity.Search{SLO: slo, Start: cfg.Rate, Precision: f.precision, MaxInFlight: cfg.MaxInFlight, Step: f.step}
 	if !changed(rateFlag) {
 		s.Start = capacity.DefaultStart
 	}
 	cfg.Rate = s.Start
 	cfg.Duration, cfg.Count = f.step, 0
 	return s, nil
-}
-
-// AddCapacity implements plan.Sink: the answer goes in the document and
-// its line on stdout at once.
-func (s *session) AddCapacity(c result.Capacity) {
-	s.endLine()
-	s.doc.Capacity = append(s.doc.Capacity, c)
-	s.checkpoint()
-	if !s.flags.quiet {
-		fmt.Fprintln(s.env.Stdout, report.CapacityLine(c))
-	}
-}
-
-// stepLine prints a capacity search step as it is judged.
-func (s *session) stepLine(r result.Run) {
-	if !s.flags.quiet && r.Verdict != nil {
-		fmt.Fprintln(s.env.Stdout, report.StepLine(r))
-	}
 }

@@ -15,7 +15,7 @@ func TestDrainMergesShards(t *testing.T) {
 	for i := range 30_000 {
 		lat := time.Duration(i*37%100_000+1) * time.Microsecond
 		op := uint8(i % 2)
-		s := Sample{Latency: int64(lat), Service: int64(lat / 2), Lag: int64(lat / 3), Rows: 1, Bytes: 10, Phases: [MaxPhases]time.Duration{lat / 4, lat / 5}}
+		s := Sample{Latency: int64(lat), Service: int64(lat / 2), Lag: int64(lat / 3), Rows: 1, Bytes: 10, Phases: &Phases{lat / 4, lat / 5}}
 		shards[i%3].Record(op, &s)
 		all.Record(op, &s)
 	}

@@ -63,10 +63,10 @@ type Buffer struct {
 	oldest int64
 	op     []uint8
 	lat    []int64
-	svc    []int64                    // nil unless the recorder keeps service time
-	lag    []int64                    // nil unless it keeps lag
-	ph     [][MaxPhases]time.Duration // nil unless it keeps phases
-	totals []bufTotals                // per operation
+	svc    []int64     // nil unless the recorder keeps service time
+	lag    []int64     // nil unless it keeps lag
+	ph     []Phases    // nil unless it keeps phases
+	totals []bufTotals // per operation
 }
 
 type bufTotals struct{ ops, rows, bytes int64 }
@@ -93,7 +93,7 @@ func NewBuffer(r *Recorder, size int) *Buffer {
 		b.lag = make([]int64, size)
 	}
 	if r.kept.Phases > 0 {
-		b.ph = make([][MaxPhases]time.Duration, size)
+		b.ph = make([]Phases, size)
 	}
 	return b
 }
@@ -113,7 +113,11 @@ func (b *Buffer) Record(now int64, op uint8, s *Sample) {
 		b.lag[i] = s.Lag
 	}
 	if b.ph != nil {
-		b.ph[i] = s.Phases
+		if s.Phases != nil {
+			b.ph[i] = *s.Phases
+		} else {
+			b.ph[i] = Phases{}
+		}
 	}
 	b.n++
 	t := &b.totals[op]

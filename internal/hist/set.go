@@ -111,6 +111,9 @@ func (o *Op) record(s *Sample, nPhases int) {
 		o.Lag.RecordValue(clamp(s.Lag))
 	}
 	for i := range nPhases {
+		if s.Phases == nil {
+			break
+		}
 		if d := s.Phases[i]; d > 0 {
 			o.Phases[i].Hist.RecordValue(clamp(int64(d)))
 			o.Phases[i].TotalNs += int64(d)
@@ -121,12 +124,16 @@ func (o *Op) record(s *Sample, nPhases int) {
 	o.Bytes += s.Bytes
 }
 
-// Sample is one successful operation's figures, in nanoseconds. A phase of
-// 0 was not part of the operation.
+// Phases holds the durations of an operation's named parts; 0 is a part
+// the operation did not have.
+type Phases [MaxPhases]time.Duration
+
+// Sample is one successful operation's figures, in nanoseconds. Phases is
+// nil for an operation without phases.
 type Sample struct {
 	Latency, Service, Lag int64
 	Rows, Bytes           int64
-	Phases                [MaxPhases]time.Duration
+	Phases                *Phases
 }
 
 // Set holds one Op per operation type, indexed like the workload's op names.

@@ -21,6 +21,16 @@ type Watcher interface {
 	Tick(t Tick)
 }
 
+// Watchers fans one tick out to several watchers, in order.
+type Watchers []Watcher
+
+// Tick calls every watcher.
+func (ws Watchers) Tick(t Tick) {
+	for _, w := range ws {
+		w.Tick(t)
+	}
+}
+
 // Tick is one finished interval.
 type Tick struct {
 	Interval result.Interval // all operations together

@@ -335,3 +335,65 @@ func TestPanicsAreCountedNotFatal(t *testing.T) {
 		})
 	}
 }
+
+// A worker that has finished its operation is free, even before it is back
+// at the channel: an open loop whose operations end before the next arrival
+// never needs a second worker, however long it runs.
+func TestOpenLoopWorkersDoNotRatchet(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var made atomic.Int64
+		newWorker := func(ctx context.Context, id int, rng *rand.Rand) (load.Worker, error) {
+			made.Add(1)
+			return sleeper(500*time.Microsecond)(ctx, id, rng)
+		}
+		cfg := load.DefaultConfig()
+		cfg.Rate, cfg.Workers, cfg.MaxInFlight, cfg.Duration, cfg.Warmup, cfg.Interval = 1000, 1, 100, 5*time.Second, 0, 0
+		cfg.Sleep = time.Sleep
+		res, err := load.Run(context.Background(), cfg, []string{"op"}, newWorker, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := made.Load(); n != 1 || res.Set[0].Ops != 5000 || res.Dropped != 0 {
+			t.Errorf("%d workers made, %d ops, %d dropped; want 1 worker, 5000 ops, 0 dropped", n, res.Set[0].Ops, res.Dropped)
+		}
+	})
+}
+
+// Phases are recorded under the rule latency follows: an operation whose
+// intended start falls in the warm-up counts in neither, so each phase's
+// count equals the run's operations, and lag is kept in open loop only.
+func TestPhasesCoverTheMeasuredOperations(t *testing.T) {
+	for _, rate := range []float64{0, 200} {
+		t.Run(fmt.Sprintf("rate=%g", rate), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				newWorker := func(context.Context, int, *rand.Rand) (load.Worker, error) {
+					var ph load.Phases
+					return load.WorkerFunc(func(context.Context) (load.Outcome, error) {
+						time.Sleep(3 * time.Millisecond)
+						ph[0], ph[1] = time.Millisecond, load.Phase(2*time.Millisecond)
+						return load.Outcome{Rows: 1, Phases: &ph}, nil
+					}), nil
+				}
+				cfg := load.DefaultConfig()
+				cfg.Rate, cfg.Duration, cfg.Warmup, cfg.Interval = rate, time.Second, 500*time.Millisecond, 0
+				cfg.Phases, cfg.Sleep = []string{"build", "send"}, time.Sleep
+				res, err := load.Run(context.Background(), cfg, []string{"op"}, newWorker, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				st, ph := res.Stats(0), res.PhaseStats(0)
+				for _, name := range cfg.Phases {
+					if ph[name].Count != st.Ops || ph[name].TotalNs == 0 {
+						t.Errorf("phase %s: count %d total %d, want count = ops = %d", name, ph[name].Count, ph[name].TotalNs, st.Ops)
+					}
+				}
+				if want := st.Ops * int64(time.Millisecond); ph["build"].TotalNs != want {
+					t.Errorf("build total %d, want %d", ph["build"].TotalNs, want)
+				}
+				if open := rate > 0; (st.LagHDR != "") != open || (st.ServiceHDR != "") != open {
+					t.Errorf("open loop %v: lag histogram %v, service histogram %v", open, st.LagHDR != "", st.ServiceHDR != "")
+				}
+			})
+		})
+	}
+}

@@ -11,19 +11,24 @@ import (
 // MaxPhases is the most named phases a workload may declare.
 const MaxPhases = hist.MaxPhases
 
+// Phases holds the durations of an operation's named parts, indexed like
+// Config.Phases; 0 is a part the operation did not have.
+type Phases = hist.Phases
+
 // Outcome says what one Do did. Op indexes the operation names given to Run;
 // Rows and Bytes may be 0 when the operation moves none.
 type Outcome struct {
 	Op    uint8
 	Rows  int64
 	Bytes int64
-	// Phases holds how long named parts of the operation took (building a
-	// batch, sending it, decoding a result), indexed like Config.Phases. A
-	// zero entry means the operation had no such part; Phase keeps a part
-	// that took no measurable time from reading as absent. The runner
-	// records phases under the same rule as latency, so they describe
-	// exactly the measured operations.
-	Phases [MaxPhases]time.Duration
+	// Phases, when not nil, holds how long named parts of the operation
+	// took (building a batch, sending it, decoding a result). The worker
+	// owns the array and may reuse it from the next Do on, so returning it
+	// costs nothing (a workload without phases leaves it nil and keeps the
+	// Outcome small). Phase keeps a part that took no measurable time from
+	// reading as absent. The runner records phases under the same rule as
+	// latency, so they describe exactly the measured operations.
+	Phases *Phases
 }
 
 // Phase returns d as a phase duration: at least 1 ns, since 0 means absent.

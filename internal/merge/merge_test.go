@@ -348,3 +348,42 @@ func TestMergeExtra(t *testing.T) {
 		t.Errorf("percentile and unknown figures: got %v, warnings %q", got, warns)
 	}
 }
+
+func TestRunsMatchByKeyThenPosition(t *testing.T) {
+	t.Parallel()
+	vs := values(6, 100)
+	two := func(i int, workloads ...string) *document {
+		d := shardSpec{index: i, count: 2, latency: vs}.build()
+		r := d.Runs[0]
+		d.Runs = nil
+		for _, w := range workloads {
+			r := r
+			r.Params = map[string]string{"duration": "10s", "block": w}
+			r.Workload = w
+			d.Runs = append(d.Runs, r)
+		}
+		return d
+	}
+	// By key: the order within a shard does not matter.
+	m, err := Merge(context.Background(), inputs(t, two(0, "get", "set"), two(1, "set", "get")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range m.doc.Runs {
+		if r.Ops != 200 {
+			t.Errorf("%s: %d ops, want 200", r.Workload, r.Ops)
+		}
+	}
+	// A param that differs between shards (here one set at run time) makes
+	// keys differ: runs then match by position.
+	a, b := two(0, "get", "set"), two(1, "get", "set")
+	b.Runs[0].Params["block"], b.Runs[1].Params["block"] = "9", "8"
+	if m, err = Merge(context.Background(), inputs(t, a, b)); err != nil || len(m.doc.Runs) != 2 || m.doc.Runs[1].Ops != 200 {
+		t.Errorf("positional fallback: %v", err)
+	}
+	b = two(1, "set", "get")
+	b.Runs[0].Params["block"] = "9"
+	if _, err = Merge(context.Background(), inputs(t, a, b)); err == nil || !strings.Contains(err.Error(), "s1.json: run 1 is null/null/set #0, but in s0.json it is null/null/get #0") {
+		t.Errorf("runs that match neither way: err %v", err)
+	}
+}

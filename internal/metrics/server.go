@@ -58,3 +58,12 @@ func IsLoopback(addr string) bool {
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
 }
+
+// LoopbackDefault binds ":PORT" to 127.0.0.1 rather than every interface:
+// dbmeter's endpoints are for the machine it runs on unless told otherwise.
+func LoopbackDefault(addr string) string {
+	if host, _, err := net.SplitHostPort(addr); err == nil && host == "" {
+		return "127.0.0.1" + addr
+	}
+	return addr
+}

@@ -63,3 +63,29 @@ func TestFindMaxRate(t *testing.T) {
 		})
 	}
 }
+
+// The family API refuses what cannot run, without a command line.
+func TestNewPlanValidates(t *testing.T) {
+	t.Parallel()
+	ok := load.DefaultConfig()
+	bad := ok
+	bad.Workers = 0
+	tests := []struct {
+		name string
+		o    null.Options
+		ok   bool
+	}{
+		{"defaults", null.Options{Load: ok}, true},
+		{"stall without its period", null.Options{Target: null.Config{Stall: time.Millisecond}, Load: ok}, false},
+		{"no workers", null.Options{Load: bad}, false},
+	}
+	for _, tt := range tests {
+		p, err := null.NewPlan(tt.o)
+		if (err == nil) != tt.ok {
+			t.Errorf("%s: error %v, want ok %v", tt.name, err, tt.ok)
+		}
+		if err == nil && (p.Family != "null" || len(p.Steps) != 1) {
+			t.Errorf("%s: plan %+v, want one null step", tt.name, p)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"sync"
 	"sync/atomic"
@@ -29,9 +30,46 @@ type Config struct {
 	DSN     string
 	Mode    QueryMode
 	Scripts []Weighted
-	// Vars are the variables every client starts with: scale, random_seed
-	// and -D definitions; client_id is added per client.
+	// Vars are the variables every client starts with: scale and -D
+	// definitions; client_id, random_seed and default_seed are added as
+	// pgbench adds them unless Vars defines them.
 	Vars map[string]script.Value
+	// Seed is pgbench's --random-seed: every client's generator derives
+	// from it as in pgbench 15, so scripts draw the same numbers.
+	Seed uint64
+	// Clients and Threads are -c and -j; they decide how the generators
+	// are dealt out. 0 means 1.
+	Clients, Threads int
+	// ClientOffset is the first client id of a shard (--shard): its
+	// clients are ids ClientOffset… of the whole test, with the client
+	// generators and :client_id those clients have in one run of them all,
+	// so the shards together draw what one process would. TotalClients is
+	// the whole test's -c (0: ClientOffset + Clients).
+	ClientOffset, TotalClients int
+	// Debug receives the lines of the scripts' debug() calls; nil
+	// discards them.
+	Debug io.Writer
+	// MaxTries is --max-tries: how many times a transaction that hit a
+	// serialization failure or a deadlock is tried in all; 0 means 1, as
+	// pgbench's default, and a negative value means without limit
+	// (pgbench's --max-tries=0).
+	MaxTries int
+	// LatencyLimit is -L: a transaction already slower than it is not
+	// retried any more. 0: no limit.
+	LatencyLimit time.Duration
+	// VerboseErrors receives a line per failed or retried transaction
+	// (--verbose-errors); nil discards them.
+	VerboseErrors io.Writer
+	// ConnectPerTx is -C: every transaction opens and closes its own
+	// connection, and the connecting time counts in its latency.
+	ConnectPerTx bool
+	// PerCommand is -r: keep each command's latency, failures and retries.
+	PerCommand bool
+	// Log is -l: nil writes no transaction log.
+	Log *TxLog
+	// Timed says the run is limited by time (-T), not by a count: an
+	// aborted client then waits instead of failing at once.
+	Timed bool
 }
 
 // Validate reports the first setting that cannot work.
@@ -43,6 +81,9 @@ func (c Config) Validate() error {
 		return errors.New("no script")
 	}
 	for _, s := range c.Scripts {
+		if s.Script != nil && s.Script.HasPipeline() && c.Mode == ModeSimple {
+			return fmt.Errorf("script %s: cannot use pipeline mode with the simple query protocol (use -M extended or prepared)", s.Name)
+		}
 		if s.Weight < 0 {
 			return fmt.Errorf("script %s: weight must not be negative, got %d", s.Name, s.Weight)
 		}
@@ -70,11 +111,53 @@ type Bench struct {
 	hasTx  []bool
 	rollbk *Stmt
 
+	seeds   *script.Seeds
+	logs    []*threadLog // -l, per thread
+	choose  []chooser    // per thread
+	debugMu sync.Mutex
+
 	reconnects atomic.Int64
+	retries    atomic.Int64 // tries after the first, over all transactions
+	retried    atomic.Int64 // transactions tried more than once
+	deadlocks  atomic.Int64 // transactions that failed on a deadlock (40P01)
 	mu         struct {
 		sync.Mutex
-		conn *hdrhistogram.Histogram // initial connection times
+		conn    *hdrhistogram.Histogram // initial connection times
+		lastErr error                   // the latest transaction error
+		aborts  []string                // why clients were aborted
+		clients []*Client               // for the per-command figures
 	}
+}
+
+// Retries returns pgbench's "total number of retries" and "number of
+// transactions retried".
+func (b *Bench) Retries() (retries, retried int64) { return b.retries.Load(), b.retried.Load() }
+
+// Deadlocks returns how many transactions failed on a deadlock; the other
+// failures of kind serialization were serialization failures proper.
+func (b *Bench) Deadlocks() int64 { return b.deadlocks.Load() }
+
+// Aborts returns pgbench's message for each client a script error aborted,
+// in the order they happened.
+func (b *Bench) Aborts() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return append([]string(nil), b.mu.aborts...)
+}
+
+// LastError returns the latest error a transaction ended with, nil if none
+// did: the reason behind the error counts.
+func (b *Bench) LastError() error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.mu.lastErr
+}
+
+// chooser is a thread's script-choice generator, shared by its clients as
+// in pgbench.
+type chooser struct {
+	mu  *sync.Mutex
+	rng *script.PRNG
 }
 
 // NewBench checks cfg and compiles its scripts into statements.
@@ -84,6 +167,17 @@ func NewBench(cfg Config) (*Bench, error) {
 	}
 	b := &Bench{cfg: cfg, total: cfg.totalWeight(), rollbk: &Stmt{Name: "dbmeter_rollback", SQL: "ROLLBACK"}}
 	b.mu.conn = hist.New()
+	clients, threads := max(cfg.Clients, 1), max(cfg.Threads, 1)
+	total := max(cfg.TotalClients, cfg.ClientOffset+clients)
+	b.seeds = script.NewSeeds(cfg.Seed, total, min(threads, clients))
+	if cfg.Log != nil {
+		if err := b.openLogs(); err != nil {
+			return nil, err
+		}
+	}
+	for i := range b.seeds.Choose {
+		b.choose = append(b.choose, chooser{mu: &sync.Mutex{}, rng: &b.seeds.Choose[i]})
+	}
 	for i, w := range cfg.Scripts {
 		stmts := make([]*Stmt, len(w.Script.Commands))
 		tx := false
@@ -123,27 +217,107 @@ func (b *Bench) Reconnects() int64 { return b.reconnects.Load() }
 
 // NewWorker opens client id's session; it fits load.NewWorker.
 func (b *Bench) NewWorker(ctx context.Context, id int, rng *rand.Rand) (load.Worker, error) {
-	c := &Client{b: b, rng: rng}
+	id += b.cfg.ClientOffset
+	c := &Client{b: b, id: id}
+	if id < len(b.seeds.Clients) {
+		c.prng = b.seeds.Clients[id]
+		c.thread = b.seeds.ThreadOf[id]
+		c.choose = b.choose[c.thread]
+	} else {
+		// A client pgbench would not have (open loop beyond -c): seeded
+		// from the run's stream for it.
+		c.prng = script.NewPRNG(rng.Uint64())
+		c.thread = len(b.seeds.Choose) // logs nothing
+		c.choose = chooser{mu: &sync.Mutex{}, rng: &script.PRNG{}}
+		*c.choose.rng = script.NewPRNG(rng.Uint64())
+	}
+	pre := map[string]script.Value{
+		"client_id":    script.Int(int64(id)),
+		"random_seed":  script.Int(int64(b.cfg.Seed)),
+		"default_seed": script.Int(b.seeds.DefaultSeed),
+	}
+	for k, v := range b.cfg.Vars {
+		pre[k] = v
+	}
+	shared := map[*script.Names]script.Vars{}
 	for _, w := range b.cfg.Scripts {
-		vars := w.Script.NewVars(b.cfg.Vars)
-		for i, name := range w.Script.Vars() {
-			if name == "client_id" {
-				vars[i] = script.Int(int64(id))
-			}
+		v, ok := shared[w.Script.Names()]
+		if !ok {
+			v = w.Script.NewVars(pre)
+			shared[w.Script.Names()] = v
 		}
-		c.vars = append(c.vars, vars)
+		c.vars = append(c.vars, v)
+		if b.cfg.PerCommand {
+			c.cmds = append(c.cmds, make([]cmdStats, len(w.Script.Commands)))
+		}
+	}
+	b.mu.Lock()
+	b.mu.clients = append(b.mu.clients, c)
+	b.mu.Unlock()
+	if b.cfg.ConnectPerTx {
+		return c, nil // each transaction connects
 	}
 	start := time.Now()
 	s, err := b.cfg.Driver.Open(ctx, b.cfg.DSN, b.cfg.Mode)
 	if err != nil {
 		return nil, err
 	}
-	d := time.Since(start)
+	b.recordConnect(time.Since(start))
+	c.setSession(s)
+	return c, nil
+}
+
+func (b *Bench) recordConnect(d time.Duration) {
 	b.mu.Lock()
 	b.mu.conn.RecordValue(max(int64(d), 1))
 	b.mu.Unlock()
-	c.setSession(s)
-	return c, nil
+}
+
+// cmdStats are one command's -r figures for one client.
+type cmdStats struct {
+	count                   int64
+	total                   time.Duration
+	failed, retries, errors int64
+}
+
+// CommandStats are a command's -r figures over all clients.
+type CommandStats struct {
+	Script, Command int    // indexes
+	Text            string // the command's first line, as pgbench prints it
+	Count           int64
+	Mean            time.Duration
+	Failures        int64 // transactions that failed at this command
+	Retries         int64 // retries caused by this command
+}
+
+// CommandStats returns the -r figures, per script and command in order.
+// Call it after the run.
+func (b *Bench) CommandStats() []CommandStats {
+	b.mu.Lock()
+	clients := append([]*Client(nil), b.mu.clients...)
+	b.mu.Unlock()
+	var out []CommandStats
+	for i, w := range b.cfg.Scripts {
+		for j, cmd := range w.Script.Commands {
+			cs := CommandStats{Script: i, Command: j, Text: cmd.Source}
+			var total time.Duration
+			for _, c := range clients {
+				if c.cmds == nil {
+					continue
+				}
+				st := c.cmds[i][j]
+				cs.Count += st.count
+				total += st.total
+				cs.Failures += st.failed + st.errors
+				cs.Retries += st.retries
+			}
+			if cs.Count > 0 {
+				cs.Mean = total / time.Duration(cs.Count)
+			}
+			out = append(out, cs)
+		}
+	}
+	return out
 }
 
 func (c *Client) setSession(s Session) {
@@ -182,12 +356,22 @@ func (c *Client) interrupt() {
 // the session is dropped and the next Do reconnects, so a run survives a
 // server restart.
 type Client struct {
-	b      *Bench
-	rng    *rand.Rand
-	sess   Session
-	vars   []script.Vars
-	args   []any
-	failed int // consecutive failed reconnects
+	b       *Bench
+	id      int
+	prng    script.PRNG
+	choose  chooser
+	sess    Session
+	vars    []script.Vars
+	args    []any
+	failed  int          // consecutive failed reconnects
+	txOpen  bool         // the script opened a transaction (see inTx)
+	aborted *abortError  // set once a script error aborted the client
+	pipe    Pipeliner    // the session, while a pipeline is open
+	thread  int          // the pgbench thread the client belongs to
+	n       int64        // transactions logged so far (-l)
+	tries   int          // tries of the current transaction
+	cmds    [][]cmdStats // -r: per script, per command
+	env     script.Env   // reused by every transaction
 
 	// Statements run under qctx, runCtx without its cancellation: drivers
 	// watch a cancellable context with a goroutine or a callback per
@@ -201,58 +385,23 @@ type Client struct {
 
 var _ load.Worker = (*Client)(nil)
 
+// pick chooses the next script by weight from the thread's generator, as
+// pgbench's chooseScript.
 func (c *Client) pick() int {
 	if len(c.b.cfg.Scripts) == 1 {
 		return 0
 	}
-	r := c.rng.IntN(c.b.total)
-	for i, s := range c.b.cfg.Scripts {
-		if r < s.Weight {
-			return i
-		}
-		r -= s.Weight
-	}
-	return len(c.b.cfg.Scripts) - 1
-}
-
-// Do runs one transaction.
-func (c *Client) Do(ctx context.Context) (load.Outcome, error) {
-	i := c.pick()
-	out := load.Outcome{Op: uint8(i)}
-	c.watch(ctx)
-	if c.sess == nil {
-		if err := c.reconnect(ctx); err != nil {
-			return out, err
+	c.choose.mu.Lock()
+	w := int64(c.choose.rng.Range(0, uint64(c.b.total-1)))
+	c.choose.mu.Unlock()
+	i := 0
+	for {
+		w -= int64(c.b.cfg.Scripts[i].Weight)
+		i++
+		if w < 0 {
+			return i - 1
 		}
 	}
-	w := c.b.cfg.Scripts[i]
-	vars := c.vars[i]
-	for j := range w.Script.Commands {
-		cmd := &w.Script.Commands[j]
-		if cmd.SQL == nil {
-			if err := cmd.Set(vars, c.rng); err != nil {
-				return out, load.WithKind(fmt.Errorf("%s: %w", w.Name, err), load.KindOther)
-			}
-			continue
-		}
-		args, err := cmd.SQL.Args(c.args[:0], vars)
-		if err != nil {
-			return out, load.WithKind(fmt.Errorf("%s line %d: %w", w.Name, cmd.Line, err), load.KindOther)
-		}
-		c.args = args
-		st := c.b.stmts[i][j]
-		if st.Query {
-			var n int64
-			n, err = c.sess.Query(c.qctx, st, args...)
-			out.Rows += n
-		} else {
-			_, err = c.sess.Exec(c.qctx, st, args...)
-		}
-		if err != nil {
-			return out, c.fail(ctx, i, err)
-		}
-	}
-	return out, nil
 }
 
 // fail classifies err and leaves the session usable for the next

@@ -32,6 +32,17 @@ type InitConfig struct {
 	Force bool
 	// Log receives pgbench-like progress lines; nil discards them.
 	Log io.Writer
+	// Quiet is -q: a progress line every 5 seconds instead of every
+	// 100000 rows.
+	Quiet bool
+	// Partitions splits pgbench_accounts into this many partitions by
+	// PartitionMethod ("range", the default, or "hash"); 0: none.
+	Partitions      int
+	PartitionMethod string
+	// Unlogged creates the tables UNLOGGED.
+	Unlogged bool
+	// Tablespace and IndexTablespace place the tables and the primary keys.
+	Tablespace, IndexTablespace string
 }
 
 // DefaultInitConfig returns pgbench -i's defaults.
@@ -48,6 +59,12 @@ func (c InitConfig) Validate() error {
 		return fmt.Errorf("fillfactor must be between 10 and 100, got %d", c.Fillfactor)
 	case strings.TrimSpace(c.Steps) == "":
 		return fmt.Errorf("no initialization steps given")
+	case c.Partitions < 0:
+		return fmt.Errorf("invalid number of partitions: %d", c.Partitions)
+	case c.PartitionMethod != "" && c.PartitionMethod != "range" && c.PartitionMethod != "hash":
+		return fmt.Errorf("invalid partition method, expecting \"range\" or \"hash\", got: %q", c.PartitionMethod)
+	case c.PartitionMethod != "" && c.Partitions == 0:
+		return fmt.Errorf("--partition-method requires greater than zero --partitions")
 	}
 	for _, s := range c.Steps {
 		if !strings.ContainsRune("dtgGvpf ", s) {
@@ -113,6 +130,24 @@ func Init(ctx context.Context, conn *pgx.Conn, c InitConfig) error {
 	return nil
 }
 
+// InitServers runs Init on each server in turn, saying which on log.
+func InitServers(ctx context.Context, dsns []string, c InitConfig, log io.Writer) error {
+	for _, dsn := range dsns {
+		where, db, _ := Endpoint(dsn)
+		conn, err := Connect(ctx, dsn)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(log, "dbmeter pg: initialising %s/%s at scale %d\n", where, db, c.Scale)
+		err = Init(ctx, conn, c)
+		conn.Close(context.Background())
+		if err != nil {
+			return fmt.Errorf("initialise %s/%s: %w", where, db, err)
+		}
+	}
+	return nil
+}
+
 func execAll(ctx context.Context, conn *pgx.Conn, what string, sqls ...string) error {
 	for _, q := range sqls {
 		if _, err := conn.Exec(ctx, q); err != nil {
@@ -147,14 +182,65 @@ func tableDDL(scale int64) [][3]string { // name, columns, "1" when it takes a f
 	}
 }
 
+func (c InitConfig) method() string {
+	if c.Partitions > 0 && c.PartitionMethod == "" {
+		return "range"
+	}
+	return c.PartitionMethod
+}
+
 func createTables(ctx context.Context, conn *pgx.Conn, c InitConfig) error {
 	logf(c, "creating tables...\n")
+	unlogged := ""
+	if c.Unlogged {
+		unlogged = " unlogged"
+	}
 	for _, t := range tableDDL(c.Scale) {
-		q := fmt.Sprintf("create table %s(%s)", t[0], t[1])
-		if t[2] != "" {
+		parted := c.Partitions > 0 && t[0] == "pgbench_accounts"
+		q := fmt.Sprintf("create%s table %s(%s)", unlogged, t[0], t[1])
+		if parted {
+			// A partitioned table takes no fillfactor; its partitions do.
+			q = fmt.Sprintf("create%s table %s(%s) partition by %s (aid)", unlogged, t[0], t[1], c.method())
+		} else if t[2] != "" {
 			q += fmt.Sprintf(" with (fillfactor=%d)", c.Fillfactor)
 		}
+		if c.Tablespace != "" {
+			q += " tablespace " + pgx.Identifier{c.Tablespace}.Sanitize()
+		}
 		if err := execAll(ctx, conn, "create tables", q, fmt.Sprintf("comment on table %s is '%s'", t[0], OwnerMark)); err != nil {
+			return err
+		}
+	}
+	if c.Partitions > 0 {
+		return createPartitions(ctx, conn, c, unlogged)
+	}
+	return nil
+}
+
+// createPartitions makes pgbench's partitions of pgbench_accounts: equal
+// ranges open at both ends, or hash moduli.
+func createPartitions(ctx context.Context, conn *pgx.Conn, c InitConfig, unlogged string) error {
+	n := int64(c.Partitions)
+	size := (AccountsPerScale*c.Scale + n - 1) / n
+	for p := int64(1); p <= n; p++ {
+		q := fmt.Sprintf("create%s table pgbench_accounts_%d partition of pgbench_accounts ", unlogged, p)
+		if c.method() == "hash" {
+			q += fmt.Sprintf("for values with (modulus %d, remainder %d)", n, p-1)
+		} else {
+			from, to := "minvalue", "maxvalue"
+			if p > 1 {
+				from = strconv.FormatInt((p-1)*size+1, 10)
+			}
+			if p < n {
+				to = strconv.FormatInt(p*size+1, 10)
+			}
+			q += fmt.Sprintf("for values from (%s) to (%s)", from, to)
+		}
+		q += fmt.Sprintf(" with (fillfactor=%d)", c.Fillfactor)
+		if c.Tablespace != "" {
+			q += " tablespace " + pgx.Identifier{c.Tablespace}.Sanitize()
+		}
+		if err := execAll(ctx, conn, "create partitions", q, fmt.Sprintf("comment on table pgbench_accounts_%d is '%s'", p, OwnerMark)); err != nil {
 			return err
 		}
 	}
@@ -187,13 +273,13 @@ func generateClient(ctx context.Context, conn *pgx.Conn, c InitConfig) error {
 			b = append(strconv.AppendInt(b, i, 10), '\t')
 			return append(strconv.AppendInt(b, (i-1)/TellersPerScale+1, 10), "\t0\n"...)
 		}},
-		{"copy pgbench_accounts from stdin with (freeze on)", c.Scale * AccountsPerScale, func(b []byte, i int64) []byte {
+		{accountsCopy(c), c.Scale * AccountsPerScale, func(b []byte, i int64) []byte {
 			b = append(strconv.AppendInt(b, i, 10), '\t')
 			return append(strconv.AppendInt(b, (i-1)/AccountsPerScale+1, 10), "\t0\t\n"...)
 		}},
 	}
 	for _, l := range loads {
-		r := &rowReader{rows: l.rows, row: l.row, start: time.Now(), log: c.Log, report: strings.Contains(l.sql, "accounts")}
+		r := &rowReader{rows: l.rows, row: l.row, start: time.Now(), log: c.Log, report: strings.Contains(l.sql, "accounts"), quiet: c.Quiet}
 		if _, err := tx.Conn().PgConn().CopyFrom(ctx, r, l.sql); err != nil {
 			return fmt.Errorf("generate: %s: %w", l.sql, err)
 		}
@@ -202,6 +288,15 @@ func generateClient(ctx context.Context, conn *pgx.Conn, c InitConfig) error {
 		return fmt.Errorf("generate: commit: %w", err)
 	}
 	return nil
+}
+
+// accountsCopy loads the accounts with FREEZE, which a partitioned table
+// does not allow.
+func accountsCopy(c InitConfig) string {
+	if c.Partitions > 0 {
+		return "copy pgbench_accounts from stdin"
+	}
+	return "copy pgbench_accounts from stdin with (freeze on)"
 }
 
 // rowReader produces COPY text rows 1..rows on demand, so a large scale
@@ -213,13 +308,15 @@ type rowReader struct {
 	start      time.Time
 	log        io.Writer
 	report     bool
+	quiet      bool      // -q: a line every 5 s
+	lastLog    time.Time // -q
 }
 
 func (r *rowReader) Read(p []byte) (int, error) {
 	for len(r.buf) < len(p) && r.next < r.rows {
 		r.next++
 		r.buf = r.row(r.buf, r.next)
-		if r.report && r.log != nil && (r.next%max(r.rows/10, 1) == 0 || r.next == r.rows) {
+		if r.report && r.log != nil && r.due() {
 			el := time.Since(r.start).Seconds()
 			fmt.Fprintf(r.log, "%d of %d tuples (%d%%) done (elapsed %.2f s, remaining %.2f s)\n",
 				r.next, r.rows, r.next*100/r.rows, el, el*float64(r.rows-r.next)/float64(r.next))
@@ -231,6 +328,22 @@ func (r *rowReader) Read(p []byte) (int, error) {
 	n := copy(p, r.buf)
 	r.buf = r.buf[:copy(r.buf, r.buf[n:])]
 	return n, nil
+}
+
+// due says whether to print a progress line after row r.next: every
+// 100000 rows as pgbench, or with -q every 5 seconds and at the end.
+func (r *rowReader) due() bool {
+	if !r.quiet {
+		return r.next%100000 == 0 || r.next == r.rows
+	}
+	if r.next%1000 != 0 && r.next != r.rows {
+		return false
+	}
+	if now := time.Now(); now.Sub(r.lastLog) >= 5*time.Second || r.next == r.rows {
+		r.lastLog = now
+		return r.next == r.rows || now.Sub(r.start) >= 5*time.Second
+	}
+	return false
 }
 
 func generateServer(ctx context.Context, conn *pgx.Conn, c InitConfig) error {
@@ -255,10 +368,14 @@ func vacuumTables(ctx context.Context, conn *pgx.Conn, c InitConfig) error {
 
 func primaryKeys(ctx context.Context, conn *pgx.Conn, c InitConfig) error {
 	logf(c, "creating primary keys...\n")
+	ts := ""
+	if c.IndexTablespace != "" {
+		ts = " using index tablespace " + pgx.Identifier{c.IndexTablespace}.Sanitize()
+	}
 	return execAll(ctx, conn, "primary keys",
-		"alter table pgbench_branches add primary key (bid)",
-		"alter table pgbench_tellers add primary key (tid)",
-		"alter table pgbench_accounts add primary key (aid)")
+		"alter table pgbench_branches add primary key (bid)"+ts,
+		"alter table pgbench_tellers add primary key (tid)"+ts,
+		"alter table pgbench_accounts add primary key (aid)"+ts)
 }
 
 func foreignKeys(ctx context.Context, conn *pgx.Conn, c InitConfig) error {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // openPgx opens a native pgx v5 connection. Simple mode substitutes values
@@ -30,7 +31,7 @@ func openPgx(ctx context.Context, dsn string, mode QueryMode) (Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &pgxSession{sockets: socks, conn: conn, mode: mode, prepared: map[string]bool{}}, nil
+	return &pgxSession{sockets: socks, conn: conn, mode: mode, prepared: map[string]bool{}, asText: map[string][]bool{}}, nil
 }
 
 type pgxSession struct {
@@ -38,6 +39,9 @@ type pgxSession struct {
 	conn     *pgx.Conn
 	mode     QueryMode
 	prepared map[string]bool
+	asText   map[string][]bool // per prepared statement: parameters the server types as text
+	pipe     *pgconn.Pipeline  // open between StartPipeline and EndPipeline
+	queued   int
 }
 
 var (
@@ -53,10 +57,17 @@ func (s *pgxSession) sql(ctx context.Context, st *Stmt, args []any) (string, []a
 		return st.Text(args), nil, nil
 	case ModePrepared:
 		if !s.prepared[st.Name] {
-			if _, err := s.conn.Prepare(ctx, st.Name, st.SQL); err != nil {
+			sd, err := s.conn.Prepare(ctx, st.Name, st.SQL)
+			if err != nil {
 				return "", nil, err
 			}
 			s.prepared[st.Name] = true
+			if text := textParams(sd.ParamOIDs); text != nil {
+				s.asText[st.Name] = text
+			}
+		}
+		if text := s.asText[st.Name]; text != nil {
+			args = argsAsText(args, text)
 		}
 		return st.Name, args, nil
 	}
@@ -89,4 +100,36 @@ func (s *pgxSession) Query(ctx context.Context, st *Stmt, args ...any) (int64, e
 	return n, rows.Err()
 }
 
+// textParams marks the parameters the server typed as text: a number or a
+// boolean bound to one must travel as its text, as pgbench sends every
+// value (pgx will not encode an int64 as text). nil when there are none.
+func textParams(oids []uint32) []bool {
+	var out []bool
+	for i, oid := range oids {
+		switch oid {
+		case 25, 1043, 1042, 705, 19: // text, varchar, bpchar, unknown, name
+			if out == nil {
+				out = make([]bool, len(oids))
+			}
+			out[i] = true
+		}
+	}
+	return out
+}
+
+// argsAsText turns the marked arguments into their text.
+func argsAsText(args []any, text []bool) []any {
+	out := make([]any, len(args))
+	for i, a := range args {
+		out[i] = a
+		if i < len(text) && text[i] && a != nil {
+			out[i] = textArg(a)
+		}
+	}
+	return out
+}
+
 func (s *pgxSession) Close(ctx context.Context) error { return s.conn.Close(ctx) }
+
+// InTx asks pgconn, which follows the server's ReadyForQuery status.
+func (s *pgxSession) InTx() (bool, bool) { return s.conn.PgConn().TxStatus() != 'I', true }

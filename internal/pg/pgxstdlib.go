@@ -18,6 +18,11 @@ func openPgxStdlib(ctx context.Context, dsn string, mode QueryMode) (Session, er
 		return nil, fmt.Errorf("parse DSN: %w", err)
 	}
 	cfg.DefaultQueryExecMode = pgx.QueryExecModeExec
+	if mode == ModeSimple {
+		// Text with the values in it, over the simple protocol, as pgbench
+		// (a \; compound is then one message, as there).
+		cfg.DefaultQueryExecMode = pgx.QueryExecModeSimpleProtocol
+	}
 	cfg.StatementCacheCapacity = 0
 	cfg.DescriptionCacheCapacity = 0
 	socks := &sockets{}

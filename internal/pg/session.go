@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/dbmeter/dbmeter/internal/pg/script"
 )
 
 // QueryMode is pgbench's -M: how statements travel.
@@ -102,7 +104,11 @@ func (st *Stmt) Text(args []any) string {
 			case int64:
 				b.WriteString(strconv.FormatInt(a, 10))
 			case float64:
-				b.WriteString(strconv.FormatFloat(a, 'g', -1, 64))
+				b.WriteString(script.Double(a).String()) // %.15g, as pgbench
+			case bool:
+				b.WriteString(strconv.FormatBool(a))
+			case nil:
+				b.WriteString("NULL")
 			default:
 				fmt.Fprint(&b, a)
 			}

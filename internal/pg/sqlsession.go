@@ -5,6 +5,9 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"fmt"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
 )
 
 // sqlSession is a session through database/sql, on one dedicated
@@ -19,6 +22,7 @@ type sqlSession struct {
 	conn  *sql.Conn
 	mode  QueryMode
 	stmts map[string]*sql.Stmt
+	raw   *pgxSession // pgx-stdlib: the pgx connection, for Fetch
 }
 
 var (
@@ -36,6 +40,24 @@ func openSQL(ctx context.Context, c driver.Connector, mode QueryMode, socks *soc
 		return nil, err
 	}
 	return &sqlSession{sockets: socks, db: db, conn: conn, mode: mode, stmts: map[string]*sql.Stmt{}}, nil
+}
+
+// encodeFailed reports an argument pgx refused to encode for the
+// parameter type the server chose (an int64 for a text parameter): pgbench
+// sends every value as text, so the statement is retried with text
+// arguments, which nothing has sent to the server yet.
+func encodeFailed(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "failed to encode args")
+}
+
+func allText(args []any) []any {
+	out := make([]any, len(args))
+	for i, a := range args {
+		if a != nil {
+			out[i] = textArg(a)
+		}
+	}
+	return out
 }
 
 func (s *sqlSession) stmt(ctx context.Context, st *Stmt) (*sql.Stmt, error) {
@@ -60,6 +82,9 @@ func (s *sqlSession) Exec(ctx context.Context, st *Stmt, args ...any) (int64, er
 		var ps *sql.Stmt
 		if ps, err = s.stmt(ctx, st); err == nil {
 			res, err = ps.ExecContext(ctx, args...)
+			if encodeFailed(err) {
+				res, err = ps.ExecContext(ctx, allText(args)...)
+			}
 		}
 	default:
 		res, err = s.conn.ExecContext(ctx, st.SQL, args...)
@@ -81,6 +106,9 @@ func (s *sqlSession) Query(ctx context.Context, st *Stmt, args ...any) (int64, e
 		var ps *sql.Stmt
 		if ps, err = s.stmt(ctx, st); err == nil {
 			rows, err = ps.QueryContext(ctx, args...)
+			if encodeFailed(err) {
+				rows, err = ps.QueryContext(ctx, allText(args)...)
+			}
 		}
 	default:
 		rows, err = s.conn.QueryContext(ctx, st.SQL, args...)
@@ -107,4 +135,15 @@ func (s *sqlSession) Close(context.Context) error {
 		err = cerr
 	}
 	return err
+}
+
+// InTx asks the driver connection when it is pgx's; lib/pq does not say.
+func (s *sqlSession) InTx() (in, known bool) {
+	_ = s.conn.Raw(func(dc any) error {
+		if pc, ok := dc.(interface{ Conn() *pgx.Conn }); ok {
+			in, known = pc.Conn().PgConn().TxStatus() != 'I', true
+		}
+		return nil
+	})
+	return in, known
 }

@@ -126,3 +126,14 @@ func Vacuum(ctx context.Context, conn *pgx.Conn, st TableState, force bool) (tru
 	}
 	return false, nil
 }
+
+// VacuumAccounts is the extra step of pgbench's -v.
+func VacuumAccounts(ctx context.Context, conn *pgx.Conn, st TableState) error {
+	if !st.Exists["pgbench_accounts"] {
+		return nil
+	}
+	if _, err := conn.Exec(ctx, "vacuum analyze pgbench_accounts"); err != nil {
+		return fmt.Errorf("vacuum analyze pgbench_accounts: %w", err)
+	}
+	return nil
+}

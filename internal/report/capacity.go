@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -24,16 +25,16 @@ func StepLine(r result.Run) string {
 	}
 	l := r.Latency
 	return fmt.Sprintf("%-7s %3d  %s/%s  %10s/s  p50 %8s  p99 %8s  p99.9 %8s  dropped %d  errors %d  %s",
-		kind, r.Step, r.Target, r.Workload, Count(r.Rate), Nanos(l.P50), Nanos(l.P99), Nanos(l.P999), r.Dropped, r.Errors, v)
+		kind, r.Step, r.Target, r.Workload, rate(r.Rate), Nanos(l.P50), Nanos(l.P99), Nanos(l.P999), r.Dropped, r.Errors, v)
 }
 
 // CapacityLine is a search's answer in one line.
 func CapacityLine(c result.Capacity) string {
 	if c.Limit == "none" {
-		return fmt.Sprintf("capacity %s/%s: no rate tried met %s (the lowest tried, %s/s, failed)", c.Target, c.Workload, c.SLO, Count(c.FirstFailingRate))
+		return fmt.Sprintf("capacity %s/%s: no rate tried met %s (the lowest tried, %s/s, failed)", c.Target, c.Workload, c.SLO, rate(c.FirstFailingRate))
 	}
 	line := fmt.Sprintf("capacity %s/%s: %s/s under %s (first failing rate %s/s, %d steps)",
-		c.Target, c.Workload, Count(c.MaxRate), c.SLO, Count(c.FirstFailingRate), len(c.Steps))
+		c.Target, c.Workload, rate(c.MaxRate), c.SLO, rate(c.FirstFailingRate), len(c.Steps))
 	switch c.Limit {
 	case "max-in-flight":
 		line += "; bounded by --max-in-flight: raise it if the target takes more concurrent operations"
@@ -58,7 +59,7 @@ func capacityGrid(doc *result.Document) (Grid, bool) {
 		for _, k := range differ {
 			row = append(row, c.Params[k])
 		}
-		row = append(row, c.SLO, Count(c.MaxRate), Count(c.FirstFailingRate), fmt.Sprint(len(c.Steps)), c.Limit)
+		row = append(row, c.SLO, rate(c.MaxRate), rate(c.FirstFailingRate), fmt.Sprint(len(c.Steps)), c.Limit)
 		g.Rows = append(g.Rows, row)
 	}
 	return g, true
@@ -179,4 +180,12 @@ func kneeCharts(srcs []Source, col colors, id func(string) string) []Chart {
 		out = append(out, Chart{ID: id("knee"), Title: o["title"].(map[string]any)["text"].(string), Option: o, X: "count", Y: "ns"})
 	}
 	return out
+}
+
+// rate prints an offered rate: whole above 100/s, three digits below.
+func rate(v float64) string {
+	if v >= 100 {
+		return Count(v)
+	}
+	return strconv.FormatFloat(v, 'g', 3, 64)
 }

@@ -13,10 +13,6 @@ import (
 	"github.com/dbmeter/dbmeter/internal/result"
 )
 
-// Alpha is the significance level of compare's Mann-Whitney U test, as
-// benchstat's default.
-const Alpha = 0.05
-
 // A figure is one number compare reports per matched run group.
 type figure struct {
 	name   string

@@ -49,6 +49,9 @@ func pgSummary(w io.Writer, r result.Run) error {
 	fmt.Fprintf(w, "number of clients: %s\n", p["client"])
 	fmt.Fprintf(w, "number of threads: %s\n", p["jobs"])
 	fmt.Fprintf(w, "driver: %s\n", p["driver"])
+	if p["max-tries"] != "" {
+		fmt.Fprintf(w, "maximum number of tries: %s\n", p["max-tries"])
+	}
 	total := float64(r.Ops + r.Errors)
 	if t, _ := strconv.Atoi(p["time"]); t > 0 {
 		fmt.Fprintf(w, "duration: %d s\n", t)
@@ -59,7 +62,23 @@ func pgSummary(w io.Writer, r result.Run) error {
 		fmt.Fprintf(w, "number of transactions per client: %d\n", perClient)
 		fmt.Fprintf(w, "number of transactions actually processed: %d/%d\n", r.Ops, perClient*clients)
 	}
-	fmt.Fprintf(w, "number of failed transactions: %d (%.3f%%)\n", r.Errors, pct(float64(r.Errors), total))
+	aborted := r.ErrorKinds["aborted"]
+	failed := r.Errors - aborted
+	fmt.Fprintf(w, "number of failed transactions: %d (%.3f%%)\n", failed, pct(float64(failed), total))
+	if p["failures-detailed"] == "true" {
+		dl := r.Extra["deadlock_failures"]
+		ser := float64(r.ErrorKinds["serialization"]) - dl
+		fmt.Fprintf(w, "number of serialization failures: %.0f (%.3f%%)\n", ser, pct(ser, total))
+		fmt.Fprintf(w, "number of deadlock failures: %.0f (%.3f%%)\n", dl, pct(dl, total))
+	}
+	if aborted > 0 {
+		fmt.Fprintf(w, "number of transactions not run (client aborted): %d\n", aborted)
+	}
+	if p["max-tries"] != "" && p["max-tries"] != "1" {
+		retried, retries := r.Extra["retried_ops"], r.Extra["retries"]
+		fmt.Fprintf(w, "number of transactions retried: %.0f (%.3f%%)\n", retried, pct(retried, total))
+		fmt.Fprintf(w, "total number of retries: %.0f\n", retries)
+	}
 	if r.Mode == "open" {
 		if skipped, ok := r.Extra["skipped_ops"]; ok && p["latency-limit"] != "0" {
 			fmt.Fprintf(w, "number of transactions skipped: %.0f (%.3f%%)\n", skipped, pct(skipped, total+skipped))
@@ -74,9 +93,15 @@ func pgSummary(w io.Writer, r result.Run) error {
 	if lag, ok := r.Extra["schedule_lag_ns_mean"]; ok {
 		fmt.Fprintf(w, "rate limit schedule lag: avg %s ms\n", ms(lag))
 	}
-	fmt.Fprintf(w, "initial connection time = %s ms\n", ms(r.Extra["initial_connection_time_ns"]))
-	fmt.Fprintf(w, "tps = %f (without initial connection time)\n", r.OpsPerS)
+	if act, ok := r.Extra["average_connection_time_ns"]; ok {
+		fmt.Fprintf(w, "average connection time = %s ms\n", ms(act))
+		fmt.Fprintf(w, "tps = %f (including reconnection times)\n", r.OpsPerS)
+	} else {
+		fmt.Fprintf(w, "initial connection time = %s ms\n", ms(r.Extra["initial_connection_time_ns"]))
+		fmt.Fprintf(w, "tps = %f (without initial connection time)\n", r.OpsPerS)
+	}
 	pgScripts(w, r)
+	pgCommands(w, r)
 	l := r.Latency
 	fmt.Fprintf(w, "latency percentiles: p50 %s  p90 %s  p99 %s  p99.9 %s  max %s ms\n",
 		ms(float64(l.P50)), ms(float64(l.P90)), ms(float64(l.P99)), ms(float64(l.P999)), ms(float64(l.Max)))
@@ -91,6 +116,48 @@ func pgSummary(w io.Writer, r result.Run) error {
 		_, err = fmt.Fprintf(w, "reconnects after lost connections: %.0f\n", n)
 	}
 	return err
+}
+
+// pgCommands prints pgbench's -r block: each command's mean latency,
+// failures and, when transactions may be retried, retries.
+func pgCommands(w io.Writer, r result.Run) {
+	type cmd struct{ s, c int }
+	var cmds []cmd
+	for k := range r.Params {
+		rest, ok := strings.CutPrefix(k, "command_")
+		if !ok {
+			continue
+		}
+		var c cmd
+		if n, _ := fmt.Sscanf(rest, "%d_%d", &c.s, &c.c); n == 2 && fmt.Sprintf("%d_%d", c.s, c.c) == rest {
+			cmds = append(cmds, c)
+		}
+	}
+	if len(cmds) == 0 {
+		return
+	}
+	sort.Slice(cmds, func(i, j int) bool {
+		return cmds[i].s < cmds[j].s || cmds[i].s == cmds[j].s && cmds[i].c < cmds[j].c
+	})
+	retries := r.Params["max-tries"] != "" && r.Params["max-tries"] != "1"
+	if retries {
+		fmt.Fprintln(w, "statement latencies in milliseconds, failures and retries:")
+	} else {
+		fmt.Fprintln(w, "statement latencies in milliseconds and failures:")
+	}
+	last := -1
+	for _, c := range cmds {
+		key := fmt.Sprintf("command_%d_%d", c.s, c.c)
+		if c.s != last && r.Params["script_1"] != "" {
+			fmt.Fprintf(w, "SQL script %d: %s\n", c.s+1, r.Params[fmt.Sprintf("script_%d", c.s+1)])
+		}
+		last = c.s
+		fmt.Fprintf(w, "%11.3f  %10.0f", r.Extra[key+"_latency_ns_mean"]/1e6, r.Extra[key+"_failures"])
+		if retries {
+			fmt.Fprintf(w, "  %10.0f", r.Extra[key+"_retries"])
+		}
+		fmt.Fprintf(w, "  %s\n", r.Params[key])
+	}
 }
 
 // pgScripts prints pgbench's per-script block when a run mixed scripts.

@@ -101,6 +101,7 @@ type worker struct {
 	// v1 closes its connection to roll back, ch-go closes its client on any
 	// error, v2's batch is spent), so it is replaced rather than reused.
 	ins     ch.Inserter
+	phases  load.Phases
 	pending int64 // rows sent in the INSERT still open
 	blocks  int   // blocks sent in the INSERT still open
 }
@@ -148,10 +149,9 @@ func (k *worker) Do(ctx context.Context) (load.Outcome, error) {
 		w.acked.Add(k.pending)
 		k.pending, k.blocks = 0, 0
 	}
-	out := load.Outcome{Rows: int64(n), Bytes: bytes}
-	out.Phases[phaseBuild] = load.Phase(t1.Sub(t0))
-	out.Phases[phaseSend] = load.Phase(t2.Sub(t1))
-	return out, nil
+	k.phases[phaseBuild] = load.Phase(t1.Sub(t0))
+	k.phases[phaseSend] = load.Phase(t2.Sub(t1))
+	return load.Outcome{Rows: int64(n), Bytes: bytes, Phases: &k.phases}, nil
 }
 
 // fail ends the connection after a failed operation. None of the open

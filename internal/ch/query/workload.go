@@ -46,8 +46,9 @@ func (w *Workload) NewWorker(_ context.Context, _ int, rng *rand.Rand) (load.Wor
 }
 
 type worker struct {
-	w   *Workload
-	rng *rand.Rand
+	w      *Workload
+	rng    *rand.Rand
+	phases load.Phases
 }
 
 func (k *worker) Do(ctx context.Context) (load.Outcome, error) {
@@ -75,9 +76,8 @@ func (k *worker) Do(ctx context.Context) (load.Outcome, error) {
 		// loop back off while the server is away.
 		return load.Outcome{}, ch.Mark(err)
 	}
-	out := load.Outcome{Rows: st.Rows, Bytes: st.Bytes}
-	out.Phases[0] = load.Phase(time.Duration(st.DecodeNs))
-	return out, nil
+	k.phases[0] = load.Phase(time.Duration(st.DecodeNs))
+	return load.Outcome{Rows: st.Rows, Bytes: st.Bytes, Phases: &k.phases}, nil
 }
 
 func (w *Workload) noteServerError(text string, err error) {

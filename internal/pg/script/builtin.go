@@ -38,7 +38,7 @@ SELECT abalance FROM pgbench_accounts WHERE aid = :aid;
 
 // Predefined returns the variables every client has before its script
 // runs, as in pgbench.
-func Predefined() []string { return []string{"scale", "client_id", "random_seed"} }
+func Predefined() []string { return []string{"scale", "client_id", "random_seed", "default_seed"} }
 
 // BuiltinNames lists the built-in scripts.
 func BuiltinNames() []string {
@@ -50,10 +50,39 @@ func BuiltinNames() []string {
 	return out
 }
 
+// ShowBuiltin returns what pgbench --show-script prints for the built-in
+// script called name (or an unambiguous prefix of it).
+func ShowBuiltin(name string) (string, error) {
+	var found []builtin
+	for _, b := range builtins() {
+		if b.name == name {
+			found = []builtin{b}
+			break
+		}
+		if strings.HasPrefix(b.name, name) && name != "" {
+			found = append(found, b)
+		}
+	}
+	if len(found) != 1 {
+		var list strings.Builder
+		for _, b := range builtins() {
+			fmt.Fprintf(&list, "\n%15s: %s", b.name, b.desc)
+		}
+		return "", fmt.Errorf("no builtin script found for name %q; available builtin scripts:%s", name, list.String())
+	}
+	b := found[0]
+	return fmt.Sprintf("-- %s: %s\n%s\n", b.name, b.desc, b.src), nil
+}
+
 // Builtin parses the built-in script called name, or an unambiguous prefix
 // of it as pgbench allows ("select" for select-only). It returns the full
 // name. extra names variables defined with -D.
 func Builtin(name string, extra []string) (string, *Script, error) {
+	return BuiltinIn(NewNames(append(Predefined(), extra...)...), name)
+}
+
+// BuiltinIn is Builtin parsing into the run's shared namespace ns.
+func BuiltinIn(ns *Names, name string) (string, *Script, error) {
 	var found []builtin
 	for _, b := range builtins() {
 		if b.name == name {
@@ -72,7 +101,7 @@ func Builtin(name string, extra []string) (string, *Script, error) {
 		return "", nil, fmt.Errorf("built-in script %q is ambiguous (built-in scripts: %s)", name, strings.Join(BuiltinNames(), ", "))
 	}
 	b := found[0]
-	s, err := Parse(b.desc, b.src, append(Predefined(), extra...))
+	s, err := ParseIn(ns, b.desc, b.src)
 	if err != nil {
 		panic(fmt.Sprintf("built-in script %s does not parse: %v", b.name, err))
 	}

@@ -1,14 +1,18 @@
 // Package script parses pgbench transaction scripts and evaluates their
-// \set expressions.
+// expressions exactly as pgbench 15 does.
 //
-// It accepts the subset of pgbench's script language that benchmarks
-// commonly use: SQL commands ended by ';' (BEGIN and END included), with
-// :name variable references, and \set NAME EXPR where EXPR is integer and
-// double arithmetic (+ - * / %, unary minus, parentheses) over numbers,
-// :variables, random(lo, hi) and random_zipfian(lo, hi, s). Everything else
-// (other meta-commands, other functions) is rejected with its line number,
-// so a script never half-runs.
+// It reads pgbench's whole script language: SQL commands (ended by ';' or a
+// meta-command, joined by \;), :name references, and the meta-commands
+// \set, \if/\elif/\else/\endif, \sleep, \setshell, \shell, \gset, \aset,
+// \startpipeline and \endpipeline. Expressions have pgbench's grammar,
+// value types (integer, double, boolean, NULL), coercions, error messages
+// and functions, and the random functions draw from pgbench's own
+// generator (PRNG, seeded per client as pgbench seeds them: see NewSeeds),
+// so the same --random-seed gives the same values. Errors pgbench finds
+// while reading a script are found by Parse, with their line.
 //
 // A parsed Script is immutable and may be shared; each client keeps its own
-// variable values in a Vars made by Script.NewVars.
+// variable values in a Vars made by Script.NewVars. The scripts of one run
+// share a namespace (ParseIn) as a pgbench client's scripts share its
+// variables.
 package script

@@ -3,432 +3,531 @@ package script
 import (
 	"errors"
 	"fmt"
+	"io"
 	"math"
-	"math/rand/v2"
 	"strconv"
 	"strings"
 )
 
-// An expr is a parsed \set expression.
-type expr interface {
-	eval(vars []Value, rng *rand.Rand) (Value, error)
-}
+// fn identifies a function; operators are functions too, as in pgbench,
+// so that evaluation order and NULL handling are the same.
+type fn uint8
 
-type (
-	constExpr struct{ v Value }
-	varExpr   struct {
-		name string
-		slot int
-	}
-	negExpr struct{ x expr }
-	binExpr struct {
-		op   byte
-		l, r expr
-	}
-	randomExpr  struct{ lo, hi expr }
-	zipfianExpr struct{ lo, hi, s expr }
-)
-
-var (
-	errDivZero   = errors.New("division by zero")
-	errOverflow  = errors.New("bigint out of range")
-	errEmptyRand = errors.New("empty range given to random")
-)
-
-func (e constExpr) eval([]Value, *rand.Rand) (Value, error) { return e.v, nil }
-
-func (e varExpr) eval(vars []Value, _ *rand.Rand) (Value, error) {
-	v := vars[e.slot]
-	if !v.IsSet() {
-		return Value{}, fmt.Errorf("undefined variable %q", e.name)
-	}
-	return v.num()
-}
-
-func (e negExpr) eval(vars []Value, rng *rand.Rand) (Value, error) {
-	v, err := e.x.eval(vars, rng)
-	if err != nil {
-		return v, err
-	}
-	if v.k == double {
-		return Double(-v.f), nil
-	}
-	if v.i == math.MinInt64 {
-		return Value{}, errOverflow
-	}
-	return Int(-v.i), nil
-}
-
-func (e binExpr) eval(vars []Value, rng *rand.Rand) (Value, error) {
-	l, err := e.l.eval(vars, rng)
-	if err != nil {
-		return l, err
-	}
-	r, err := e.r.eval(vars, rng)
-	if err != nil {
-		return r, err
-	}
-	if l.k == double || r.k == double {
-		a, b := l.float(), r.float()
-		switch e.op {
-		case '+':
-			return Double(a + b), nil
-		case '-':
-			return Double(a - b), nil
-		case '*':
-			return Double(a * b), nil
-		case '/':
-			if b == 0 {
-				return Value{}, errDivZero
-			}
-			return Double(a / b), nil
-		}
-		return Value{}, errors.New("% needs integer operands")
-	}
-	return intOp(e.op, l.i, r.i)
-}
-
-// intOp does pgbench's integer arithmetic: C semantics, overflow is an error.
-func intOp(op byte, a, b int64) (Value, error) {
-	switch op {
-	case '+':
-		s := a + b
-		if (a > 0 && b > 0 && s < 0) || (a < 0 && b < 0 && s >= 0) {
-			return Value{}, errOverflow
-		}
-		return Int(s), nil
-	case '-':
-		d := a - b
-		if (a >= 0 && b < 0 && d < 0) || (a < 0 && b > 0 && d >= 0) {
-			return Value{}, errOverflow
-		}
-		return Int(d), nil
-	case '*':
-		if a != 0 && b != 0 {
-			p := a * b
-			if p/b != a || (a == -1 && b == math.MinInt64) || (b == -1 && a == math.MinInt64) {
-				return Value{}, errOverflow
-			}
-			return Int(p), nil
-		}
-		return Int(0), nil
-	case '/', '%':
-		if b == 0 {
-			return Value{}, errDivZero
-		}
-		if b == -1 {
-			if op == '%' {
-				return Int(0), nil
-			}
-			if a == math.MinInt64 {
-				return Value{}, errOverflow
-			}
-			return Int(-a), nil
-		}
-		if op == '/' {
-			return Int(a / b), nil
-		}
-		return Int(a % b), nil
-	}
-	return Value{}, fmt.Errorf("unknown operator %q", op)
-}
-
-func evalInts(vars []Value, rng *rand.Rand, fn string, es ...expr) ([]int64, error) {
-	out := make([]int64, 0, 3)
-	for _, e := range es {
-		v, err := e.eval(vars, rng)
-		if err != nil {
-			return nil, err
-		}
-		if v.k != integer {
-			return nil, fmt.Errorf("%s needs integer bounds", fn)
-		}
-		out = append(out, v.i)
-	}
-	return out, nil
-}
-
-func (e randomExpr) eval(vars []Value, rng *rand.Rand) (Value, error) {
-	lo, err := e.lo.eval(vars, rng)
-	if err != nil {
-		return lo, err
-	}
-	hi, err := e.hi.eval(vars, rng)
-	if err != nil {
-		return hi, err
-	}
-	if lo.k != integer || hi.k != integer {
-		return Value{}, errors.New("random needs integer bounds")
-	}
-	return uniform(rng, lo.i, hi.i)
-}
-
-func uniform(rng *rand.Rand, lo, hi int64) (Value, error) {
-	if lo > hi {
-		return Value{}, errEmptyRand
-	}
-	n := uint64(hi) - uint64(lo) // width-1, exact even across the whole int64 range
-	if n == math.MaxUint64 {
-		return Int(int64(rng.Uint64())), nil
-	}
-	return Int(lo + int64(rng.Uint64N(n+1))), nil
-}
-
-// Zipfian parameter bounds, as pgbench enforces them.
 const (
-	minZipfianParam = 1.001
-	maxZipfianParam = 1000.0
+	fAdd fn = iota
+	fSub
+	fMul
+	fDiv
+	fMod
+	fAbs
+	fLeast
+	fGreatest
+	fDebug
+	fPi
+	fSqrt
+	fLn
+	fExp
+	fInt
+	fDouble
+	fRandom
+	fRandomGaussian
+	fRandomExponential
+	fRandomZipfian
+	fPow
+	fAnd
+	fOr
+	fNot
+	fBitAnd
+	fBitOr
+	fBitXor
+	fLShift
+	fRShift
+	fEq
+	fNe
+	fLe
+	fLt
+	fIs
+	fCase
+	fHashMurmur2
+	fHashFnv1a
+	fPermute
 )
 
-func (e zipfianExpr) eval(vars []Value, rng *rand.Rand) (Value, error) {
-	b, err := evalInts(vars, rng, "random_zipfian", e.lo, e.hi)
+// Special argument counts.
+const (
+	nargsVariadic = -1 // least, greatest: at least one
+	nargsCase     = -2 // odd and at least 3
+	nargsHash     = -3 // 1 or 2: the seed defaults to :default_seed
+	nargsPermute  = -4 // 2 or 3: the seed defaults to :default_seed
+)
+
+// lookupFunc finds a function by its name as a script writes it.
+func lookupFunc(name string) (f fn, nargs int, ok bool) {
+	switch strings.ToLower(name) {
+	case "abs":
+		return fAbs, 1, true
+	case "least":
+		return fLeast, nargsVariadic, true
+	case "greatest":
+		return fGreatest, nargsVariadic, true
+	case "debug":
+		return fDebug, 1, true
+	case "pi":
+		return fPi, 0, true
+	case "sqrt":
+		return fSqrt, 1, true
+	case "ln":
+		return fLn, 1, true
+	case "exp":
+		return fExp, 1, true
+	case "int":
+		return fInt, 1, true
+	case "double":
+		return fDouble, 1, true
+	case "random":
+		return fRandom, 2, true
+	case "random_gaussian":
+		return fRandomGaussian, 3, true
+	case "random_exponential":
+		return fRandomExponential, 3, true
+	case "random_zipfian":
+		return fRandomZipfian, 3, true
+	case "pow", "power":
+		return fPow, 2, true
+	case "mod":
+		return fMod, 2, true
+	case "hash", "hash_murmur2":
+		return fHashMurmur2, nargsHash, true
+	case "hash_fnv1a":
+		return fHashFnv1a, nargsHash, true
+	case "permute":
+		return fPermute, nargsPermute, true
+	}
+	return 0, 0, false
+}
+
+type nodeKind uint8
+
+const (
+	constNode nodeKind = iota
+	varNode
+	funcNode
+)
+
+// node is a parsed expression.
+type node struct {
+	kind nodeKind
+	val  Value  // constNode
+	name string // varNode, and funcNode's name for messages
+	slot int    // varNode
+	f    fn     // funcNode
+	args []*node
+}
+
+// Env is what evaluating an expression needs from its client.
+type Env struct {
+	Vars Vars
+	Rand *PRNG
+	// Debug receives debug()'s lines; nil discards them.
+	Debug io.Writer
+	// Script and Command number debug()'s lines as pgbench does: the
+	// script's index and the 1-based command number.
+	Script, Command int
+}
+
+func (n *node) eval(env *Env) (Value, error) {
+	switch n.kind {
+	case constNode:
+		return n.val, nil
+	case varNode:
+		v := env.Vars[n.slot]
+		if !v.IsSet() {
+			return Value{}, fmt.Errorf("undefined variable %q", n.name)
+		}
+		return v.resolve(n.name)
+	}
+	switch n.f {
+	case fAnd, fOr, fCase:
+		return n.lazy(env)
+	}
+	// Most functions take at most four arguments: keep them on the stack.
+	var buf [4]Value
+	args := buf[:0]
+	if len(n.args) > len(buf) {
+		args = make([]Value, 0, len(n.args))
+	}
+	args = args[:len(n.args)]
+	hasNull := false
+	for i, a := range n.args {
+		v, err := a.eval(env)
+		if err != nil {
+			return Value{}, err
+		}
+		args[i] = v
+		hasNull = hasNull || v.k == null
+	}
+	if hasNull && n.f != fIs && n.f != fDebug {
+		return Null(), nil
+	}
+	return call(env, n.f, args)
+}
+
+// lazy evaluates AND, OR and CASE, which skip arguments.
+func (n *node) lazy(env *Env) (Value, error) {
+	if n.f == fCase {
+		for i := 0; i+1 < len(n.args); i += 2 {
+			c, err := n.args[i].eval(env)
+			if err != nil {
+				return Value{}, err
+			}
+			if c.truth() {
+				return n.args[i+1].eval(env)
+			}
+		}
+		return n.args[len(n.args)-1].eval(env)
+	}
+	a, err := n.args[0].eval(env)
 	if err != nil {
 		return Value{}, err
 	}
-	sv, err := e.s.eval(vars, rng)
+	if a.k == null {
+		return Null(), nil
+	}
+	ba, err := a.toBool()
 	if err != nil {
-		return sv, err
+		return Value{}, err
 	}
-	s := sv.float()
-	if b[0] > b[1] {
-		return Value{}, errEmptyRand
+	if ba == (n.f == fOr) {
+		return Bool(ba), nil
 	}
-	if s < minZipfianParam || s > maxZipfianParam {
-		return Value{}, fmt.Errorf("zipfian parameter must be in range [%.3f, %.0f] (not %g)", minZipfianParam, maxZipfianParam, s)
+	b, err := n.args[1].eval(env)
+	if err != nil {
+		return Value{}, err
 	}
-	return Int(b[0] - 1 + zipfian(rng, b[1]-b[0]+1, s)), nil
+	if b.k == null {
+		return Null(), nil
+	}
+	bb, err := b.toBool()
+	if err != nil {
+		return Value{}, err
+	}
+	return Bool(bb), nil
 }
 
-// zipfian draws from 1..n with exponent s > 1 by rejection (Devroye,
-// Non-Uniform Random Variate Generation, p. 550), pgbench's method, so the
-// distribution matches pgbench's.
-func zipfian(rng *rand.Rand, n int64, s float64) int64 {
-	if n <= 1 {
-		return 1
-	}
-	b := math.Pow(2, s-1)
-	for {
-		u, v := rng.Float64(), rng.Float64()
-		x := math.Floor(math.Pow(u, -1/(s-1)))
-		t := math.Pow(1+1/x, s-1)
-		if v*x*(t-1)/(b-1) <= t/b && x <= float64(n) {
-			return int64(x)
+// Errors with pgbench's wording.
+var (
+	errDivZero = errors.New("division by zero")
+	errRange   = errors.New("random range is too large")
+	errEmpty   = errors.New("empty range given to random")
+)
+
+func call(env *Env, f fn, a []Value) (Value, error) {
+	switch f {
+	case fAdd, fSub, fMul, fDiv, fMod, fEq, fNe, fLe, fLt:
+		return arith(f, a[0], a[1])
+	case fBitAnd, fBitOr, fBitXor, fLShift, fRShift:
+		l, err := a[0].toInt()
+		if err != nil {
+			return Value{}, err
 		}
+		r, err := a[1].toInt()
+		if err != nil {
+			return Value{}, err
+		}
+		switch f {
+		case fBitAnd:
+			return Int(l & r), nil
+		case fBitOr:
+			return Int(l | r), nil
+		case fBitXor:
+			return Int(l ^ r), nil
+		case fLShift:
+			// C leaves shifts of 64 or more undefined; x86, where pgbench
+			// runs, uses the count modulo 64.
+			return Int(l << (uint64(r) & 63)), nil
+		}
+		return Int(l >> (uint64(r) & 63)), nil
+	case fNot:
+		b, err := a[0].toBool()
+		if err != nil {
+			return Value{}, err
+		}
+		return Bool(!b), nil
+	case fPi:
+		return Double(math.Pi), nil
+	case fAbs:
+		if a[0].k == integer {
+			if a[0].i < 0 {
+				return Int(-a[0].i), nil
+			}
+			return a[0], nil
+		}
+		d, err := a[0].toDouble()
+		if err != nil {
+			return Value{}, err
+		}
+		return Double(math.Abs(d)), nil
+	case fDebug:
+		debugLine(env, a[0])
+		return a[0], nil
+	case fDouble, fSqrt, fLn, fExp:
+		d, err := a[0].toDouble()
+		if err != nil {
+			return Value{}, err
+		}
+		switch f {
+		case fSqrt:
+			d = math.Sqrt(d)
+		case fLn:
+			d = math.Log(d)
+		case fExp:
+			d = math.Exp(d)
+		}
+		return Double(d), nil
+	case fInt:
+		i, err := a[0].toInt()
+		if err != nil {
+			return Value{}, err
+		}
+		return Int(i), nil
+	case fLeast, fGreatest:
+		return extremum(f, a)
+	case fRandom, fRandomExponential, fRandomGaussian, fRandomZipfian:
+		return randomCall(env, f, a)
+	case fPow:
+		l, err := a[0].toDouble()
+		if err != nil {
+			return Value{}, err
+		}
+		r, err := a[1].toDouble()
+		if err != nil {
+			return Value{}, err
+		}
+		return Double(math.Pow(l, r)), nil
+	case fIs:
+		// pgbench compares the type and the boolean view of the value.
+		return Bool(a[0].k == a[1].k && lowByte(a[0]) == lowByte(a[1])), nil
+	case fHashMurmur2, fHashFnv1a:
+		v, err := a[0].toInt()
+		if err != nil {
+			return Value{}, err
+		}
+		seed, err := a[1].toInt()
+		if err != nil {
+			return Value{}, err
+		}
+		if f == fHashMurmur2 {
+			return Int(hashMurmur2(v, uint64(seed))), nil
+		}
+		return Int(hashFNV1a(v, uint64(seed))), nil
+	case fPermute:
+		var x [3]int64
+		for i := range x {
+			v, err := a[i].toInt()
+			if err != nil {
+				return Value{}, err
+			}
+			x[i] = v
+		}
+		if x[1] <= 0 {
+			return Value{}, errors.New("permute size parameter must be greater than zero")
+		}
+		return Int(permute(x[0], x[1], x[2])), nil
 	}
+	return Value{}, fmt.Errorf("unknown function %d", f)
 }
 
-// parser reads one expression; lookup resolves a variable name to its slot.
-type parser struct {
-	src    string
-	pos    int
-	depth  int
-	lookup func(name string) int
-}
-
-func parseExpr(src string, lookup func(string) int) (expr, error) {
-	p := &parser{src: src, lookup: lookup}
-	e, err := p.sum()
-	if err != nil {
-		return nil, err
-	}
-	p.space()
-	if p.pos < len(p.src) {
-		return nil, fmt.Errorf("unexpected %q in expression", p.src[p.pos:])
-	}
-	return e, nil
-}
-
-func (p *parser) space() {
-	for p.pos < len(p.src) && strings.IndexByte(" \t\r\n", p.src[p.pos]) >= 0 {
-		p.pos++
-	}
-}
-
-func (p *parser) peek() byte {
-	p.space()
-	if p.pos < len(p.src) {
-		return p.src[p.pos]
+// lowByte is the byte pgbench's IS compares (the union's bool member).
+func lowByte(v Value) byte {
+	switch v.k {
+	case boolean:
+		if v.b {
+			return 1
+		}
+	case integer:
+		return byte(v.i)
+	case double:
+		return byte(math.Float64bits(v.f))
 	}
 	return 0
 }
 
-func (p *parser) sum() (expr, error) {
-	if p.depth++; p.depth > maxDepth {
-		return nil, errors.New("expression nested too deeply")
+func debugLine(env *Env, v Value) {
+	if env.Debug == nil {
+		return
 	}
-	defer func() { p.depth-- }()
-	l, err := p.product()
+	var s string
+	switch v.k {
+	case null:
+		s = "null"
+	case boolean:
+		s = "boolean " + strconv.FormatBool(v.b)
+	case integer:
+		s = "int " + strconv.FormatInt(v.i, 10)
+	case double:
+		s = "double " + formatDouble(v.f)
+	}
+	fmt.Fprintf(env.Debug, "debug(script=%d,command=%d): %s\n", env.Script, env.Command, s)
+}
+
+func arith(f fn, l, r Value) (Value, error) {
+	if (l.k == double || r.k == double) && f != fMod {
+		ld, err := l.toDouble()
+		if err != nil {
+			return Value{}, err
+		}
+		rd, err := r.toDouble()
+		if err != nil {
+			return Value{}, err
+		}
+		switch f {
+		case fAdd:
+			return Double(ld + rd), nil
+		case fSub:
+			return Double(ld - rd), nil
+		case fMul:
+			return Double(ld * rd), nil
+		case fDiv:
+			return Double(ld / rd), nil
+		case fEq:
+			return Bool(ld == rd), nil
+		case fNe:
+			return Bool(ld != rd), nil
+		case fLe:
+			return Bool(ld <= rd), nil
+		}
+		return Bool(ld < rd), nil
+	}
+	li, err := l.toInt()
 	if err != nil {
-		return nil, err
+		return Value{}, err
 	}
-	for {
-		op := p.peek()
-		if op != '+' && op != '-' {
-			return l, nil
-		}
-		p.pos++
-		r, err := p.product()
-		if err != nil {
-			return nil, err
-		}
-		l = binExpr{op: op, l: l, r: r}
-	}
-}
-
-func (p *parser) product() (expr, error) {
-	l, err := p.unary()
+	ri, err := r.toInt()
 	if err != nil {
-		return nil, err
+		return Value{}, err
 	}
-	for {
-		op := p.peek()
-		if op != '*' && op != '/' && op != '%' {
-			return l, nil
+	switch f {
+	case fAdd:
+		s := li + ri
+		if (li >= 0) == (ri >= 0) && (s >= 0) != (li >= 0) {
+			return Value{}, errors.New("bigint add out of range")
 		}
-		p.pos++
-		r, err := p.unary()
+		return Int(s), nil
+	case fSub:
+		d := li - ri
+		if (li >= 0) != (ri >= 0) && (d >= 0) != (li >= 0) {
+			return Value{}, errors.New("bigint sub out of range")
+		}
+		return Int(d), nil
+	case fMul:
+		p := li * ri
+		if li != 0 && (p/li != ri || (li == -1 && ri == math.MinInt64) || (ri == -1 && li == math.MinInt64)) {
+			return Value{}, errors.New("bigint mul out of range")
+		}
+		return Int(p), nil
+	case fEq:
+		return Bool(li == ri), nil
+	case fNe:
+		return Bool(li != ri), nil
+	case fLe:
+		return Bool(li <= ri), nil
+	case fLt:
+		return Bool(li < ri), nil
+	}
+	// fDiv, fMod
+	if ri == 0 {
+		return Value{}, errDivZero
+	}
+	if ri == -1 {
+		if f == fMod {
+			return Int(0), nil
+		}
+		if li == math.MinInt64 {
+			return Value{}, errors.New("bigint div out of range")
+		}
+		return Int(-li), nil
+	}
+	if f == fDiv {
+		return Int(li / ri), nil
+	}
+	return Int(li % ri), nil
+}
+
+func extremum(f fn, a []Value) (Value, error) {
+	dbl := false
+	for _, v := range a {
+		dbl = dbl || v.k == double
+	}
+	if dbl {
+		m, err := a[0].toDouble()
 		if err != nil {
-			return nil, err
+			return Value{}, err
 		}
-		l = binExpr{op: op, l: l, r: r}
-	}
-}
-
-// maxDepth bounds nesting so a hostile script cannot exhaust the stack.
-const maxDepth = 200
-
-func (p *parser) unary() (expr, error) {
-	neg := false
-	for {
-		switch p.peek() {
-		case '-':
-			neg = !neg
-		case '+':
-		default:
-			x, err := p.primary()
-			if err != nil || !neg {
-				return x, err
-			}
-			if c, ok := x.(constExpr); ok && c.v.k == integer && c.v.i != math.MinInt64 {
-				return constExpr{Int(-c.v.i)}, nil
-			}
-			return negExpr{x}, nil
-		}
-		p.pos++
-	}
-}
-
-func isIdent(c byte) bool {
-	return c == '_' || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || ('0' <= c && c <= '9')
-}
-
-func (p *parser) primary() (expr, error) {
-	c := p.peek()
-	switch {
-	case c == 0:
-		return nil, errors.New("expression ends too early")
-	case c == '(':
-		p.pos++
-		e, err := p.sum()
-		if err != nil {
-			return nil, err
-		}
-		if p.peek() != ')' {
-			return nil, errors.New("missing ')'")
-		}
-		p.pos++
-		return e, nil
-	case c == ':':
-		p.pos++
-		start := p.pos
-		for p.pos < len(p.src) && isIdent(p.src[p.pos]) {
-			p.pos++
-		}
-		name := p.src[start:p.pos]
-		if name == "" {
-			return nil, errors.New("':' must be followed by a variable name")
-		}
-		return varExpr{name: name, slot: p.lookup(name)}, nil
-	case c == '.' || ('0' <= c && c <= '9'):
-		return p.number()
-	case isIdent(c):
-		return p.call()
-	}
-	return nil, fmt.Errorf("unexpected %q in expression", string(c))
-}
-
-func (p *parser) number() (expr, error) {
-	start := p.pos
-	isFloat := false
-	for p.pos < len(p.src) {
-		c := p.src[p.pos]
-		switch {
-		case '0' <= c && c <= '9':
-		case c == '.':
-			isFloat = true
-		case (c == 'e' || c == 'E') && p.pos > start:
-			isFloat = true
-			if p.pos+1 < len(p.src) && (p.src[p.pos+1] == '-' || p.src[p.pos+1] == '+') {
-				p.pos++
-			}
-		default:
-			goto done
-		}
-		p.pos++
-	}
-done:
-	lit := p.src[start:p.pos]
-	if !isFloat {
-		i, err := strconv.ParseInt(lit, 10, 64)
-		if err != nil {
-			return nil, fmt.Errorf("bad integer %q", lit)
-		}
-		return constExpr{Int(i)}, nil
-	}
-	f, err := strconv.ParseFloat(lit, 64)
-	if err != nil {
-		return nil, fmt.Errorf("bad number %q", lit)
-	}
-	return constExpr{Double(f)}, nil
-}
-
-func (p *parser) call() (expr, error) {
-	start := p.pos
-	for p.pos < len(p.src) && isIdent(p.src[p.pos]) {
-		p.pos++
-	}
-	name := strings.ToLower(p.src[start:p.pos])
-	if p.peek() != '(' {
-		return nil, fmt.Errorf("unexpected %q in expression (variables are written :%s)", name, name)
-	}
-	want := map[string]int{"random": 2, "random_zipfian": 3}[name]
-	if want == 0 {
-		return nil, fmt.Errorf("function %s is not supported (supported: random, random_zipfian)", name)
-	}
-	p.pos++
-	var args []expr
-	if p.peek() != ')' {
-		for {
-			a, err := p.sum()
+		for _, v := range a[1:] {
+			d, err := v.toDouble()
 			if err != nil {
-				return nil, err
+				return Value{}, err
 			}
-			args = append(args, a)
-			if p.peek() != ',' {
-				break
+			if (f == fLeast && d < m) || (f == fGreatest && d > m) {
+				m = d
 			}
-			p.pos++
+		}
+		return Double(m), nil
+	}
+	m, err := a[0].toInt()
+	if err != nil {
+		return Value{}, err
+	}
+	for _, v := range a[1:] {
+		i, err := v.toInt()
+		if err != nil {
+			return Value{}, err
+		}
+		if (f == fLeast && i < m) || (f == fGreatest && i > m) {
+			m = i
 		}
 	}
-	if p.peek() != ')' {
-		return nil, fmt.Errorf("missing ')' after the arguments of %s", name)
+	return Int(m), nil
+}
+
+func randomCall(env *Env, f fn, a []Value) (Value, error) {
+	lo, err := a[0].toInt()
+	if err != nil {
+		return Value{}, err
 	}
-	p.pos++
-	if len(args) != want {
-		return nil, fmt.Errorf("%s takes %d arguments, got %d", name, want, len(args))
+	hi, err := a[1].toInt()
+	if err != nil {
+		return Value{}, err
 	}
-	if name == "random" {
-		return randomExpr{lo: args[0], hi: args[1]}, nil
+	if lo > hi {
+		return Value{}, errEmpty
 	}
-	return zipfianExpr{lo: args[0], hi: args[1], s: args[2]}, nil
+	// pgbench refuses a range whose width (hi - lo + 1) overflows int64.
+	// As lo <= hi, the difference wraps negative exactly when it overflows.
+	if d := hi - lo; d < 0 || d == math.MaxInt64 {
+		return Value{}, errRange
+	}
+	if f == fRandom {
+		return Int(uniform(env.Rand, lo, hi)), nil
+	}
+	p, err := a[2].toDouble()
+	if err != nil {
+		return Value{}, err
+	}
+	switch f {
+	case fRandomGaussian:
+		if p < minGaussianParam || math.IsNaN(p) { // pgbench would loop forever on NaN
+			return Value{}, fmt.Errorf("gaussian parameter must be at least %f (not %f)", minGaussianParam, p)
+		}
+		return Int(gaussian(env.Rand, lo, hi, p)), nil
+	case fRandomZipfian:
+		if p < minZipfianParam || p > maxZipfianParam || math.IsNaN(p) {
+			return Value{}, fmt.Errorf("zipfian parameter must be in range [%.3f, %.0f] (not %f)", minZipfianParam, maxZipfianParam, p)
+		}
+		return Int(zipfian(env.Rand, lo, hi, p)), nil
+	}
+	if p <= 0 || math.IsNaN(p) {
+		return Value{}, fmt.Errorf("exponential parameter must be greater than zero (not %f)", p)
+	}
+	return Int(exponential(env.Rand, lo, hi, p)), nil
 }

@@ -2,8 +2,9 @@ package script
 
 import (
 	"fmt"
-	"math/rand/v2"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // Script is one parsed transaction script. It is immutable.
@@ -12,19 +13,93 @@ type Script struct {
 	// or "<builtin: …>" for a built-in script.
 	Name     string
 	Commands []Command
-	// vars names the variable slots: predefined names first, then the
-	// script's own in order of appearance.
-	vars []string
+	ns       *Names
 }
 
-// Command is one line of a script: a \set when SQL is nil, else SQL.
+// Names is a variable namespace: names and their slots. A pgbench client
+// has one set of variables for all its scripts, so the scripts of one run
+// are parsed into one Names (see ParseIn) and share their values.
+type Names struct {
+	names []string
+	slots map[string]int
+}
+
+// NewNames returns a namespace holding the predefined variables.
+func NewNames(predefined ...string) *Names {
+	ns := &Names{slots: map[string]int{}}
+	for _, v := range predefined {
+		ns.slot(v)
+	}
+	return ns
+}
+
+func (ns *Names) slot(v string) int {
+	if i, ok := ns.slots[v]; ok {
+		return i
+	}
+	ns.slots[v] = len(ns.names)
+	ns.names = append(ns.names, v)
+	return ns.slots[v]
+}
+
+// Kind is what a Command does.
+type Kind uint8
+
+// The kinds of command: SQL and each meta-command pgbench knows.
+const (
+	KindSQL Kind = iota
+	KindSet
+	KindSetShell
+	KindShell
+	KindSleep
+	KindIf
+	KindElif
+	KindElse
+	KindEndif
+	KindStartPipeline
+	KindEndPipeline
+)
+
+// Store says where an SQL command's results go (\gset, \aset).
+type Store uint8
+
+// The stores.
+const (
+	StoreNone Store = iota
+	StoreGset       // the last result's single row into variables
+	StoreAset       // the first row of every result into variables
+)
+
+// Command is one command of a script, numbered as pgbench numbers them.
 type Command struct {
 	Line int // 1-based line where the command starts
-	// \set Var expr
+	// Source is the command's first line as written, which pgbench's -r
+	// prints.
+	Source string
+	Kind   Kind
+	// Var is the variable \set and \setshell assign.
 	Var  string
 	slot int
-	expr expr
+	expr *node // \set, \if, \elif
 	SQL  *SQL
+	// Store and Prefix are an SQL command's \gset or \aset.
+	Store  Store
+	Prefix string
+	// sleep: a constant or a variable, times a unit.
+	sleepUS   int64
+	sleepVar  string
+	sleepSlot int
+	sleepUnit int64
+	// shell: the words of \shell and \setshell, a variable when slot >= 0.
+	words []word
+	// next is, for \if, \elif and \else, the index of the next branch
+	// (\elif, \else or \endif); end is the index of the chain's \endif.
+	next, end int
+}
+
+type word struct {
+	text string
+	slot int // -1: literal
 }
 
 // SQL is an SQL command with its variable references numbered $1, $2, … in
@@ -40,6 +115,8 @@ type SQL struct {
 	Query bool
 	// Keyword is the command's first word in lower case ("begin", "select").
 	Keyword string
+	// Compound says the command holds several statements joined by \;.
+	Compound bool
 }
 
 // Error is a problem in a script, at a line.
@@ -57,21 +134,120 @@ type Vars []Value
 // NewVars returns the variables of a client of s with the predefined values
 // set; predefined names s does not use are ignored.
 func (s *Script) NewVars(predefined map[string]Value) Vars {
-	v := make(Vars, len(s.vars))
-	for i, name := range s.vars {
+	v := make(Vars, len(s.ns.names))
+	for i, name := range s.ns.names {
 		v[i] = predefined[name]
 	}
 	return v
 }
 
-// Set performs a \set command, storing the result in vars.
-func (c *Command) Set(vars Vars, rng *rand.Rand) error {
-	v, err := c.expr.eval(vars, rng)
+// Slot returns the slot of variable name, or -1 when no script of its
+// namespace names it.
+func (s *Script) Slot(name string) int {
+	if i, ok := s.ns.slots[name]; ok {
+		return i
+	}
+	return -1
+}
+
+// Names returns the namespace s was parsed in; scripts with the same one
+// share a client's variables.
+func (s *Script) Names() *Names { return s.ns }
+
+// Vars names the variable slots, in the order NewVars uses.
+func (s *Script) Vars() []string { return append([]string(nil), s.ns.names...) }
+
+// Eval evaluates the command's expression (\set, \if, \elif).
+func (c *Command) Eval(env *Env) (Value, error) {
+	v, err := c.expr.eval(env)
+	if err != nil {
+		return Value{}, fmt.Errorf("line %d: %w", c.Line, err)
+	}
+	return v, nil
+}
+
+// Set performs a \set command, storing the result in env.Vars.
+func (c *Command) Set(env *Env) error {
+	v, err := c.expr.eval(env)
 	if err != nil {
 		return fmt.Errorf("line %d: \\set %s: %w", c.Line, c.Var, err)
 	}
-	vars[c.slot] = v
+	env.Vars[c.slot] = v
 	return nil
+}
+
+// Truth evaluates an \if or \elif condition as pgbench does: non-zero
+// numbers and true are true.
+func (c *Command) Truth(env *Env) (bool, error) {
+	v, err := c.expr.eval(env)
+	if err != nil {
+		return false, fmt.Errorf("line %d: \\%s: %w", c.Line, c.kindName(), err)
+	}
+	return v.truth(), nil
+}
+
+// Next is, for \if, \elif and \else, the index of the chain's next branch;
+// End is the index of its \endif.
+func (c *Command) Next() int { return c.next }
+
+// End is the index of the \endif that closes c's \if chain.
+func (c *Command) End() int { return c.end }
+
+// Sleep returns how long a \sleep waits, reading its variable as pgbench
+// does (atoi: leading digits, 0 when there are none).
+func (c *Command) Sleep(vars Vars) (time.Duration, error) {
+	us := c.sleepUS
+	if c.sleepVar != "" {
+		v := vars[c.sleepSlot]
+		if !v.IsSet() {
+			return 0, fmt.Errorf("line %d: \\sleep: undefined variable %q", c.Line, c.sleepVar)
+		}
+		us = atoi(v.String())
+	}
+	return time.Duration(us*c.sleepUnit) * time.Microsecond, nil
+}
+
+// atoi is C's atoi: optional spaces and sign, then digits.
+func atoi(s string) int64 {
+	s = strings.TrimLeft(s, " \t\n\r\f\v")
+	neg := false
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		neg = s[0] == '-'
+		s = s[1:]
+	}
+	var n int64
+	for i := 0; i < len(s) && isDigit(s[i]); i++ {
+		n = n*10 + int64(s[i]-'0')
+	}
+	if neg {
+		return -n
+	}
+	return int64(int32(n)) // atoi returns an int
+}
+
+// ShellWords returns the words of a \shell or \setshell command with
+// variables substituted.
+func (c *Command) ShellWords(vars Vars) ([]string, error) {
+	out := make([]string, 0, len(c.words))
+	for _, w := range c.words {
+		if w.slot < 0 {
+			out = append(out, w.text)
+			continue
+		}
+		v := vars[w.slot]
+		if !v.IsSet() {
+			return nil, fmt.Errorf("line %d: \\%s: undefined variable \"%s\"", c.Line, c.kindName(), w.text)
+		}
+		out = append(out, v.String())
+	}
+	return out, nil
+}
+
+// SetInt stores an integer into the command's variable (\setshell).
+func (c *Command) SetInt(vars Vars, i int64) { vars[c.slot] = Int(i) }
+
+func (c *Command) kindName() string {
+	return [...]string{"sql", "set", "setshell", "shell", "sleep", "if", "elif", "else", "endif", "startpipeline", "endpipeline"}[c.Kind]
 }
 
 // Args appends the parameter values of s to dst, in $n order.
@@ -86,33 +262,54 @@ func (s *SQL) Args(dst []any, vars Vars) ([]any, error) {
 	return dst, nil
 }
 
-// Parse reads a pgbench script. predefined names the variables that exist
-// before the script runs (scale, client_id, random_seed, -D definitions); a
-// reference to any other variable must be \set somewhere in the script.
-func Parse(name, src string, predefined []string) (*Script, error) {
-	s := &Script{Name: name}
-	slots := map[string]int{}
-	lookup := func(v string) int {
-		if i, ok := slots[v]; ok {
-			return i
+// ArgsAsPgbench is Args with pgbench's treatment of a variable that is not
+// set: in simple mode the reference stays in the text as it is (":name"),
+// in extended and prepared modes the parameter is NULL.
+func (s *SQL) ArgsAsPgbench(dst []any, vars Vars, simple bool) []any {
+	for i, slot := range s.slots {
+		v := vars[slot]
+		switch {
+		case v.IsSet():
+			dst = append(dst, v.Arg())
+		case simple:
+			dst = append(dst, ":"+s.Params[i])
+		default:
+			dst = append(dst, nil)
 		}
-		slots[v] = len(s.vars)
-		s.vars = append(s.vars, v)
-		return slots[v]
 	}
-	for _, v := range predefined {
-		lookup(v)
-	}
-	defined := map[string]bool{}
-	for _, v := range predefined {
-		defined[v] = true
-	}
-	type use struct {
-		name string
-		line int
-	}
-	var uses []use
+	return dst
+}
 
+// Texts appends the parameter values of s to dst as pgbench would send
+// them: as text.
+func (s *SQL) Texts(dst []string, vars Vars) ([]string, error) {
+	for i, slot := range s.slots {
+		v := vars[slot]
+		if !v.IsSet() {
+			return dst, fmt.Errorf("undefined variable %q", s.Params[i])
+		}
+		dst = append(dst, v.String())
+	}
+	return dst, nil
+}
+
+// Parse reads a pgbench script. predefined names the variables that exist
+// before the script runs (scale, client_id, random_seed, -D definitions).
+// Errors pgbench finds before connecting are found here too, each with its
+// line.
+func Parse(name, src string, predefined []string) (*Script, error) {
+	return ParseIn(NewNames(predefined...), name, src)
+}
+
+// ParseIn parses a script into namespace ns, which the run's other
+// scripts share. Parse the scripts of one run one after the other: a
+// namespace is not safe for concurrent parsing.
+func ParseIn(ns *Names, name, src string) (*Script, error) {
+	s := &Script{Name: name, ns: ns}
+	lookup := ns.slot
+	bad := func(line int, format string, a ...any) error {
+		return &Error{Script: name, Line: line, Msg: fmt.Sprintf(format, a...)}
+	}
 	sc := scanner{src: src, line: 1}
 	for {
 		sc.skipSpaceAndComments()
@@ -120,85 +317,287 @@ func Parse(name, src string, predefined []string) (*Script, error) {
 			break
 		}
 		line := sc.line
-		if sc.src[sc.pos] == '\\' {
+		first := strings.TrimSpace(sc.src[sc.pos : sc.pos+lineLen(sc.src[sc.pos:])])
+		if sc.src[sc.pos] == '\\' && !strings.HasPrefix(sc.src[sc.pos:], `\;`) {
 			cmd, err := parseMeta(sc.metaLine(), lookup)
 			if err != nil {
-				return nil, &Error{Script: name, Line: line, Msg: err.Error()}
+				return nil, bad(line, "%v", err)
 			}
-			cmd.Line = line
-			defined[cmd.Var] = true
-			for _, v := range varsOf(cmd.expr) {
-				uses = append(uses, use{v, line})
+			cmd.Line, cmd.Source = line, first
+			if cmd.Store != StoreNone {
+				n := len(s.Commands)
+				if n == 0 || s.Commands[n-1].Kind != KindSQL || s.Commands[n-1].Store != StoreNone {
+					return nil, bad(line, "\\%s must follow an SQL command", storeName(cmd.Store))
+				}
+				s.Commands[n-1].Store, s.Commands[n-1].Prefix = cmd.Store, cmd.Prefix
+				continue
 			}
 			s.Commands = append(s.Commands, cmd)
 			continue
 		}
 		q, err := sc.sql(lookup)
 		if err != nil {
-			return nil, &Error{Script: name, Line: line, Msg: err.Error()}
+			return nil, bad(line, "%v", err)
 		}
 		if q == nil {
 			continue
 		}
-		for _, v := range q.Params {
-			uses = append(uses, use{v, line})
+		if i := strings.Index(first, `\`); i > 0 && !strings.HasPrefix(first[i:], `\;`) {
+			first = strings.TrimSpace(first[:i]) // a \gset on the same line
 		}
-		s.Commands = append(s.Commands, Command{Line: line, SQL: q})
-	}
-	for _, u := range uses {
-		if !defined[u.name] {
-			return nil, &Error{Script: name, Line: u.line, Msg: fmt.Sprintf("variable %q is never set (\\set it, or define it with -D %s=VALUE)", u.name, u.name)}
-		}
+		s.Commands = append(s.Commands, Command{Line: line, Source: first, Kind: KindSQL, SQL: q})
 	}
 	if len(s.Commands) == 0 {
-		return nil, &Error{Script: name, Line: sc.line, Msg: "the script has no commands"}
+		return nil, bad(sc.line, "the script has no commands")
+	}
+	if err := s.link(); err != nil {
+		return nil, err
 	}
 	return s, nil
 }
 
-func varsOf(e expr) []string {
-	switch e := e.(type) {
-	case varExpr:
-		return []string{e.name}
-	case negExpr:
-		return varsOf(e.x)
-	case binExpr:
-		return append(varsOf(e.l), varsOf(e.r)...)
-	case randomExpr:
-		return append(varsOf(e.lo), varsOf(e.hi)...)
-	case zipfianExpr:
-		return append(append(varsOf(e.lo), varsOf(e.hi)...), varsOf(e.s)...)
+func storeName(st Store) string {
+	if st == StoreAset {
+		return "aset"
+	}
+	return "gset"
+}
+
+// link checks \if chains and pipelines and records where each branch
+// jumps, as pgbench's CheckConditional does.
+func (s *Script) link() error {
+	type open struct {
+		last    int // the chain's latest \if, \elif or \else
+		sawElse bool
+		members []int
+	}
+	var stack []open
+	pipeline := -1
+	fail := func(i int, msg string) error {
+		return &Error{Script: s.Name, Line: s.Commands[i].Line, Msg: msg}
+	}
+	for i := range s.Commands {
+		c := &s.Commands[i]
+		switch c.Kind {
+		case KindIf:
+			stack = append(stack, open{last: i, members: []int{i}})
+		case KindElif, KindElse:
+			if len(stack) == 0 {
+				return fail(i, fmt.Sprintf("\\%s without matching \\if", c.kindName()))
+			}
+			top := &stack[len(stack)-1]
+			if top.sawElse {
+				return fail(i, fmt.Sprintf("\\%s after \\else", c.kindName()))
+			}
+			s.Commands[top.last].next = i
+			top.last = i
+			top.sawElse = c.Kind == KindElse
+			top.members = append(top.members, i)
+		case KindEndif:
+			if len(stack) == 0 {
+				return fail(i, "\\endif without matching \\if")
+			}
+			top := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			s.Commands[top.last].next = i
+			for _, m := range top.members {
+				s.Commands[m].end = i
+			}
+		case KindStartPipeline:
+			if pipeline >= 0 {
+				return fail(i, "\\startpipeline: already in a pipeline")
+			}
+			pipeline = i
+		case KindEndPipeline:
+			if pipeline < 0 {
+				return fail(i, "\\endpipeline: not in a pipeline")
+			}
+			pipeline = -1
+		case KindSQL:
+			if pipeline >= 0 && c.Store != StoreNone {
+				return fail(i, fmt.Sprintf("\\%s is not allowed in a pipeline", storeName(c.Store)))
+			}
+		}
+	}
+	if len(stack) > 0 {
+		return fail(len(s.Commands)-1, "\\if without matching \\endif")
+	}
+	if pipeline >= 0 {
+		return fail(len(s.Commands)-1, "end of script reached with pipeline open")
 	}
 	return nil
 }
 
+// HasPipeline reports whether the script uses \startpipeline.
+func (s *Script) HasPipeline() bool {
+	for _, c := range s.Commands {
+		if c.Kind == KindStartPipeline {
+			return true
+		}
+	}
+	return false
+}
+
+// metaWords splits a meta-command's arguments on white space, as pgbench
+// does (quotes are not special).
+func metaWords(s string) []string { return strings.Fields(s) }
+
 // parseMeta parses a meta-command line (backslash included).
 func parseMeta(text string, lookup func(string) int) (Command, error) {
 	text = strings.TrimSpace(text[1:])
-	word, rest, _ := strings.Cut(text, " ")
-	if i := strings.IndexAny(word, "\t"); i >= 0 {
-		word, rest = word[:i], word[i+1:]+" "+rest
+	name := text
+	rest := ""
+	if i := strings.IndexAny(text, " \t\r\n\f\v"); i >= 0 {
+		name, rest = text[:i], text[i:]
 	}
-	if word != "set" {
-		return Command{}, fmt.Errorf("\\%s is not supported (dbmeter runs \\set and SQL commands)", word)
+	lname := strings.ToLower(name)
+	args := metaWords(rest)
+	none := func(k Kind) (Command, error) {
+		if len(args) > 0 {
+			return Command{}, fmt.Errorf("\\%s: unexpected argument (%s)", lname, args[0])
+		}
+		return Command{Kind: k}, nil
 	}
-	rest = strings.TrimSpace(rest)
+	switch lname {
+	case "set":
+		return parseSet(rest, lookup)
+	case "if", "elif":
+		if strings.TrimSpace(rest) == "" {
+			return Command{}, fmt.Errorf("\\%s: missing argument", lname)
+		}
+		e, err := parseExpr(rest, lookup)
+		if err != nil {
+			return Command{}, fmt.Errorf("\\%s: %w", lname, err)
+		}
+		k := KindIf
+		if lname == "elif" {
+			k = KindElif
+		}
+		return Command{Kind: k, expr: e}, nil
+	case "else":
+		return none(KindElse)
+	case "endif":
+		return none(KindEndif)
+	case "startpipeline":
+		return none(KindStartPipeline)
+	case "endpipeline":
+		return none(KindEndPipeline)
+	case "sleep":
+		return parseSleep(args, lookup)
+	case "setshell", "shell":
+		k, min := KindShell, 1
+		if lname == "setshell" {
+			k, min = KindSetShell, 2
+		}
+		if len(args) < min {
+			return Command{}, fmt.Errorf("\\%s: missing %s", lname, map[bool]string{true: "argument", false: "command"}[k == KindSetShell])
+		}
+		c := Command{Kind: k, slot: -1}
+		if k == KindSetShell {
+			if !validName(args[0]) {
+				return Command{}, fmt.Errorf("\\setshell: invalid variable name: %q", args[0])
+			}
+			c.Var, c.slot = args[0], lookup(args[0])
+			args = args[1:]
+		}
+		for _, a := range args {
+			switch {
+			case strings.HasPrefix(a, "::"):
+				c.words = append(c.words, word{text: a[1:], slot: -1})
+			case strings.HasPrefix(a, ":"):
+				c.words = append(c.words, word{text: a[1:], slot: lookup(a[1:])})
+			default:
+				c.words = append(c.words, word{text: a, slot: -1})
+			}
+		}
+		return c, nil
+	case "gset", "aset":
+		if len(args) > 1 {
+			return Command{}, fmt.Errorf("\\%s: too many arguments", lname)
+		}
+		st := StoreGset
+		if lname == "aset" {
+			if len(args) > 0 {
+				return Command{}, fmt.Errorf("\\aset: too many arguments")
+			}
+			st = StoreAset
+		}
+		c := Command{Store: st}
+		if len(args) == 1 {
+			c.Prefix = args[0]
+		}
+		return c, nil
+	}
+	return Command{}, fmt.Errorf("invalid command \\%s", name)
+}
+
+func parseSet(rest string, lookup func(string) int) (Command, error) {
+	rest = strings.TrimLeft(rest, " \t\r\n\f\v")
 	i := 0
-	for i < len(rest) && isIdent(rest[i]) {
+	for i < len(rest) && !strings.ContainsRune(" \t\r\n\f\v", rune(rest[i])) {
 		i++
 	}
 	v := rest[:i]
 	if v == "" {
-		return Command{}, fmt.Errorf("\\set needs a variable name and an expression")
+		return Command{}, fmt.Errorf("\\set: missing argument")
+	}
+	if !validName(v) {
+		return Command{}, fmt.Errorf("\\set: invalid variable name: %q", v)
 	}
 	if strings.TrimSpace(rest[i:]) == "" {
-		return Command{}, fmt.Errorf("\\set %s needs an expression", v)
+		return Command{}, fmt.Errorf("\\set %s: missing argument", v)
 	}
 	e, err := parseExpr(rest[i:], lookup)
 	if err != nil {
 		return Command{}, fmt.Errorf("\\set %s: %w", v, err)
 	}
-	return Command{Var: v, slot: lookup(v), expr: e}, nil
+	return Command{Kind: KindSet, Var: v, slot: lookup(v), expr: e}, nil
+}
+
+func parseSleep(args []string, lookup func(string) int) (Command, error) {
+	switch {
+	case len(args) == 0:
+		return Command{}, fmt.Errorf("\\sleep: missing argument")
+	case len(args) > 2:
+		return Command{}, fmt.Errorf("\\sleep: too many arguments")
+	}
+	c := Command{Kind: KindSleep, sleepUnit: 1_000_000}
+	if len(args) == 2 {
+		switch strings.ToLower(args[1]) {
+		case "us":
+			c.sleepUnit = 1
+		case "ms":
+			c.sleepUnit = 1000
+		case "s":
+		default:
+			return Command{}, fmt.Errorf("\\sleep: unrecognized time unit, must be us, ms or s (%s)", args[1])
+		}
+	}
+	a := args[0]
+	if strings.HasPrefix(a, ":") {
+		c.sleepVar, c.sleepSlot = a[1:], lookup(a[1:])
+		return c, nil
+	}
+	n, err := strconv.ParseInt(strings.TrimPrefix(a, "+"), 10, 64)
+	if err != nil {
+		return Command{}, fmt.Errorf("\\sleep: invalid sleep time, must be an integer (%s)", a)
+	}
+	c.sleepUS = int64(int32(n))
+	return c, nil
+}
+
+// validName is pgbench's valid_variable_name: letters, digits, underscore
+// and non-ASCII bytes, not starting with a digit.
+func validName(s string) bool {
+	if s == "" || !isAlpha(s[0]) {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if !isAlnum(s[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // scanner walks a script's source keeping the line number.
@@ -216,7 +615,7 @@ func (sc *scanner) advance(n int) {
 func (sc *scanner) skipSpaceAndComments() {
 	for sc.pos < len(sc.src) {
 		switch c := sc.src[sc.pos]; {
-		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
+		case c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v':
 			sc.advance(1)
 		case strings.HasPrefix(sc.src[sc.pos:], "--"):
 			sc.advance(lineLen(sc.src[sc.pos:]))
@@ -252,8 +651,10 @@ func (sc *scanner) metaLine() string {
 	}
 }
 
-// sql scans one SQL command up to ';' outside quotes and comments, turning
-// :name references into parameters. It returns nil for an empty command.
+// sql scans one SQL command up to ';' outside quotes and comments, or up
+// to a meta-command on the same line, turning :name references into
+// parameters. \; joins statements into one command. It returns nil for an
+// empty command.
 func (sc *scanner) sql(lookup func(string) int) (*SQL, error) {
 	q := &SQL{}
 	var text, part strings.Builder
@@ -292,14 +693,23 @@ func (sc *scanner) sql(lookup func(string) int) (*SQL, error) {
 			}
 			emit(rest[:n])
 			sc.advance(n)
-		case c == '\\':
-			return nil, fmt.Errorf("a meta-command must start its own line (after the previous SQL command's ';')")
-		case c == ':' && len(rest) > 1 && rest[1] == ':':
-			emit("::")
+		case strings.HasPrefix(rest, `\;`):
+			emit(";")
+			q.Compound = true
 			sc.advance(2)
-		case c == ':' && len(rest) > 1 && isIdent(rest[1]):
+		case c == '\\':
+			// A meta-command ends the SQL command, as in pgbench.
+			return q.finish(text.String(), part.String()), nil
+		case c == ':' && len(rest) > 1 && rest[1] == ':':
+			n := 2
+			for n < len(rest) && rest[n] == ':' {
+				n++
+			}
+			emit(rest[:n])
+			sc.advance(n)
+		case c == ':' && len(rest) > 1 && isAlpha(rest[1]):
 			n := 1
-			for n < len(rest) && isIdent(rest[n]) {
+			for n < len(rest) && isAlnum(rest[n]) {
 				n++
 			}
 			name := rest[1:n]
@@ -338,6 +748,10 @@ func (q *SQL) finish(text, lastPart string) *SQL {
 	return q
 }
 
+func isIdent(c byte) bool {
+	return c == '_' || ('a' <= c && c <= 'z') || ('A' <= c && c <= 'Z') || ('0' <= c && c <= '9')
+}
+
 // quoted returns the length of the quoted token at the start of s (a doubled
 // quote stays inside), or -1 when it does not end.
 func quoted(s string, quote byte) int {
@@ -371,6 +785,3 @@ func dollarQuoted(s string) int {
 	}
 	return i + 1 + end + len(tag)
 }
-
-// Vars names the script's variable slots, in the order NewVars uses.
-func (s *Script) Vars() []string { return append([]string(nil), s.vars...) }

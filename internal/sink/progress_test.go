@@ -1,4 +1,4 @@
-package cli
+package sink
 
 import (
 	"bytes"
@@ -69,7 +69,7 @@ func TestMetricLabels(t *testing.T) {
 		{[]string{"null"}, "null/noop", "null", "noop"},
 	}
 	for _, tt := range tests {
-		s := &session{env: Env{Args: tt.args}, family: tt.args[0]}
+		s := &Sink{io: IO{Args: tt.args}, family: tt.args[0]}
 		if target, work := s.metricLabels(tt.label); target != tt.target || work != tt.work {
 			t.Errorf("args %v, label %q: target %q workload %q, want %q %q", tt.args, tt.label, target, work, tt.target, tt.work)
 		}

@@ -1,0 +1,101 @@
+package pg
+
+import (
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/dbmeter/dbmeter/internal/load"
+	"github.com/dbmeter/dbmeter/internal/result"
+)
+
+// Figures is what Describe needs to know about a run beyond its results.
+type Figures struct {
+	Server       *Server
+	Driver       string
+	Mode         QueryMode
+	Scripts      []Weighted
+	Jobs         int           // -j
+	LatencyLimit time.Duration // -L; 0: none
+	Connect      bool          // -C
+	PerCommand   bool          // -r
+}
+
+// Describe adds to run what pgbench reports and the load engine does not
+// know: the params the pg report prints and the family's extra figures.
+func (b *Bench) Describe(run *result.Run, res *load.Result, cfg load.Config, f Figures) {
+	srv, drv := f.Server, f.Driver
+	pr := run.Params
+	pr["dsn"] = srv.DSN // masked by session.add
+	pr["driver"] = drv
+	pr["scale"] = strconv.FormatInt(srv.Scale, 10)
+	pr["query_mode"] = f.Mode.String()
+	pr["transaction_type"] = "multiple scripts"
+	if len(f.Scripts) == 1 {
+		pr["transaction_type"] = f.Scripts[0].Script.Name
+	}
+	if run.Extra == nil {
+		run.Extra = map[string]float64{}
+	}
+	conn := b.ConnectTimes()
+	// Connections are not phases of the measured transactions (the initial
+	// ones come before the window), so their time is a figure of its own.
+	run.Extra["connections"] = float64(conn.TotalCount())
+	run.Extra["connect_ns_p99"] = float64(conn.ValueAtQuantile(99))
+	// pgbench's "initial connection time" is the connecting time summed over
+	// clients and divided by threads: each thread connects its clients in
+	// turn.
+	run.Extra["initial_connection_time_ns"] = conn.Mean() * float64(conn.TotalCount()) / float64(max(f.Jobs, 1))
+	run.Extra["reconnects"] = float64(b.Reconnects())
+	if f.Connect {
+		run.Extra["average_connection_time_ns"] = conn.Mean()
+	}
+	if f.PerCommand {
+		for _, c := range b.CommandStats() {
+			key := fmt.Sprintf("command_%d_%d", c.Script, c.Command)
+			pr[key] = c.Text
+			run.Extra[key+"_latency_ns_mean"] = float64(c.Mean)
+			run.Extra[key+"_failures"] = float64(c.Failures)
+			run.Extra[key+"_retries"] = float64(c.Retries)
+		}
+	}
+	retries, retried := b.Retries()
+	run.Extra["retries"] = float64(retries)
+	run.Extra["retried_ops"] = float64(retried)
+	run.Extra["deadlock_failures"] = float64(b.Deadlocks())
+	all := res.Set.Total()
+	if cfg.Open() {
+		// pgbench's schedule lag: each transaction's actual start minus its
+		// scheduled one, which the runner records as the run's lag.
+		run.Extra["schedule_lag_ns_mean"] = run.Lag.Mean
+		run.Extra["skipped_ops"] = float64(run.Dropped)
+	}
+	if f.LatencyLimit > 0 {
+		run.Extra["late_ops"] = float64(above(all.Latency, int64(f.LatencyLimit)))
+	}
+	if len(f.Scripts) > 1 {
+		for i, w := range f.Scripts {
+			st := res.Stats(i)
+			key := fmt.Sprintf("script_%d", i+1)
+			pr[key] = w.Script.Name
+			pr[key+"_weight"] = strconv.Itoa(w.Weight)
+			run.Extra[key+"_ops"] = float64(st.Ops)
+			run.Extra[key+"_errors"] = float64(st.Errors)
+			run.Extra[key+"_latency_ns_mean"] = st.Latency.Mean
+			run.Extra[key+"_latency_ns_stddev"] = st.Latency.Stddev
+		}
+	}
+}
+
+// above counts the recorded values greater than limit.
+func above(h *hdrhistogram.Histogram, limit int64) int64 {
+	var n int64
+	for _, b := range h.Distribution() {
+		if b.From > limit {
+			n += b.Count
+		}
+	}
+	return n
+}

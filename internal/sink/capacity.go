@@ -1,0 +1,26 @@
+package sink
+
+import (
+	"fmt"
+
+	"github.com/dbmeter/dbmeter/internal/report"
+	"github.com/dbmeter/dbmeter/internal/result"
+)
+
+// AddCapacity implements plan.Sink: the answer goes in the document and
+// its line on stdout at once.
+func (s *Sink) AddCapacity(c result.Capacity) {
+	s.endLine()
+	s.doc.Capacity = append(s.doc.Capacity, c)
+	s.checkpoint()
+	if !s.flags.Quiet {
+		fmt.Fprintln(s.io.Stdout, report.CapacityLine(c))
+	}
+}
+
+// stepLine prints a capacity search step as it is judged.
+func (s *Sink) stepLine(r result.Run) {
+	if !s.flags.Quiet && r.Verdict != nil {
+		fmt.Fprintln(s.io.Stdout, report.StepLine(r))
+	}
+}
