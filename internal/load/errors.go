@@ -47,7 +47,8 @@ func WithKind(err error, kind string) error {
 // Classify sorts an operation error into a kind: the kind an error carries
 // (see WithKind) wins; otherwise timeouts, then connection failures, then
 // other. A connection failure is anything that says the connection is gone
-// or cannot be made: a refused or reset dial, an end of stream, a closed
+// or cannot be made: a refused or reset dial, an end of stream, a write cut
+// short (clickhouse-go v1's buffered writer on a dying socket), a closed
 // socket, and database/sql's driver.ErrBadConn and sql.ErrConnDone (drivers
 // report a dead connection through them). Client libraries' own "closed"
 // sentinels, which this package cannot know, are marked with WithKind by
@@ -73,7 +74,8 @@ func Classify(err error) string {
 		errors.Is(err, driver.ErrBadConn),
 		errors.Is(err, sql.ErrConnDone),
 		errors.Is(err, io.EOF),
-		errors.Is(err, io.ErrUnexpectedEOF):
+		errors.Is(err, io.ErrUnexpectedEOF),
+		errors.Is(err, io.ErrShortWrite):
 		return KindConnection
 	}
 	return KindOther

@@ -26,6 +26,7 @@ func TestClassify(t *testing.T) {
 		{"aborted", fmt.Errorf("read: %w", syscall.ECONNABORTED), KindConnection},
 		{"end of stream", fmt.Errorf("read packet: %w", io.EOF), KindConnection},
 		{"short read", io.ErrUnexpectedEOF, KindConnection},
+		{"short write", fmt.Errorf("send query: %w", io.ErrShortWrite), KindConnection},
 		{"closed socket", fmt.Errorf("write: %w", net.ErrClosed), KindConnection},
 		// database/sql drivers (clickhouse-go v1 and v2) report a dead
 		// connection as driver.ErrBadConn; a transaction on it as ErrConnDone.
