@@ -77,7 +77,9 @@ func (r *runner) closedOps(ctx context.Context, w Worker, buf *hist.Buffer, rec 
 		st.start = r.now()
 		panicked = !done
 	}()
-	for st.start < r.end.Load() {
+	// A cancelled run (interrupt, or the grace period over) stops at once:
+	// an operation that fails instantly on the dead context must not spin.
+	for st.start < r.end.Load() && ctx.Err() == nil {
 		out, err := w.Do(ctx)
 		end := r.now()
 		var kind string
