@@ -41,6 +41,9 @@ func CapacityLine(c result.Capacity) string {
 	case "client":
 		line += "; bounded by dbmeter itself (its CPU or schedule lag): this is not the target's capacity"
 	}
+	for _, w := range c.Warnings {
+		line += "; " + w
+	}
 	return line
 }
 
