@@ -354,7 +354,7 @@ func (f *pgFlags) runOne(ctx context.Context, env Env, p *pgPlan, r plan.Rep, sr
 	}
 	defer func() { p.runs++ }()
 	bench, err := pg.NewBench(pg.Config{Driver: drv, DSN: srv.DSN, Mode: p.mode, Scripts: p.scripts, Vars: vars,
-		Seed: f.seed, Clients: p.clients, ClientOffset: p.clientOffset, TotalClients: p.totalClients, Threads: min(f.jobs, p.clients),
+		Seed: f.seed, Throttled: p.load.Rate > 0 || p.search != nil, Clients: p.clients, ClientOffset: p.clientOffset, TotalClients: p.totalClients, Threads: min(f.jobs, p.clients),
 		Debug: env.Stderr, Timed: f.fs.Changed("time") || p.search != nil,
 		MaxTries: maxTries(f.maxTries), LatencyLimit: time.Duration(f.latencyMS * float64(time.Millisecond)), VerboseErrors: verboseTo(f.verboseErrors, env.Stderr),
 		ConnectPerTx: f.connect, PerCommand: f.perCommand, Log: f.txLog(p.runs)})

@@ -189,11 +189,18 @@ func (r *runner) serve(ctx context.Context, w Worker, rec *hist.Recorder, buf *h
 func (r *runner) openOp(ctx context.Context, w Worker, rec *hist.Recorder, buf *hist.Buffer, due int64) {
 	began := r.now()
 	measured := r.measured(due)
+	sw, _ := w.(Scheduled)
 	if r.cfg.SkipLate > 0 && began-due > int64(r.cfg.SkipLate) {
 		if measured {
 			r.dropped.Add(1)
 		}
+		if sw != nil {
+			sw.Skipped(r.base.Add(time.Duration(due)))
+		}
 		return
+	}
+	if sw != nil {
+		sw.Scheduled(r.base.Add(time.Duration(due)))
 	}
 	out, err := w.Do(ctx)
 	end := r.now()

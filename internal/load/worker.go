@@ -41,6 +41,16 @@ type Worker interface {
 	Do(ctx context.Context) (Outcome, error)
 }
 
+// A Scheduled worker learns, in open loop, when each of its operations was
+// meant to start (just before Do) and which arrivals it was handed but
+// skipped as already too late (Config.SkipLate; Do is not called for them):
+// what a transaction log such as pgbench's -l records. Times are on the
+// wall clock.
+type Scheduled interface {
+	Scheduled(intended time.Time)
+	Skipped(intended time.Time)
+}
+
 // WorkerFunc adapts a function to Worker.
 type WorkerFunc func(ctx context.Context) (Outcome, error)
 

@@ -37,6 +37,8 @@ type Config struct {
 	// Seed is pgbench's --random-seed: every client's generator derives
 	// from it as in pgbench 15, so scripts draw the same numbers.
 	Seed uint64
+	// Throttled is -R: the -l log then has pgbench's lag column.
+	Throttled bool
 	// Clients and Threads are -c and -j; they decide how the generators
 	// are dealt out. 0 means 1.
 	Clients, Threads int
@@ -369,6 +371,7 @@ type Client struct {
 	pipe    Pipeliner    // the session, while a pipeline is open
 	thread  int          // the pgbench thread the client belongs to
 	n       int64        // transactions logged so far (-l)
+	due     time.Time    // -R: when the transaction about to run was scheduled
 	tries   int          // tries of the current transaction
 	cmds    [][]cmdStats // -r: per script, per command
 	env     script.Env   // reused by every transaction
@@ -383,7 +386,24 @@ type Client struct {
 	live   atomic.Pointer[Session] // the session Interrupt may close
 }
 
-var _ load.Worker = (*Client)(nil)
+var (
+	_ load.Worker    = (*Client)(nil)
+	_ load.Scheduled = (*Client)(nil)
+)
+
+// Scheduled implements load.Scheduled: -R's schedule, for the -l log's
+// latency (from the scheduled start) and lag columns.
+func (c *Client) Scheduled(intended time.Time) { c.due = intended }
+
+// Skipped implements load.Scheduled: a transaction -R -L skipped as
+// already too late is logged as "skipped", as pgbench logs it.
+func (c *Client) Skipped(intended time.Time) {
+	if c.b.logs == nil {
+		return
+	}
+	c.n++
+	c.b.logTx(c.thread, txRecord{client: c.id, script: 0, n: c.n, end: time.Now(), skipped: true})
+}
 
 // pick chooses the next script by weight from the thread's generator, as
 // pgbench's chooseScript.

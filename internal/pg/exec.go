@@ -17,6 +17,10 @@ func (c *Client) Do(ctx context.Context) (load.Outcome, error) {
 		return load.Outcome{}, c.idle(ctx)
 	}
 	start := time.Now()
+	began := start
+	if !c.due.IsZero() { // -R: latency from the scheduled start, as pgbench
+		start, c.due = c.due, time.Time{}
+	}
 	c.tries = 0
 	out, err := c.do(ctx)
 	if err != nil && ctx.Err() == nil {
@@ -31,7 +35,7 @@ func (c *Client) Do(ctx context.Context) (load.Outcome, error) {
 	if c.b.logs != nil && ctx.Err() == nil && (err == nil || Classify(err) == KindSerialization) {
 		c.n++
 		end := time.Now()
-		c.b.logTx(c.thread, txRecord{client: c.id, script: int(out.Op), n: c.n, latency: end.Sub(start), end: end,
+		c.b.logTx(c.thread, txRecord{client: c.id, script: int(out.Op), n: c.n, latency: end.Sub(start), lag: began.Sub(start), end: end,
 			failed: err != nil, deadlock: SQLState(err) == "40P01", tries: c.tries})
 	}
 	return out, err

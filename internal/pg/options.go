@@ -63,8 +63,6 @@ func (o Options) Validate() error {
 		return errors.New("log sampling (--sampling-rate) and aggregation (--aggregate-interval) cannot be used at the same time")
 	case o.AggInterval > 0 && o.given("time") && o.Seconds%o.AggInterval != 0:
 		return fmt.Errorf("duration (%d) must be a multiple of aggregation interval (%d)", o.Seconds, o.AggInterval)
-	case o.Log && o.given("rate"):
-		return errors.New("-l with -R is not supported yet: the transaction log needs each transaction's scheduled start, which the load engine does not pass on")
 	case o.MaxTries < 0:
 		return fmt.Errorf("--max-tries must not be negative, got %d", o.MaxTries)
 	case o.MaxTries == 0 && !o.given("time") && o.LatencyMS == 0:

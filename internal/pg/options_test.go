@@ -36,7 +36,6 @@ func TestOptionsValidate(t *testing.T) {
 		{"duration not a multiple", func(o *Options) {
 			o.Log, o.AggInterval, o.Seconds, o.Given = true, 3, 10, given("time", "aggregate-interval")
 		}, "must be a multiple of aggregation interval"},
-		{"log with rate", func(o *Options) { o.Log, o.Rate, o.Given = true, 10, given("rate") }, "-l with -R"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -630,7 +630,9 @@ func TestPgbenchLogFormat(t *testing.T) {
 		name     string
 		maxTries int
 		agg      int
-	}{{"transactions", 1, 0}, {"transactions with retries", 3, 0}, {"aggregates", 1, 1}} {
+		rate     float64
+	}{{"transactions", 1, 0, 0}, {"transactions with retries", 3, 0, 0}, {"aggregates", 1, 1, 0},
+		{"transactions at a rate", 1, 0, 50}, {"aggregates at a rate", 1, 1, 50}} {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
 			limit := []string{"-t", "5"}
@@ -641,6 +643,9 @@ func TestPgbenchLogFormat(t *testing.T) {
 			if tc.agg > 0 {
 				args = append(args, "--aggregate-interval", strconv.Itoa(tc.agg))
 			}
+			if tc.rate > 0 {
+				args = append(args, "-R", strconv.FormatFloat(tc.rate, 'f', -1, 64))
+			}
 			if out, err := exec.Command(bin, append(args, dsn)...).CombinedOutput(); err != nil {
 				t.Fatalf("pgbench: %v\n%s", err, out)
 			}
@@ -650,7 +655,7 @@ func TestPgbenchLogFormat(t *testing.T) {
 				return os.Create(filepath.Join(dir, fmt.Sprintf("dbm.%d.%d", 1, th)))
 			}}
 			b, err := NewBench(Config{Driver: drv, DSN: dsn, Scripts: []Weighted{{Name: "select-only", Script: sel, Weight: 1}},
-				Vars: map[string]script.Value{"scale": script.Int(1)}, Clients: 2, Threads: 2, MaxTries: tc.maxTries, Log: lg})
+				Vars: map[string]script.Value{"scale": script.Int(1)}, Clients: 2, Threads: 2, MaxTries: tc.maxTries, Log: lg, Throttled: tc.rate > 0})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -658,6 +663,9 @@ func TestPgbenchLogFormat(t *testing.T) {
 			cfg.Workers, cfg.Duration, cfg.Count, cfg.Warmup, cfg.Interval = 2, 0, 10, 0, 0
 			if tc.agg > 0 {
 				cfg.Duration, cfg.Count = 2*time.Second, 0
+			}
+			if tc.rate > 0 {
+				cfg.Rate, cfg.MaxInFlight, cfg.Queue = tc.rate, 2, RateQueue(tc.rate)
 			}
 			if _, err := load.Run(context.Background(), cfg, b.Ops(), b.NewWorker, nil); err != nil {
 				t.Fatal(err)

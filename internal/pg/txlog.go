@@ -40,6 +40,8 @@ type aggStats struct {
 	start                   int64 // interval start, Unix seconds
 	cnt                     int64
 	sum, sum2, min, max     float64
+	lag                     [4]float64 // -R: sum, sum of squares, min, max
+	skipped                 int64
 	retried, retries        int64
 	serialization, deadlock int64
 }
@@ -49,7 +51,9 @@ type txRecord struct {
 	client, script int
 	n              int64 // the client's transaction number, from 1
 	latency        time.Duration
+	lag            time.Duration // -R: actual start − scheduled start
 	end            time.Time
+	skipped        bool // -R -L: never run, already too late
 	failed         bool
 	deadlock       bool
 	tries          int
@@ -118,6 +122,10 @@ func (b *Bench) logTx(thread int, r txRecord) {
 			l.agg = aggStats{start: l.agg.start + step}
 		}
 		a := &l.agg
+		if r.skipped {
+			a.skipped++
+			return
+		}
 		if r.tries > 1 {
 			a.retried++
 			a.retries += int64(r.tries - 1)
@@ -134,6 +142,16 @@ func (b *Bench) logTx(thread int, r txRecord) {
 			if a.cnt == 0 || us > a.max {
 				a.max = us
 			}
+			if lag := float64(r.lag.Microseconds()); b.cfg.Throttled {
+				if a.cnt == 0 || lag < a.lag[2] {
+					a.lag[2] = lag
+				}
+				if a.cnt == 0 || lag > a.lag[3] {
+					a.lag[3] = lag
+				}
+				a.lag[0] += lag
+				a.lag[1] += lag * lag
+			}
 			a.cnt++
 			a.sum += us
 			a.sum2 += us * us
@@ -144,10 +162,16 @@ func (b *Bench) logTx(thread int, r txRecord) {
 		return
 	}
 	t := fmt.Sprintf("%.0f", us)
-	if r.failed {
+	switch {
+	case r.skipped:
+		t = "skipped"
+	case r.failed:
 		t = "failed"
 	}
 	fmt.Fprintf(l.w, "%d %d %s %d %d %d", r.client, r.n, t, r.script, r.end.Unix(), r.end.Nanosecond()/1000)
+	if b.cfg.Throttled {
+		fmt.Fprintf(l.w, " %.0f", float64(r.lag.Microseconds()))
+	}
 	if b.cfg.MaxTries != 0 && b.cfg.MaxTries != 1 {
 		fmt.Fprintf(l.w, " %d", r.tries-1)
 	}
@@ -156,8 +180,9 @@ func (b *Bench) logTx(thread int, r txRecord) {
 
 func (b *Bench) writeAgg(l *threadLog) {
 	a := l.agg
-	_, err := fmt.Fprintf(l.w, "%d %d %.0f %.0f %.0f %.0f 0 0 0 0 0 %d %d %d %d\n",
-		a.start/1_000_000, a.cnt, a.sum, a.sum2, a.min, math.Max(a.max, 0), a.retried, a.retries, a.serialization, a.deadlock)
+	_, err := fmt.Fprintf(l.w, "%d %d %.0f %.0f %.0f %.0f %.0f %.0f %.0f %.0f %d %d %d %d %d\n",
+		a.start/1_000_000, a.cnt, a.sum, a.sum2, a.min, math.Max(a.max, 0), a.lag[0], a.lag[1], a.lag[2], a.lag[3],
+		a.skipped, a.retried, a.retries, a.serialization, a.deadlock)
 	if err != nil && l.err == nil {
 		l.err = err
 	}
