@@ -50,23 +50,9 @@ func (f *runFlags) applyShard(cfg *load.Config, now time.Time) error {
 		if err != nil {
 			return usageError{fmt.Errorf("--shard %w", err)}
 		}
-		cfg.Shard = sh
-		// Open loop makes workers on demand, so each shard needs only one
-		// to begin with; closed loop's workers are the load itself.
-		switch {
-		case cfg.Open():
-			cfg.Workers = max(1, int(sh.Split(int64(cfg.Workers))))
-		case cfg.Workers < sh.Count:
-			return usagef("--workers %d cannot be divided among %d shards: give at least %d", cfg.Workers, sh.Count, sh.Count)
-		default:
-			cfg.Workers = int(sh.Split(int64(cfg.Workers)))
+		if *cfg, err = cfg.ForShard(sh); err != nil {
+			return usageError{err}
 		}
-		if cfg.Count > 0 {
-			if cfg.Count = sh.Split(cfg.Count); cfg.Count < int64(cfg.Workers) {
-				return usagef("--count is too small to divide among %d shards of %d workers", sh.Count, cfg.Workers)
-			}
-		}
-		cfg.Rate /= float64(sh.Count)
 	}
 	if f.startAt != "" {
 		t, err := load.ParseStartAt(f.startAt, now)
@@ -134,6 +120,3 @@ func (f *runFlags) limit() (time.Duration, int64) {
 	}
 	return f.cfg.Duration, 0
 }
-
-// repeatSeed gives repetition rep (1-based) its own seed.
-func repeatSeed(seed uint64, rep int) uint64 { return seed + uint64(rep-1) }

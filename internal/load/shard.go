@@ -41,3 +41,26 @@ func ParseStartAt(s string, now time.Time) (time.Time, error) {
 	}
 	return t, nil
 }
+
+// ForShard returns c as shard sh's part of the test c describes: the rate,
+// the workers and the count divided among the shards. Open loop makes
+// workers on demand, so each shard needs only one to begin with; closed
+// loop's workers are the load itself and must not run out.
+func (c Config) ForShard(sh Shard) (Config, error) {
+	c.Shard = sh
+	switch {
+	case c.Open():
+		c.Workers = max(1, int(sh.Split(int64(c.Workers))))
+	case c.Workers < sh.Count:
+		return c, fmt.Errorf("--workers %d cannot be divided among %d shards: give at least %d", c.Workers, sh.Count, sh.Count)
+	default:
+		c.Workers = int(sh.Split(int64(c.Workers)))
+	}
+	if c.Count > 0 {
+		if c.Count = sh.Split(c.Count); c.Count < int64(c.Workers) {
+			return c, fmt.Errorf("--count is too small to divide among %d shards of %d workers", sh.Count, c.Workers)
+		}
+	}
+	c.Rate /= float64(sh.Count)
+	return c, nil
+}

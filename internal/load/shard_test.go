@@ -109,3 +109,22 @@ func TestStartAtPassedStartsNow(t *testing.T) {
 		}
 	})
 }
+
+func TestConfigForShard(t *testing.T) {
+	t.Parallel()
+	closed := load.DefaultConfig()
+	closed.Workers, closed.Duration, closed.Count = 5, 0, 100
+	open := load.DefaultConfig()
+	open.Rate = 1000
+	sh := load.Shard{Index: 1, Count: 2}
+	if c, err := closed.ForShard(sh); err != nil || c.Workers != 2 || c.Count != 50 {
+		t.Errorf("closed loop, 5 workers and 100 ops: shard 1/2 got %d workers, %d ops, %v; want 2, 50", c.Workers, c.Count, err)
+	}
+	if c, err := open.ForShard(sh); err != nil || c.Workers != 1 || c.Rate != 500 {
+		t.Errorf("open loop at 1000/s, 1 worker: shard 1/2 got %d workers at %g/s, %v; want 1 at 500/s", c.Workers, c.Rate, err)
+	}
+	one := load.DefaultConfig()
+	if _, err := one.ForShard(sh); err == nil {
+		t.Error("a closed loop of 1 worker split in 2 shards was accepted")
+	}
+}
