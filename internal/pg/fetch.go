@@ -134,22 +134,7 @@ func (s *sqlSession) Fetch(ctx context.Context, st *Stmt, args ...any) ([]Result
 	if native {
 		return res, ferr
 	}
-	var rows *sql.Rows
-	var err error
-	switch s.mode {
-	case ModeSimple:
-		rows, err = s.conn.QueryContext(ctx, st.Text(args))
-	case ModePrepared:
-		var ps *sql.Stmt
-		if ps, err = s.stmt(ctx, st); err == nil {
-			rows, err = ps.QueryContext(ctx, args...)
-			if encodeFailed(err) {
-				rows, err = ps.QueryContext(ctx, allText(args)...)
-			}
-		}
-	default:
-		rows, err = s.conn.QueryContext(ctx, st.SQL, args...)
-	}
+	rows, err := s.query(ctx, st, args)
 	if err != nil {
 		return nil, err
 	}

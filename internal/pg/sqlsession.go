@@ -96,23 +96,27 @@ func (s *sqlSession) Exec(ctx context.Context, st *Stmt, args ...any) (int64, er
 	return n, nil
 }
 
-func (s *sqlSession) Query(ctx context.Context, st *Stmt, args ...any) (int64, error) {
-	var rows *sql.Rows
-	var err error
+// query runs st in the session's query mode.
+func (s *sqlSession) query(ctx context.Context, st *Stmt, args []any) (*sql.Rows, error) {
 	switch s.mode {
 	case ModeSimple:
-		rows, err = s.conn.QueryContext(ctx, st.Text(args))
+		return s.conn.QueryContext(ctx, st.Text(args))
 	case ModePrepared:
-		var ps *sql.Stmt
-		if ps, err = s.stmt(ctx, st); err == nil {
-			rows, err = ps.QueryContext(ctx, args...)
-			if encodeFailed(err) {
-				rows, err = ps.QueryContext(ctx, allText(args)...)
-			}
+		ps, err := s.stmt(ctx, st)
+		if err != nil {
+			return nil, err
 		}
-	default:
-		rows, err = s.conn.QueryContext(ctx, st.SQL, args...)
+		rows, err := ps.QueryContext(ctx, args...)
+		if encodeFailed(err) {
+			rows, err = ps.QueryContext(ctx, allText(args)...)
+		}
+		return rows, err
 	}
+	return s.conn.QueryContext(ctx, st.SQL, args...)
+}
+
+func (s *sqlSession) Query(ctx context.Context, st *Stmt, args ...any) (int64, error) {
+	rows, err := s.query(ctx, st, args)
 	if err != nil {
 		return 0, err
 	}
