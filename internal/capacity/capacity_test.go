@@ -69,6 +69,11 @@ func TestFind(t *testing.T) {
 		{"drops past 1,000/s", model(1000, func(float64) time.Duration { return time.Millisecond }), 980, 1000, "max-in-flight", 0},
 		{"nothing meets it", model(1e9, func(float64) time.Duration { return time.Second }), 0, 0, "none", 0},
 		{"only slow rates meet it", model(1e9, func(r float64) time.Duration { return time.Duration(r * 1e7) }), 1.47, 1.5, "objective", 0},
+		{"a late dbmeter is not the target's limit", func(ctx context.Context, rate float64, c bool) ([]result.Run, error) {
+			runs, err := model(1e9, func(r float64) time.Duration { return time.Duration(r * 5e3) })(ctx, rate, c)
+			runs[0].Lag.P99 = int64(rate * 1e3) // the schedule lag grows with the rate: 3 ms at 3,000/s
+			return runs, err
+		}, 2940, 3000, "client", 0},
 		{"a p99 of too few operations is not tried", model(1e9, func(r float64) time.Duration { return time.Duration(r * 1e7) }), 0, 0, "none", 10 * time.Second},
 	}
 	for _, tt := range tests {
