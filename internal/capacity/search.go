@@ -137,7 +137,7 @@ func (s Search) Find(ctx context.Context, step StepFunc) ([]result.Run, result.C
 			return all, ans, err
 		}
 		if !pass {
-			ans.Warnings = append(ans.Warnings, fmt.Sprintf("a confirmation step at %.4g/s failed (%s): the answer is at the edge of the objective", lo, all[len(all)-1].Verdict.Reason))
+			ans.Warnings = append(ans.Warnings, fmt.Sprintf("a confirmation step at %g/s failed (%s): the answer is at the edge of the objective", lo, all[len(all)-1].Verdict.Reason))
 		}
 	}
 	if lastBad != nil {
