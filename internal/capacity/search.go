@@ -124,7 +124,7 @@ func (s Search) Find(ctx context.Context, step StepFunc) ([]result.Run, result.C
 	}
 	if lo == 0 {
 		ans.Limit = "none"
-		ans.Warnings = append(ans.Warnings, fmt.Sprintf("no rate down to %.3g/s met %s (slower steps would hold too few operations for the objective; lengthen the steps to go lower)", hi, s.SLO.Text))
+		ans.Warnings = append(ans.Warnings, fmt.Sprintf("no rate down to %s/s met %s (slower steps would hold too few operations for the objective; lengthen the steps to go lower)", rateText(hi), s.SLO.Text))
 		return all, ans, nil
 	}
 	ans.MaxRate = lo
@@ -137,7 +137,7 @@ func (s Search) Find(ctx context.Context, step StepFunc) ([]result.Run, result.C
 			return all, ans, err
 		}
 		if !pass {
-			ans.Warnings = append(ans.Warnings, fmt.Sprintf("a confirmation step at %g/s failed (%s): the answer is at the edge of the objective", lo, all[len(all)-1].Verdict.Reason))
+			ans.Warnings = append(ans.Warnings, fmt.Sprintf("a confirmation step at %s/s failed (%s): the answer is at the edge of the objective", rateText(lo), all[len(all)-1].Verdict.Reason))
 		}
 	}
 	if lastBad != nil {
@@ -172,4 +172,12 @@ func (s Search) limitOf(run *result.Run) string {
 		return "max-in-flight"
 	}
 	return "objective"
+}
+
+// rateText prints a rate whole from 10/s up, to three digits below.
+func rateText(r float64) string {
+	if r >= 10 {
+		return fmt.Sprintf("%.0f", r)
+	}
+	return fmt.Sprintf("%.3g", r)
 }
