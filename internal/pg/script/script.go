@@ -671,7 +671,9 @@ func (sc *scanner) sql(lookup func(string) int) (*SQL, error) {
 			if n < 0 {
 				return nil, fmt.Errorf("unterminated %c quote", c)
 			}
-			emit(rest[:n])
+			// pgbench finds :name references by their colon, quotes or
+			// not: inside a literal they are substituted too.
+			q.literal(&text, &part, rest[:n], lookup)
 			sc.advance(n)
 		case strings.HasPrefix(rest, "--"):
 			n := lineLen(rest)
@@ -691,7 +693,7 @@ func (sc *scanner) sql(lookup func(string) int) (*SQL, error) {
 			if n == 0 {
 				n = 1
 			}
-			emit(rest[:n])
+			q.literal(&text, &part, rest[:n], lookup)
 			sc.advance(n)
 		case strings.HasPrefix(rest, `\;`):
 			emit(";")
@@ -712,12 +714,7 @@ func (sc *scanner) sql(lookup func(string) int) (*SQL, error) {
 			for n < len(rest) && isAlnum(rest[n]) {
 				n++
 			}
-			name := rest[1:n]
-			q.Params = append(q.Params, name)
-			q.slots = append(q.slots, lookup(name))
-			fmt.Fprintf(&text, "$%d", len(q.Params))
-			q.Parts = append(q.Parts, part.String())
-			part.Reset()
+			q.param(&text, &part, rest[1:n], lookup)
 			sc.advance(n)
 		default:
 			emit(rest[:1])
@@ -725,6 +722,48 @@ func (sc *scanner) sql(lookup func(string) int) (*SQL, error) {
 		}
 	}
 	return q.finish(text.String(), part.String()), nil
+}
+
+// literal emits a quoted token, turning the :name references in it into
+// parameters as pgbench does (it does not look at quotes).
+func (q *SQL) literal(text, part *strings.Builder, tok string, lookup func(string) int) {
+	for tok != "" {
+		i := strings.IndexByte(tok, ':')
+		if i < 0 || i+1 >= len(tok) {
+			text.WriteString(tok)
+			part.WriteString(tok)
+			return
+		}
+		text.WriteString(tok[:i])
+		part.WriteString(tok[:i])
+		tok = tok[i:]
+		j := 1
+		switch {
+		case tok[1] == ':':
+			for j < len(tok) && tok[j] == ':' {
+				j++
+			}
+		case isAlpha(tok[1]):
+			for j < len(tok) && isAlnum(tok[j]) {
+				j++
+			}
+			q.param(text, part, tok[1:j], lookup)
+			tok = tok[j:]
+			continue
+		}
+		text.WriteString(tok[:j])
+		part.WriteString(tok[:j])
+		tok = tok[j:]
+	}
+}
+
+// param turns a :name reference into the next parameter.
+func (q *SQL) param(text, part *strings.Builder, name string, lookup func(string) int) {
+	q.Params = append(q.Params, name)
+	q.slots = append(q.slots, lookup(name))
+	fmt.Fprintf(text, "$%d", len(q.Params))
+	q.Parts = append(q.Parts, part.String())
+	part.Reset()
 }
 
 func (q *SQL) finish(text, lastPart string) *SQL {
