@@ -12,8 +12,10 @@ import (
 	"math"
 	"time"
 
+	"github.com/dbmeter/dbmeter/internal/capacity"
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/null"
+	"github.com/dbmeter/dbmeter/internal/plan"
 	"github.com/dbmeter/dbmeter/internal/result"
 )
 
@@ -167,6 +169,42 @@ func Stall(ctx context.Context, rate float64, period, stall, d time.Duration, to
 	return checks, nil
 }
 
+// Capacity runs the capacity search (--find-max-rate) against the null
+// target whose operations take delay, with at most inFlight of them in
+// flight: its capacity is inFlight/delay exactly, so the search must find
+// it within tolerance. Steps last step each.
+func Capacity(ctx context.Context, delay time.Duration, inFlight int, step time.Duration, tolerance float64, o Options) (Check, error) {
+	want := float64(inFlight) / delay.Seconds()
+	slo, err := capacity.ParseSLO(fmt.Sprintf("p99<%s", 5*delay))
+	if err != nil {
+		return Check{}, err
+	}
+	cfg := load.DefaultConfig()
+	cfg.Rate, cfg.MaxInFlight, cfg.Duration, cfg.Warmup, cfg.Interval = want/10, inFlight, step, step/10, 0
+	cfg.Sleep = o.Sleep
+	p, err := null.NewPlan(null.Options{Target: null.Config{Delay: delay}, Load: cfg, Params: map[string]string{},
+		Search: &capacity.Search{SLO: slo, Start: want / 10, MaxInFlight: inFlight}})
+	if err != nil {
+		return Check{}, err
+	}
+	var c plan.Collector
+	if err := plan.Execute(ctx, p, &c); err != nil {
+		return Check{}, err
+	}
+	if len(c.Capacity) == 0 {
+		return Check{}, fmt.Errorf("the capacity search ran no step")
+	}
+	got := c.Capacity[0]
+	off := (got.MaxRate - want) / want
+	return Check{
+		Name:   fmt.Sprintf("capacity search: %d in flight of %s each (%s)", inFlight, delay, slo.Text),
+		Got:    fmt.Sprintf("%.0f/s (%+.1f%%, %d steps, bounded by %s)", got.MaxRate, off*100, len(got.Steps), got.Limit),
+		Want:   fmt.Sprintf("%.0f/s ± %.0f%%", want, tolerance*100),
+		Pass:   verdict(math.Abs(off) <= tolerance),
+		Config: cfg,
+	}, nil
+}
+
 // ExpectedQuantile is the latency at percentile q (0–100) of arrivals at a
 // constant rate into a target frozen for stall every period, when the
 // target is otherwise instant: stall − (1 − q/100) × period, or 0 when the
@@ -217,7 +255,9 @@ func All(ctx context.Context, l Limits, show func(Check)) (runs []result.Run, fa
 			}
 			show(c)
 		}
-		measured = append(measured, cs[0])
+		if cs[0].Result != nil {
+			measured = append(measured, cs[0])
+		}
 		return nil
 	}
 	steps := []func() ([]Check, error){
@@ -226,6 +266,10 @@ func All(ctx context.Context, l Limits, show func(Check)) (runs []result.Run, fa
 		func() ([]Check, error) { return Scheduler(ctx, 1000, l.Duration, l.Lag, l.CPULow, Options{}) },
 		func() ([]Check, error) {
 			return Stall(ctx, 1000, time.Second, 100*time.Millisecond, max(l.Duration, 5*time.Second), 0.05, Options{})
+		},
+		func() ([]Check, error) {
+			c, err := Capacity(ctx, 10*time.Millisecond, 10, time.Second, 0.05, Options{})
+			return []Check{c}, err
 		},
 	}
 	for _, step := range steps {

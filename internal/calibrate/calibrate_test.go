@@ -3,6 +3,7 @@ package calibrate
 import (
 	"context"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
@@ -24,6 +25,33 @@ func TestExpectedQuantile(t *testing.T) {
 		if d := got - tt.want; d > time.Microsecond || d < -time.Microsecond {
 			t.Errorf("ExpectedQuantile(%g, %s, %s) = %s, want %s", tt.q, tt.period, tt.stall, got, tt.want)
 		}
+	}
+}
+
+// The capacity check passes when the search finds the null target's
+// analytical capacity, and fails when the open loop is broken: a
+// dispatcher that wakes 2 ms late bunches its arrivals, so ten in flight
+// overflow well below 1,000/s. Under a fake clock, so that the machine's
+// noise plays no part.
+func TestCapacityCheck(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		late time.Duration
+		pass bool
+	}{{"a working search", 0, true}, {"a late dispatcher", 2 * time.Millisecond, false}} {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				sleep := func(d time.Duration) { time.Sleep(d + tt.late) }
+				c, err := Capacity(context.Background(), 10*time.Millisecond, 10, time.Second, 0.05, Options{Sleep: sleep})
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Logf("%s: %s", c.Name, c.Got)
+				if *c.Pass != tt.pass {
+					t.Errorf("%s: got %s, want %s: pass %v, want %v", c.Name, c.Got, c.Want, *c.Pass, tt.pass)
+				}
+			})
+		})
 	}
 }
 
