@@ -116,6 +116,7 @@ func checkSurvived(t *testing.T, code int, stderr string, r faultRun) {
 	}
 }
 
+// Every PostgreSQL driver lives through a server that stops and comes back.
 func TestPGOutageMidRun(t *testing.T) {
 	t.Parallel()
 	env := privateServices(t)
@@ -123,9 +124,13 @@ func TestPGOutageMidRun(t *testing.T) {
 	if code, _, stderr := dbmeter(t, nil, "pg", "--dsn", dsn, "-i", "-s", "1", "--quiet"); code != 0 {
 		t.Fatalf("init: exit %d: %s", code, stderr)
 	}
-	code, stderr, runs := outage(t, env, "pg", 3*time.Second, 3*time.Second,
-		"pg", "--dsn", dsn, "-c", "2", "-T", "16", "-P", "1", "-S", "-n")
-	checkSurvived(t, code, stderr, runs[0])
+	for _, driver := range []string{"pgx", "pgx-stdlib", "pq"} {
+		t.Run(driver, func(t *testing.T) {
+			code, stderr, runs := outage(t, env, "pg", 3*time.Second, 3*time.Second,
+				"pg", "--dsn", dsn, "--driver", driver, "-c", "2", "-T", "14", "-P", "1", "-S", "-n")
+			checkSurvived(t, code, stderr, runs[0])
+		})
+	}
 }
 
 func TestCHQueryOutageMidRun(t *testing.T) {
