@@ -4,7 +4,7 @@ TAGS      ?= rocksdb
 FUZZTIME  ?= 5s
 SERVICES  := scripts/dev-services.sh
 
-.PHONY: build test unit services services-down bench fuzz kv
+.PHONY: build test unit services services-down bench fuzz faults kv
 
 # The binary records which commit it was built from, and -dirty when the
 # checkout had uncommitted changes (`dbmeter version`, every result's
@@ -31,6 +31,7 @@ test:
 	$(SERVICES) up
 	set -e; trap '$(SERVICES) down' EXIT; eval "$$($(SERVICES) env)"; \
 	  DBMETER_E2E=1 $(GO) test -tags '$(TAGS)' -count=1 -timeout 40m ./... ; \
+	  $(MAKE) --no-print-directory faults; \
 	  $(MAKE) --no-print-directory fuzz
 
 # Unit tests only: no servers, no cgo engines.
@@ -46,6 +47,17 @@ services-down:
 
 bench:
 	$(GO) test -tags '$(TAGS)' -run '^$$' -bench . -benchmem ./...
+
+# The ClickHouse outage tests of every client path (stop and SIGKILL of the
+# server mid-run) need a server of their own, so that stopping it disturbs
+# no other test: they get a private pair of servers, removed afterwards.
+faults:
+	@state=$$(mktemp -u /tmp/dbmeter-faults.XXXXXX); \
+	  trap 'DBMETER_SERVICES_STATE=$$state $(SERVICES) down' EXIT; \
+	  DBMETER_SERVICES_STATE=$$state $(SERVICES) up && \
+	  eval "$$(DBMETER_SERVICES_STATE=$$state $(SERVICES) env)" && \
+	  DBMETER_FAULT=1 DBMETER_E2E=1 DBMETER_SERVICES_STATE=$$state \
+	    $(GO) test -p 1 -tags '$(TAGS)' -count=1 -timeout 20m -run '^TestOutage' ./internal/ch/insert ./internal/ch/query/clients
 
 # Each fuzz target for FUZZTIME. On a failure scripts/fuzz.sh prints go
 # test's output, the crasher it kept under the package's testdata/fuzz/ and
