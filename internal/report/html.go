@@ -20,6 +20,7 @@ var pageTemplate string
 
 var page = template.Must(template.New("report").Funcs(template.FuncMap{
 	"bytes": func(v int64) string { return Bytes(float64(v)) },
+	"disk":  DiskSummary,
 	"modules": func(m map[string]string) string {
 		keys := make([]string, 0, len(m))
 		for k := range m {

@@ -41,6 +41,25 @@ func kvDiskLine(d result.Disk) string {
 		head, Count(float64(p.WriteBytes)), p.Ops, Nanos(p.P50Ns), Nanos(p.P99Ns), Nanos(p.MinNs), Count(p.OpsPerS))
 }
 
+// DiskSummary is the disk under a document's runs in a few words for a
+// report header: its filesystem, the kernel's rotational flag (a guess for
+// virtual and RAID devices, so named as the flag it is) and, when probed,
+// what one fsync costs, which is the figure to trust.
+func DiskSummary(d result.Disk) string {
+	if d.FS == "" {
+		return ""
+	}
+	rot := "non-rotational"
+	if d.Rotational {
+		rot = "rotational"
+	}
+	s := fmt.Sprintf("%s (kernel flag %s)", d.FS, rot)
+	if p := d.Fsync; p != nil && p.Error == "" && p.Ops > 0 {
+		s += fmt.Sprintf(", one fsync p50 %s (%s/s)", Nanos(p.P50Ns), Count(p.OpsPerS))
+	}
+	return s
+}
+
 // kvDurableWrites are the operations that, with fsync on, each wait for
 // their data to be durable.
 var kvDurableWrites = map[string]string{"set": "write", "del": "delete", "setmixed": "write", "batchset": "batch"}

@@ -92,3 +92,22 @@ func TestKVTablesShowTheDisk(t *testing.T) {
 		t.Errorf("without a probe the table must say so and warn of nothing:\n%s", out)
 	}
 }
+
+// A report header names the kernel's rotational flag as the guess it is
+// and, when the disk was probed, what one fsync costs.
+func TestDiskSummary(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		disk result.Disk
+		want string
+	}{
+		{result.Disk{FS: "ext4", Rotational: true}, "ext4 (kernel flag rotational)"},
+		{result.Disk{FS: "xfs", Fsync: ssdProbe}, "xfs (kernel flag non-rotational), one fsync p50 150µs (4,000/s)"},
+		{result.Disk{}, ""},
+	}
+	for _, tt := range tests {
+		if got := DiskSummary(tt.disk); got != tt.want {
+			t.Errorf("DiskSummary(%+v) = %q, want %q", tt.disk, got, tt.want)
+		}
+	}
+}

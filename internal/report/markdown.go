@@ -23,11 +23,7 @@ func Markdown(w io.Writer, srcs []Source) error {
 		fmt.Fprintf(bw, "dbmeter %s, %s, %d CPUs (GOMAXPROCS %d), %s, %s, %s",
 			d.Tool.Version, e.CPUModel, e.CPUs, e.GOMAXPROCS, Bytes(float64(e.MemBytes)), e.Kernel, e.Go)
 		if e.Disk.Path != "" && e.Disk.FS != "" {
-			kind := "SSD"
-			if e.Disk.Rotational {
-				kind = "rotational disk"
-			}
-			fmt.Fprintf(bw, ", %s on %s", e.Disk.FS, kind)
+			fmt.Fprintf(bw, ", %s", DiskSummary(e.Disk))
 		}
 		fmt.Fprintf(bw, ", %s\n", d.StartedAt.Format("2006-01-02 15:04 MST"))
 		if d.Interrupted {
