@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/dbmeter/dbmeter/internal/redact"
 )
@@ -47,24 +46,14 @@ func exitCodeOf(err error) int {
 
 // oneLine makes err printable as the single line a user sees: secrets
 // masked, newlines folded.
-func oneLine(err error) string {
-	s := redact.String(err.Error())
-	s = strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", "; ")), " ")
-	return s
-}
+func oneLine(err error) string { return redact.Line(err) }
 
 // scrubbed masks secrets a driver or server may have put in an error.
 func scrubbed(err error, secrets []string) error {
-	if err == nil {
-		return nil
-	}
-	msg := redact.Scrub(err.Error(), secrets...)
-	if msg == err.Error() {
-		return err
-	}
+	masked := redact.Err(err, secrets...)
 	var u usageError
-	if errors.As(err, &u) {
-		return usageError{errors.New(msg)}
+	if masked != nil && masked.Error() != err.Error() && errors.As(err, &u) {
+		return usageError{masked}
 	}
-	return errors.New(msg)
+	return masked
 }

@@ -71,22 +71,6 @@ type BadUsage struct{ Err error }
 func (e *BadUsage) Error() string { return e.Err.Error() }
 func (e *BadUsage) Unwrap() error { return e.Err }
 
-// scrub masks secrets a driver or server put in an error.
-func scrub(err error, secrets []string) error {
-	if err == nil {
-		return nil
-	}
-	if msg := redact.Scrub(err.Error(), secrets...); msg != err.Error() {
-		return errors.New(msg)
-	}
-	return err
-}
-
-// oneLine folds err into the single line a user reads.
-func oneLine(err error) string {
-	return strings.Join(strings.Fields(strings.ReplaceAll(redact.String(err.Error()), "\n", "; ")), " ")
-}
-
 // Prepared is a checked command line, ready to plan.
 type Prepared struct {
 	dsns    []string
@@ -207,7 +191,7 @@ func (f *Command) Init(ctx context.Context, p *Prepared, quiet bool) error {
 	if err := ic.Validate(); err != nil {
 		return &BadUsage{err}
 	}
-	return scrub(InitServers(ctx, p.dsns, ic, f.Stderr), p.Secrets)
+	return redact.Err(InitServers(ctx, p.dsns, ic, f.Stderr), p.Secrets...)
 }
 
 // Plan is one step per server × driver; each server is checked and sized
@@ -293,10 +277,10 @@ func (f *Command) runOne(ctx context.Context, p *Prepared, r plan.Rep, srv *Serv
 	}
 	if err := bench.LastError(); err != nil && len(bench.Aborts()) == 0 {
 		// The counts say how many failed; this says why, once.
-		fmt.Fprintf(f.Stderr, "dbmeter pg: %s: last transaction error: %s\n", target, oneLine(scrub(err, p.Secrets)))
+		fmt.Fprintf(f.Stderr, "dbmeter pg: %s: last transaction error: %s\n", target, redact.Line(redact.Err(err, p.Secrets...)))
 	}
 	for _, a := range bench.Aborts() {
-		fmt.Fprintf(f.Stderr, "dbmeter pg: %s: %s\n", target, scrub(errors.New(a), p.Secrets))
+		fmt.Fprintf(f.Stderr, "dbmeter pg: %s: %s\n", target, redact.Err(errors.New(a), p.Secrets...))
 	}
 	run := res.Fill(result.Run{
 		Family:   "pg",

@@ -4,6 +4,7 @@
 package redact
 
 import (
+	"errors"
 	"net/url"
 	"regexp"
 	"strings"
@@ -95,4 +96,23 @@ func Scrub(s string, secrets ...string) string {
 		}
 	}
 	return s
+}
+
+// Err is err with the known secrets and any DSN password masked in its
+// message: a driver or server may quote a connection string back. It keeps
+// err itself when nothing needed masking, so errors.As still finds it.
+func Err(err error, secrets ...string) error {
+	if err == nil {
+		return nil
+	}
+	if msg := Scrub(err.Error(), secrets...); msg != err.Error() {
+		return errors.New(msg)
+	}
+	return err
+}
+
+// Line is err's message as the one line a user reads: secrets masked,
+// line breaks folded.
+func Line(err error) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(String(err.Error()), "\n", "; ")), " ")
 }
