@@ -131,22 +131,32 @@ func (r *runner) sleepUntil(sleep func(time.Duration), t int64) bool {
 	}
 }
 
+// openSlot is one open-loop worker and what it records into, resolved once
+// rather than per operation.
+type openSlot struct {
+	w     Worker
+	sched Scheduled // w as a Scheduled worker, or nil
+	rec   *hist.Recorder
+	buf   *hist.Buffer
+}
+
 // openWorker serves arrivals until the channel is closed and drained; first,
 // when not -1, is an arrival to serve before taking more. A panic inside Do
 // is counted as in closedWorker and the worker goes on.
 func (r *runner) openWorker(ctx context.Context, w Worker, rec *hist.Recorder, arrivals <-chan int64, pending *atomic.Int64, first int64) {
 	debug.SetPanicOnFault(true)
-	buf := hist.NewBuffer(rec, hist.OpenBuffer)
-	defer buf.Flush()
+	sl := &openSlot{w: w, rec: rec, buf: hist.NewBuffer(rec, hist.OpenBuffer)}
+	sl.sched, _ = w.(Scheduled)
+	defer sl.buf.Flush()
 	due := first
-	for r.serve(ctx, w, rec, buf, arrivals, pending, &due) {
+	for r.serve(ctx, sl, arrivals, pending, &due) {
 	}
 }
 
 // serve runs arrivals. *due is the arrival in hand (-1: none), so that a
 // panic is counted against it. It reports whether it stopped on a panic and
 // the worker should go on.
-func (r *runner) serve(ctx context.Context, w Worker, rec *hist.Recorder, buf *hist.Buffer, arrivals <-chan int64, pending *atomic.Int64, due *int64) (panicked bool) {
+func (r *runner) serve(ctx context.Context, sl *openSlot, arrivals <-chan int64, pending *atomic.Int64, due *int64) (panicked bool) {
 	defer func() {
 		p := recover()
 		if p == nil {
@@ -154,14 +164,14 @@ func (r *runner) serve(ctx context.Context, w Worker, rec *hist.Recorder, buf *h
 		}
 		r.rethrowOwn(p)
 		if r.measured(*due) {
-			rec.RecordError(0, KindPanic)
+			sl.rec.RecordError(0, KindPanic)
 		}
 		*due = -1
 		pending.Add(-1)
 		panicked = true
 	}()
 	if *due >= 0 {
-		r.openOp(ctx, w, rec, buf, *due)
+		r.openOp(ctx, sl, *due)
 		*due = -1
 		pending.Add(-1)
 	}
@@ -173,46 +183,45 @@ func (r *runner) serve(ctx context.Context, w Worker, rec *hist.Recorder, buf *h
 		default:
 			// Going idle: hand the buffer over now, so intervals see every
 			// operation that ended in them.
-			buf.Flush()
+			sl.buf.Flush()
 			d, ok = <-arrivals
 		}
 		if !ok {
 			return false
 		}
 		*due = d
-		r.openOp(ctx, w, rec, buf, d)
+		r.openOp(ctx, sl, d)
 		*due = -1
 		pending.Add(-1)
 	}
 }
 
-func (r *runner) openOp(ctx context.Context, w Worker, rec *hist.Recorder, buf *hist.Buffer, due int64) {
+func (r *runner) openOp(ctx context.Context, sl *openSlot, due int64) {
 	began := r.now()
 	measured := r.measured(due)
-	sw, _ := w.(Scheduled)
 	if r.cfg.SkipLate > 0 && began-due > int64(r.cfg.SkipLate) {
 		if measured {
 			r.dropped.Add(1)
 		}
-		if sw != nil {
-			sw.Skipped(r.base.Add(time.Duration(due)))
+		if sl.sched != nil {
+			sl.sched.Skipped(r.base.Add(time.Duration(due)))
 		}
 		return
 	}
-	if sw != nil {
-		sw.Scheduled(r.base.Add(time.Duration(due)))
+	if sl.sched != nil {
+		sl.sched.Scheduled(r.base.Add(time.Duration(due)))
 	}
-	out, err := w.Do(ctx)
+	out, err := sl.w.Do(ctx)
 	end := r.now()
 	if !measured {
 		return
 	}
 	r.checkOp(out.Op)
 	if err != nil {
-		rec.RecordError(out.Op, r.kindOf(ctx, err))
+		sl.rec.RecordError(out.Op, r.kindOf(ctx, err))
 		return
 	}
-	buf.Record(end, out.Op, &hist.Sample{
+	sl.buf.Record(end, out.Op, &hist.Sample{
 		Latency: end - due, Service: end - began, Lag: began - due,
 		Rows: out.Rows, Bytes: out.Bytes, Phases: out.Phases,
 	})

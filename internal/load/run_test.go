@@ -397,3 +397,39 @@ func TestPhasesCoverTheMeasuredOperations(t *testing.T) {
 		})
 	}
 }
+
+// scheduledWorker notes what the runner tells a load.Scheduled worker.
+type scheduledWorker struct {
+	d                  time.Duration
+	scheduled, skipped []time.Time
+}
+
+func (w *scheduledWorker) Scheduled(t time.Time) { w.scheduled = append(w.scheduled, t) }
+func (w *scheduledWorker) Skipped(t time.Time)   { w.skipped = append(w.skipped, t) }
+func (w *scheduledWorker) Do(context.Context) (load.Outcome, error) {
+	time.Sleep(w.d)
+	return load.Outcome{}, nil
+}
+
+// A Scheduled worker hears the intended start of every arrival it runs and
+// of every one it skips as too late (pgbench's -l needs both), and the
+// skipped ones are the run's drops.
+func TestScheduledWorkerHearsEveryArrival(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		w := &scheduledWorker{d: 15 * time.Millisecond}
+		cfg := load.DefaultConfig()
+		cfg.Rate, cfg.Workers, cfg.MaxInFlight, cfg.Queue = 100, 1, 1, 1000
+		cfg.Duration, cfg.Warmup, cfg.Interval, cfg.SkipLate, cfg.Sleep = time.Second, 0, 0, 20*time.Millisecond, time.Sleep
+		start := time.Now()
+		res, err := load.Run(context.Background(), cfg, []string{"op"}, func(context.Context, int, *rand.Rand) (load.Worker, error) { return w, nil }, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := len(w.scheduled) + len(w.skipped); n != 100 || len(w.skipped) == 0 || int64(len(w.skipped)) != res.Dropped {
+			t.Fatalf("heard %d scheduled and %d skipped (run dropped %d); want 100 in all, the skipped ones dropped", len(w.scheduled), len(w.skipped), res.Dropped)
+		}
+		if first := w.scheduled[0]; !first.Equal(start) {
+			t.Errorf("first arrival intended %s after the start, want at it", first.Sub(start))
+		}
+	})
+}
