@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // Proxy is a loopback TCP listener in front of a server that can fail the
@@ -140,4 +141,33 @@ func (p *Proxy) closeConns() {
 	for c := range p.conns {
 		c.Close()
 	}
+}
+
+// Cycle is what Outage saw: when connections were forwarded again, how
+// many dials came while they were dropped, and the dial count then.
+type Cycle struct {
+	Back           time.Time
+	DropAccepts    int64
+	ForwardAccepts int64
+}
+
+// Outage takes p through a lost server in steps of step: forwarding, then
+// every connection dropped mid-stream, then refused, then forwarded again.
+// The channel yields what it saw once forwarding resumes.
+func (p *Proxy) Outage(t *testing.T, step time.Duration) <-chan Cycle {
+	done := make(chan Cycle, 1)
+	go func() {
+		time.Sleep(step)
+		before := p.Accepts()
+		p.Drop()
+		time.Sleep(step)
+		var c Cycle
+		c.DropAccepts = p.Accepts() - before
+		p.Refuse()
+		time.Sleep(step)
+		p.Forward(t)
+		c.ForwardAccepts, c.Back = p.Accepts(), time.Now()
+		done <- c
+	}()
+	return done
 }

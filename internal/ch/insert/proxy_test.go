@@ -54,27 +54,14 @@ func TestDroppedConnections(t *testing.T) {
 			wl := NewWorkload(c, Options{DSN: pd, Batch: batch, BlocksPerInsert: tc.perInsert, NoDelay: true}, table, event.Ring(1, batch, 4), 0)
 			cfg := load.DefaultConfig()
 			cfg.Workers, cfg.Duration, cfg.Warmup, cfg.Interval, cfg.Phases = 2, 9*time.Second, 0, time.Second, Phases
-			var dropAccepts, forwardAccepts int64
-			forwarded := make(chan time.Time, 1)
-			go func() {
-				time.Sleep(2 * time.Second)
-				before := proxy.Accepts()
-				proxy.Drop()
-				time.Sleep(2 * time.Second)
-				dropAccepts = proxy.Accepts() - before
-				proxy.Refuse()
-				time.Sleep(2 * time.Second)
-				proxy.Forward(t)
-				forwardAccepts = proxy.Accepts()
-				forwarded <- time.Now()
-			}()
+			outage := proxy.Outage(t, 2*time.Second)
 			var ticks chtest.Ticks
 			before, err := a.Count(ctx, table)
 			if err != nil {
 				t.Fatal(err)
 			}
 			res, err := load.Run(ctx, cfg, Ops, wl.NewWorker, &ticks)
-			back := <-forwarded
+			cyc := <-outage
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -84,14 +71,14 @@ func TestDroppedConnections(t *testing.T) {
 			}
 			r := res.Fill(result.Run{}, cfg, 0)
 			Reconcile(&r, table, wl.Acked(), after-before, wl.Uncertain())
-			opsAfter := ticks.OpsAfter(back, cfg.Interval)
+			opsAfter := ticks.OpsAfter(cyc.Back, cfg.Interval)
 			t.Logf("%s: errors %v, ops %d (%d after the gap), dials while dropping %d, rows acknowledged %d counted %d uncertain %d",
-				tc.client, r.ErrorKinds, r.Ops, opsAfter, dropAccepts, wl.Acked(), after-before, wl.Uncertain())
+				tc.client, r.ErrorKinds, r.Ops, opsAfter, cyc.DropAccepts, wl.Acked(), after-before, wl.Uncertain())
 			if r.ErrorKinds[load.KindConnection] == 0 || r.ErrorKinds[load.KindOther] > 0 {
 				t.Errorf("errors by kind %v: want connection errors during the gap and none of kind other", r.ErrorKinds)
 			}
-			if dropAccepts < 2 {
-				t.Errorf("%d dials while connections were dropped: the path did not redial", dropAccepts)
+			if cyc.DropAccepts < 2 {
+				t.Errorf("%d dials while connections were dropped: the path did not redial", cyc.DropAccepts)
 			}
 			if r.Errors > 5000 {
 				t.Errorf("%d errors: the workers did not back off", r.Errors)
@@ -99,7 +86,7 @@ func TestDroppedConnections(t *testing.T) {
 			if !tc.served {
 				// Before the gap too, 18.16 refused every query; after it,
 				// the path must have dialed again and been refused again.
-				if n := proxy.Accepts() - forwardAccepts; n < 2 || r.ErrorKinds[load.KindServer] == 0 {
+				if n := proxy.Accepts() - cyc.ForwardAccepts; n < 2 || r.ErrorKinds[load.KindServer] == 0 {
 					t.Errorf("%d dials after the gap, errors %v: the path never reached the server again", n, r.ErrorKinds)
 				}
 				return

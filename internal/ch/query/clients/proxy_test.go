@@ -45,41 +45,28 @@ func TestDroppedConnections(t *testing.T) {
 			wl := query.NewWorkload(q, query.CustomSpec("SELECT number FROM system.numbers LIMIT 100", nil), false)
 			cfg := load.DefaultConfig()
 			cfg.Workers, cfg.Duration, cfg.Warmup, cfg.Interval, cfg.Phases = 2, 9*time.Second, 0, time.Second, query.Phases
-			var dropAccepts, forwardAccepts int64
-			forwarded := make(chan time.Time, 1)
-			go func() {
-				time.Sleep(2 * time.Second)
-				before := proxy.Accepts()
-				proxy.Drop()
-				time.Sleep(2 * time.Second)
-				dropAccepts = proxy.Accepts() - before
-				proxy.Refuse()
-				time.Sleep(2 * time.Second)
-				proxy.Forward(t)
-				forwardAccepts = proxy.Accepts()
-				forwarded <- time.Now()
-			}()
+			outage := proxy.Outage(t, 2*time.Second)
 			var ticks chtest.Ticks
 			res, err := load.Run(ctx, cfg, wl.Ops(), wl.NewWorker, &ticks)
-			back := <-forwarded
+			cyc := <-outage
 			if err != nil {
 				t.Fatal(err)
 			}
 			st := res.Stats(0)
-			opsAfter := ticks.OpsAfter(back, cfg.Interval)
+			opsAfter := ticks.OpsAfter(cyc.Back, cfg.Interval)
 			t.Logf("%s: errors %v, ops %d (%d after the gap), dials while dropping %d, after %d",
-				tc.client, st.ErrorKinds, st.Ops, opsAfter, dropAccepts, proxy.Accepts()-forwardAccepts)
+				tc.client, st.ErrorKinds, st.Ops, opsAfter, cyc.DropAccepts, proxy.Accepts()-cyc.ForwardAccepts)
 			if st.ErrorKinds[load.KindConnection] == 0 || st.ErrorKinds[load.KindOther] > 0 {
 				t.Errorf("errors by kind %v: want connection errors during the gap and none of kind other", st.ErrorKinds)
 			}
-			if dropAccepts < 2 {
-				t.Errorf("%d dials while connections were dropped: the path did not redial", dropAccepts)
+			if cyc.DropAccepts < 2 {
+				t.Errorf("%d dials while connections were dropped: the path did not redial", cyc.DropAccepts)
 			}
 			if tc.served && st.Errors > 5000 {
 				t.Errorf("%d errors: the workers did not back off", st.Errors)
 			}
 			if !tc.served {
-				if n := proxy.Accepts() - forwardAccepts; n < 2 || st.ErrorKinds[load.KindServer] == 0 {
+				if n := proxy.Accepts() - cyc.ForwardAccepts; n < 2 || st.ErrorKinds[load.KindServer] == 0 {
 					t.Errorf("%d dials after the gap, errors %v: the path never reached the server again", n, st.ErrorKinds)
 				}
 				return
