@@ -15,12 +15,9 @@ import (
 func balances(t *testing.T, dsn string) (history, deltas, abalance, bbalance, tbalance int64) {
 	t.Helper()
 	ctx := context.Background()
-	conn, err := Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
+	conn := testConn(t, dsn)
 	defer conn.Close(ctx)
-	err = conn.QueryRow(ctx, `select (select count(*) from pgbench_history), (select coalesce(sum(delta), 0) from pgbench_history),
+	err := conn.QueryRow(ctx, `select (select count(*) from pgbench_history), (select coalesce(sum(delta), 0) from pgbench_history),
 		(select sum(abalance) from pgbench_accounts), (select sum(bbalance) from pgbench_branches), (select sum(tbalance) from pgbench_tellers)`).
 		Scan(&history, &deltas, &abalance, &bbalance, &tbalance)
 	if err != nil {

@@ -394,10 +394,7 @@ SELECT 3 AS c \; SELECT 4 AS d \gset
 func balance(t *testing.T, dsn string, aid int) int64 {
 	t.Helper()
 	ctx := context.Background()
-	conn, err := Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
+	conn := testConn(t, dsn)
 	defer conn.Close(ctx)
 	var b int64
 	if err := conn.QueryRow(ctx, "SELECT abalance FROM pgbench_accounts WHERE aid = $1", aid).Scan(&b); err != nil {
@@ -528,13 +525,10 @@ func TestPgbenchStaticErrors(t *testing.T) {
 func tableDigest(t *testing.T, dsn string) string {
 	t.Helper()
 	ctx := context.Background()
-	conn, err := Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
+	conn := testConn(t, dsn)
 	defer conn.Close(ctx)
 	var h, d, ad, td, bd, ab, tb, bb int64
-	err = conn.QueryRow(ctx, `SELECT count(*), coalesce(sum(delta), 0), coalesce(sum(aid::bigint * delta), 0),
+	err := conn.QueryRow(ctx, `SELECT count(*), coalesce(sum(delta), 0), coalesce(sum(aid::bigint * delta), 0),
 		coalesce(sum(tid * delta), 0), coalesce(sum(bid * delta), 0),
 		(SELECT sum(abalance::bigint * aid) FROM pgbench_accounts), (SELECT sum(tbalance * tid) FROM pgbench_tellers),
 		(SELECT sum(bbalance * bid) FROM pgbench_branches) FROM pgbench_history`).Scan(&h, &d, &ad, &td, &bd, &ab, &tb, &bb)
@@ -548,10 +542,7 @@ func tableDigest(t *testing.T, dsn string) string {
 func resetTables(t *testing.T, dsn string) {
 	t.Helper()
 	ctx := context.Background()
-	conn, err := Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
+	conn := testConn(t, dsn)
 	defer conn.Close(ctx)
 	for _, q := range []string{"TRUNCATE pgbench_history", "UPDATE pgbench_accounts SET abalance = 0 WHERE abalance <> 0",
 		"UPDATE pgbench_tellers SET tbalance = 0", "UPDATE pgbench_branches SET bbalance = 0"} {
@@ -714,10 +705,7 @@ func TestPgbenchLogFormat(t *testing.T) {
 func catalog(t *testing.T, dsn string) string {
 	t.Helper()
 	ctx := context.Background()
-	conn, err := Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
+	conn := testConn(t, dsn)
 	defer conn.Close(ctx)
 	rows, err := conn.Query(ctx, `SELECT relname || ' ' || relpersistence::text || ' ' || relkind::text || ' ' || coalesce(pg_get_expr(relpartbound, oid), '') ||
 		' ' || coalesce(array_to_string(reloptions, ','), '') FROM pg_class WHERE relname LIKE 'pgbench%' ORDER BY 1`)
@@ -769,10 +757,7 @@ func TestPgbenchInitOptions(t *testing.T) {
 				cfg.Steps = "dtgvp"
 			}
 			ctx := context.Background()
-			conn, err := Connect(ctx, dsn)
-			if err != nil {
-				t.Fatal(err)
-			}
+			conn := testConn(t, dsn)
 			defer conn.Close(ctx)
 			if err := Init(ctx, conn, cfg); err != nil {
 				t.Fatal(err)

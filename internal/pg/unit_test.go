@@ -134,10 +134,7 @@ func TestLookupDriver(t *testing.T) {
 func TestInitRefusesForeignTables(t *testing.T) {
 	dsn := servertest.PostgresDB(t)
 	ctx := context.Background()
-	conn, err := Connect(ctx, dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
+	conn := testConn(t, dsn)
 	defer conn.Close(ctx)
 	if _, err := conn.Exec(ctx, "create table pgbench_tellers(tid int, keep text); insert into pgbench_tellers values (1, 'mine')"); err != nil {
 		t.Fatal(err)
