@@ -55,16 +55,16 @@ the exit code is 1 if any fails.`,
 			fmt.Fprintf(env.Stdout, "%-80s %-40s want %-16s %s\n", c.Name, c.Got, c.Want, v)
 		})
 		if err != nil {
-			s.abort()
+			s.Abort()
 			return err
 		}
 		params := flagParams(cmd.Flags())
 		for _, r := range runs {
 			r.Params = maps.Clone(params)
-			s.add(r)
+			s.Add(r)
 		}
 		s.SetQuiet() // the checks above are the report
-		if err := s.finish(cmd.Context()); err != nil {
+		if err := s.Finish(cmd.Context()); err != nil {
 			return err
 		}
 		if failed > 0 {

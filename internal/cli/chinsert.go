@@ -116,15 +116,15 @@ func runCHInsert(cmd *cobra.Command, env Env, rf *runFlags, f *chiFlags) error {
 	s.showProgress(rf)
 	perr := plan.Execute(ctx, p.Plan, s)
 	chiSay(env, planErrors(perr), secrets)
-	if len(s.doc.Runs) == 0 {
-		s.abort()
+	if len(s.Doc().Runs) == 0 {
+		s.Abort()
 		if perr == nil { // interrupted before the first run ended
 			return errors.New("interrupted: no client ran")
 		}
 		return fmt.Errorf("no client ran: %s", oneLine(scrubbed(perr, secrets)))
 	}
 	var problems []string
-	if err := s.finish(ctx); err != nil {
+	if err := s.Finish(ctx); err != nil {
 		problems = append(problems, err.Error())
 	}
 	if len(p.Refused) > 0 {

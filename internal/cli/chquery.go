@@ -134,7 +134,7 @@ func runCHQuery(cmd *cobra.Command, env Env, rf *runFlags, qf *chqFlags, sf *sea
 	}
 	s.showProgress(rf)
 	p.Plan.Search = search
-	return scrubbed(s.execute(ctx, p.Plan), secrets)
+	return scrubbed(s.Execute(ctx, p.Plan), secrets)
 }
 
 // chqConfig binds the flags to the family's configuration. It applies `ch

@@ -85,7 +85,7 @@ columns. With no flags it runs every engine built in and every operation.
 		}
 		m.Dir = dir
 		s.showProgress(&rf)
-		runErr := s.execute(cmd.Context(), m.Plan())
+		runErr := s.Execute(cmd.Context(), m.Plan())
 		if cerr := cleanup(); cerr != nil {
 			runErr = errors.Join(runErr, cerr)
 		}

@@ -40,7 +40,7 @@ dbmeter's own cost and how a stalled target shows in open-loop percentiles.`,
 			return err
 		}
 		s.showProgress(&rf)
-		return s.execute(cmd.Context(), p)
+		return s.Execute(cmd.Context(), p)
 	})
 	def := load.DefaultConfig()
 	rf.bind(cmd.Flags(), def)

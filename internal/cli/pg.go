@@ -152,7 +152,7 @@ func runPG(ctx context.Context, env Env, f *pgFlags, args []string) error {
 	if err != nil {
 		return err
 	}
-	err = s.execute(ctx, f.Plan(p))
+	err = s.Execute(ctx, f.Plan(p))
 	var bad *pg.BadUsage
 	if errors.As(err, &bad) {
 		return usageError{scrubbed(err, p.Secrets)}

@@ -1,14 +1,10 @@
 package cli
 
 import (
-	"context"
 	"errors"
 
 	"github.com/spf13/pflag"
 
-	"github.com/dbmeter/dbmeter/internal/load"
-	"github.com/dbmeter/dbmeter/internal/plan"
-	"github.com/dbmeter/dbmeter/internal/result"
 	"github.com/dbmeter/dbmeter/internal/sink"
 )
 
@@ -28,11 +24,8 @@ func (f *outputFlags) bind(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.NoDiskProbe, "no-disk-probe", false, "do not measure what one fsync costs on the disk under test (the probe takes up to a second)")
 }
 
-// session is a command's sink, with the CLI's error kinds.
-type session struct {
-	*sink.Sink
-	doc *result.Document
-}
+// session is a command's sink; newSession gives its errors the CLI's kinds.
+type session struct{ *sink.Sink }
 
 // newSession opens the outputs of one invocation of family's command.
 func newSession(env Env, family string, flags outputFlags, diskPath string, secrets ...string) (*session, error) {
@@ -44,30 +37,16 @@ func newSession(env Env, family string, flags outputFlags, diskPath string, secr
 	if err != nil {
 		return nil, err
 	}
-	return &session{Sink: s, doc: s.Doc()}, nil
+	return &session{s}, nil
 }
 
-func (s *session) add(r result.Run)          { s.Add(r) }
-func (s *session) abort()                    { s.Abort() }
 func (s *session) showProgress(rf *runFlags) { s.ShowProgress(rf.progress()) }
-
-// watcher watches a run labelled "target/workload"; rf nil: no progress.
-func (s *session) watcher(rf *runFlags, label string, ops ...string) load.Watcher {
-	var p sink.Progress
-	if rf != nil {
-		p = rf.progress()
-	}
-	return s.Watch(p, label, ops...)
-}
 
 // progress says how the run flags ask runs to show progress.
 func (f *runFlags) progress() sink.Progress {
 	total, count := f.limit()
 	return sink.Progress{Interval: f.cfg.Interval > 0, Asked: f.changed("progress"), Total: total, Count: count}
 }
-
-func (s *session) finish(ctx context.Context) error               { return s.Finish(ctx) }
-func (s *session) execute(ctx context.Context, p plan.Plan) error { return s.Execute(ctx, p) }
 
 // writesFiles says whether any output file was asked for.
 func (f outputFlags) writesFiles() bool {

@@ -55,23 +55,3 @@ func TestProgress(t *testing.T) {
 		})
 	}
 }
-
-func TestMetricLabels(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		args         []string
-		label        string
-		target, work string
-	}{
-		{[]string{"kv", "--engines", "pebble"}, "pebble/get", "pebble", "get"},
-		{[]string{"pg", "-c", "8"}, "127.0.0.1:5432/pgx/tpcb-like", "127.0.0.1:5432/pgx", "tpcb-like"},
-		{[]string{"ch", "insert", "--clients", "v1"}, "ch/clickhouse-go-v1", "clickhouse-go-v1", "insert"},
-		{[]string{"null"}, "null/noop", "null", "noop"},
-	}
-	for _, tt := range tests {
-		s := &Sink{io: IO{Args: tt.args}, family: tt.args[0]}
-		if target, work := s.metricLabels(tt.label); target != tt.target || work != tt.work {
-			t.Errorf("args %v, label %q: target %q workload %q, want %q %q", tt.args, tt.label, target, work, tt.target, tt.work)
-		}
-	}
-}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 	"time"
 
 	"golang.org/x/term"
@@ -55,13 +54,6 @@ func (s *Sink) Watcher(family, target, workload string, ops ...string) load.Watc
 // ShowProgress makes runs show progress as p says.
 func (s *Sink) ShowProgress(p Progress) { s.prog = p }
 
-// Watch is Watcher for a run labelled "target/workload" of the sink's
-// family, showing progress as p says.
-func (s *Sink) Watch(p Progress, label string, ops ...string) load.Watcher {
-	target, workload := s.metricLabels(label)
-	return s.watch(p, s.family, target, workload, label, ops)
-}
-
 func (s *Sink) watch(pr Progress, family, target, workload, label string, ops []string) load.Watcher {
 	var ws load.Watchers
 	terminal := isTerminal(s.io.Stderr)
@@ -92,36 +84,6 @@ func (s *Sink) watch(pr Progress, family, target, workload, label string, ops []
 		return ws[0]
 	}
 	return ws
-}
-
-// metricLabels splits a progress label "target/workload" for the metrics.
-// A label that starts with the family ("ch/clickhouse-go-v1") names only
-// the target; its workload is then the subcommand ("insert").
-func (s *Sink) metricLabels(label string) (target, workload string) {
-	target, workload = label, label
-	if i := strings.LastIndex(label, "/"); i >= 0 {
-		target, workload = label[:i], label[i+1:]
-	}
-	if sub := subcommandOf(s.io.Args); sub != "" && target == s.family {
-		return workload, sub
-	}
-	return target, workload
-}
-
-// subcommandOf is the second word of the command line ("insert" in
-// "ch insert"), "" when there is none.
-func subcommandOf(args []string) string {
-	var words []string
-	for _, a := range args {
-		if strings.HasPrefix(a, "-") {
-			break
-		}
-		words = append(words, a)
-	}
-	if len(words) < 2 {
-		return ""
-	}
-	return words[1]
 }
 
 func termWidth(w io.Writer) int {
