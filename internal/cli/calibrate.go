@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dbmeter/dbmeter/internal/calibrate"
+	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
 func newCalibrateCmd(env Env) *cobra.Command {
@@ -34,7 +35,7 @@ the exit code is 1 if any fails.`,
 	out.bind(f)
 	cmd.RunE = runE(func(cmd *cobra.Command, _ []string) error {
 		if err := lim.Validate(); err != nil {
-			return usageError{err}
+			return usage.Wrap(err)
 		}
 		s, err := newSession(env, "null", out, "")
 		if err != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/plan"
 	"github.com/dbmeter/dbmeter/internal/redact"
+	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
 // chiFlags are ch insert's own flags.
@@ -166,14 +167,14 @@ func chiConfig(fs *pflag.FlagSet, rf *runFlags, f *chiFlags) (insert.Config, err
 	}
 	c.Repeat, c.Params = rf.repeat, flagParams(fs, "dump-format")
 	if c.Table, err = insert.ParseTable(f.table); err != nil {
-		return c, usageError{err}
+		return c, usage.Wrap(err)
 	}
 	c = c.ForShard()
 	if f.dsn == "" {
 		return c, usagef("--dsn is required: the ClickHouse server's native address")
 	}
 	if c.DSN, err = ch.ParseDSN(f.dsn); err != nil {
-		return c, usageError{err}
+		return c, usage.Wrap(err)
 	}
 	if f.clients != "auto" {
 		for _, n := range trimAll(strings.Split(f.clients, ",")) {
@@ -189,7 +190,7 @@ func chiConfig(fs *pflag.FlagSet, rf *runFlags, f *chiFlags) (insert.Config, err
 		if lc, _ := c.LoadConfig(); c.Rows > 0 && lc.Count < int64(c.Load.Workers) {
 			return c, usagef("--rows %d makes %d blocks of --batch %d, fewer than --workers %d: lower --batch or --workers", c.Rows, lc.Count, c.Batch, c.Load.Workers)
 		}
-		return c, usageError{err}
+		return c, usage.Wrap(err)
 	}
 	return c, nil
 }
@@ -203,7 +204,7 @@ func chiDump(env Env, rf *runFlags, f *chiFlags) error {
 	ring := event.Ring(rf.cfg.Seed, c.Batch, event.RingSize(c.Batch, c.Rows))
 	if err := insert.Dump(env.Stdout, f.dumpFormat, ring, c.Batch, c.Rows); err != nil {
 		if strings.HasPrefix(err.Error(), "dump format") {
-			return usageError{err}
+			return usage.Wrap(err)
 		}
 		return err
 	}

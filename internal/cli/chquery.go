@@ -16,6 +16,7 @@ import (
 	"github.com/dbmeter/dbmeter/internal/ch/query/clients"
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/redact"
+	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
 // chqDefaultRate is the open-loop rate `ch query` runs at unless told
@@ -104,7 +105,7 @@ func runCHQuery(cmd *cobra.Command, env Env, rf *runFlags, qf *chqFlags, sf *sea
 	}
 	secrets := append(redact.Values(qf.dsn), c.DSN.Password)
 	if err := c.Validate(); err != nil {
-		return usageError{err}
+		return usage.Wrap(err)
 	}
 	version, err := serverVersion(cmd, c.DSN)
 	if err != nil {
@@ -113,7 +114,7 @@ func runCHQuery(cmd *cobra.Command, env Env, rf *runFlags, qf *chqFlags, sf *sea
 	p, err := query.Prepare(ctx, "ch", c, version)
 	var gate *query.GateError
 	if errors.As(err, &gate) {
-		return usageError{err}
+		return usage.Wrap(err)
 	}
 	if err != nil {
 		return scrubbed(err, secrets)
@@ -165,7 +166,7 @@ func chqConfig(fs *pflag.FlagSet, env Env, rf *runFlags, qf *chqFlags) (query.Co
 		return c, usagef("--dsn is required: the ClickHouse server's native address")
 	}
 	if c.DSN, err = ch.ParseDSN(qf.dsn); err != nil {
-		return c, usageError{err}
+		return c, usage.Wrap(err)
 	}
 	c.HTTPURL = qf.httpURL
 	if c.HTTPURL == "" {
@@ -179,7 +180,7 @@ func chqConfig(fs *pflag.FlagSet, env Env, rf *runFlags, qf *chqFlags) (query.Co
 	for _, n := range names {
 		cl, err := clients.Lookup(n)
 		if err != nil {
-			return c, usageError{err}
+			return c, usage.Wrap(err)
 		}
 		c.Clients = append(c.Clients, query.Named{Name: n, Client: cl})
 	}

@@ -2,9 +2,9 @@ package cli
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/dbmeter/dbmeter/internal/redact"
+	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
 // Exit codes.
@@ -14,13 +14,9 @@ const (
 	exitUsage  = 2 // the command line was wrong
 )
 
-// usageError is a mistake on the command line: exit 2.
-type usageError struct{ err error }
-
-func (e usageError) Error() string { return e.err.Error() }
-func (e usageError) Unwrap() error { return e.err }
-
-func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
+// usagef is a mistake on the command line: exit 2. Families mark theirs
+// with the same type (package usage).
+var usagef = usage.Errorf
 
 // runError is a failure after the command line was accepted: exit 1.
 type runError struct{ err error }
@@ -31,12 +27,11 @@ func (e runError) Unwrap() error { return e.err }
 // exitCodeOf maps an error from a command to an exit code. Errors that never
 // reached a command's RunE come from cobra's own parsing: usage.
 func exitCodeOf(err error) int {
-	var u usageError
 	var r runError
 	switch {
 	case err == nil:
 		return exitOK
-	case errors.As(err, &u):
+	case usage.Is(err):
 		return exitUsage
 	case errors.As(err, &r):
 		return exitFailed
@@ -51,9 +46,8 @@ func oneLine(err error) string { return redact.Line(err) }
 // scrubbed masks secrets a driver or server may have put in an error.
 func scrubbed(err error, secrets []string) error {
 	masked := redact.Err(err, secrets...)
-	var u usageError
-	if masked != nil && masked.Error() != err.Error() && errors.As(err, &u) {
-		return usageError{masked}
+	if masked != nil && masked.Error() != err.Error() && usage.Is(err) {
+		return usage.Wrap(masked)
 	}
 	return masked
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/dbmeter/dbmeter/internal/kv"
 	"github.com/dbmeter/dbmeter/internal/load"
+	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
 // The kv defaults are sized so that `dbmeter kv` with no flags runs the
@@ -69,11 +70,11 @@ columns. With no flags it runs every engine built in and every operation.
 		m, err := kv.NewMatrix(kv.MatrixOptions{Engines: engines, Ops: ops, Fsync: kf.fsync, Spec: kf.spec, Params: kf.params,
 			Load: cfg, Repeat: rf.repeat, Flags: flagParams(cmd.Flags())})
 		if err != nil {
-			return usageError{err}
+			return usage.Wrap(err)
 		}
 		dir, cleanup, err := kv.PrepareDir(kf.dir)
 		if errors.Is(err, kv.ErrDirInUse) {
-			return usageError{err}
+			return usage.Wrap(err)
 		}
 		if err != nil {
 			return err

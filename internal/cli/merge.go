@@ -13,6 +13,7 @@ import (
 
 	"github.com/dbmeter/dbmeter/internal/merge"
 	"github.com/dbmeter/dbmeter/internal/report"
+	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
 func newMergeCmd(env Env) *cobra.Command {
@@ -69,19 +70,19 @@ by interval into --hdr-log, whose percentiles are then exact per interval.`,
 				if errors.As(err, &pe) {
 					return usagef("cannot read %s: %v", pe.Path, pe.Err)
 				}
-				return usageError{err}
+				return usage.Wrap(err)
 			}
 			ins = append(ins, in)
 		}
 		m, err := merge.Merge(cmd.Context(), ins)
 		if err != nil {
 			// The documents given are not the shards of one test.
-			return usageError{err}
+			return usage.Wrap(err)
 		}
 		var hlog bytes.Buffer
 		if hdrLog != "" {
 			if err := merge.MergeIntervalLogFiles(&hlog, hlogs); err != nil {
-				return usageError{err}
+				return usage.Wrap(err)
 			}
 		}
 		for _, w := range m.Warnings {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/null"
+	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
 func newNullCmd(env Env) *cobra.Command {
@@ -33,7 +34,7 @@ dbmeter's own cost and how a stalled target shows in open-loop percentiles.`,
 		}
 		p, err := null.NewPlan(null.Options{Target: nc, Load: cfg, Repeat: rf.repeat, Search: search, Params: flagParams(cmd.Flags())})
 		if err != nil {
-			return usageError{err}
+			return usage.Wrap(err)
 		}
 		s, err := newSession(env, p.Family, rf.output, "")
 		if err != nil {

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/pg"
 	"github.com/dbmeter/dbmeter/internal/pg/script"
+	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
 // pgFlags bind pgbench's options, spelled as pgbench spells them, and
@@ -117,7 +117,7 @@ func runPG(ctx context.Context, env Env, f *pgFlags, args []string) error {
 	if f.fs.Changed("show-script") {
 		text, err := script.ShowBuiltin(f.ShowScript)
 		if err != nil {
-			return usageError{err}
+			return usage.Wrap(err)
 		}
 		_, err = fmt.Fprint(env.Stderr, text)
 		return err
@@ -132,7 +132,7 @@ func runPG(ctx context.Context, env Env, f *pgFlags, args []string) error {
 	f.Params = flagParams(f.fs, "help", "dsn", "host", "port", "username")
 	p, err := f.Prepare(args)
 	if err != nil {
-		return usageError{err}
+		return usage.Wrap(err)
 	}
 	if p.Search, err = f.search.search(&p.Load, "rate"); err != nil {
 		return err
@@ -141,21 +141,11 @@ func runPG(ctx context.Context, env Env, f *pgFlags, args []string) error {
 		fmt.Fprintf(env.Stderr, "dbmeter pg: setting random seed to %d\n", f.Seed) // as pgbench says it
 	}
 	if f.Initialize {
-		err := f.Init(ctx, p, f.output.o.Quiet)
-		var bad *pg.BadUsage
-		if errors.As(err, &bad) {
-			return usageError{err}
-		}
-		return scrubbed(err, p.Secrets)
+		return scrubbed(f.Init(ctx, p, f.output.o.Quiet), p.Secrets)
 	}
 	s, err := newSession(env, "pg", f.output, "", p.Secrets...)
 	if err != nil {
 		return err
 	}
-	err = s.Execute(ctx, f.Plan(p))
-	var bad *pg.BadUsage
-	if errors.As(err, &bad) {
-		return usageError{scrubbed(err, p.Secrets)}
-	}
-	return scrubbed(err, p.Secrets)
+	return scrubbed(s.Execute(ctx, f.Plan(p)), p.Secrets)
 }

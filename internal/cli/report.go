@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dbmeter/dbmeter/internal/report"
+	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
 func newReportCmd(env Env) *cobra.Command {
@@ -81,7 +82,7 @@ func readSources(paths []string) ([]report.Source, error) {
 		if errors.As(err, &pe) {
 			return nil, usagef("cannot read %s: %v", pe.Path, pe.Err)
 		}
-		return nil, usageError{err}
+		return nil, usage.Wrap(err)
 	}
 	return srcs, nil
 }

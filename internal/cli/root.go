@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/dbmeter/dbmeter/internal/usage"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -66,7 +67,7 @@ document every report reads.`,
 		RunE:          func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	root.CompletionOptions.DisableDefaultCmd = true
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usage.Wrap(err) })
 	root.AddCommand(
 		newKVCmd(env),
 		newPGCmd(env),
@@ -98,8 +99,7 @@ func noArgs(cmd *cobra.Command, args []string) error {
 func runE(fn func(cmd *cobra.Command, args []string) error) func(*cobra.Command, []string) error {
 	return func(cmd *cobra.Command, args []string) error {
 		err := fn(cmd, args)
-		var u usageError
-		if err == nil || errors.As(err, &u) {
+		if err == nil || usage.Is(err) {
 			return err
 		}
 		return runError{err}

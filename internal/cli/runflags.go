@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/dbmeter/dbmeter/internal/load"
+	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
 // runFlags are the load-engine flags shared by the families that use long
@@ -48,16 +49,16 @@ func (f *runFlags) applyShard(cfg *load.Config, now time.Time) error {
 	if f.shard != "" {
 		sh, err := load.ParseShard(f.shard)
 		if err != nil {
-			return usageError{fmt.Errorf("--shard %w", err)}
+			return usage.Wrap(fmt.Errorf("--shard %w", err))
 		}
 		if *cfg, err = cfg.ForShard(sh); err != nil {
-			return usageError{err}
+			return usage.Wrap(err)
 		}
 	}
 	if f.startAt != "" {
 		t, err := load.ParseStartAt(f.startAt, now)
 		if err != nil {
-			return usageError{fmt.Errorf("--start-at %w", err)}
+			return usage.Wrap(fmt.Errorf("--start-at %w", err))
 		}
 		cfg.StartAt = t
 	}
@@ -73,7 +74,7 @@ func (f *runFlags) config() (load.Config, error) {
 	}
 	a, err := load.ParseArrival(f.arrival)
 	if err != nil {
-		return cfg, usageError{err}
+		return cfg, usage.Wrap(err)
 	}
 	cfg.Arrival = a
 	open := cfg.Rate > 0 || (f.search != nil && f.search.find)
@@ -102,7 +103,7 @@ func (f *runFlags) config() (load.Config, error) {
 		cfg.MaxInFlight = max(cfg.MaxInFlight, cfg.Workers)
 	}
 	if err := cfg.Validate(); err != nil {
-		return cfg, usageError{err}
+		return cfg, usage.Wrap(err)
 	}
 	return cfg, nil
 }

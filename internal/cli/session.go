@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/dbmeter/dbmeter/internal/sink"
+	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
 // outputFlags say where the result goes besides the text table on stdout,
@@ -32,7 +33,7 @@ func newSession(env Env, family string, flags outputFlags, diskPath string, secr
 	s, err := sink.Open(sink.IO{Stdout: env.Stdout, Stderr: env.Stderr, Args: env.Args}, family, flags.o, diskPath, secrets...)
 	var oe *sink.OutputError
 	if errors.As(err, &oe) {
-		return nil, usageError{err}
+		return nil, usage.Wrap(err)
 	}
 	if err != nil {
 		return nil, err

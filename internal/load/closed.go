@@ -91,7 +91,7 @@ func (r *runner) closedOps(ctx context.Context, w Worker, buf *hist.Buffer, rec 
 			if err == nil {
 				buf.Record(end, out.Op, &hist.Sample{Latency: end - st.start, Rows: out.Rows, Bytes: out.Bytes, Phases: out.Phases})
 			} else {
-				rec.RecordError(out.Op, kind)
+				r.recordError(rec, out.Op, kind, err)
 			}
 			if st.countQuota() {
 				return false

@@ -56,7 +56,7 @@ func (r *runner) openLoop(ctx context.Context, workers []Worker) {
 				alive.Add(-1)
 				pending.Add(-1)
 				if r.measured(due) {
-					r.recs[id%len(r.recs)].RecordError(0, r.classify(err))
+					r.recordError(r.recs[id%len(r.recs)], 0, r.classify(err), err)
 				}
 				return
 			}
@@ -218,7 +218,7 @@ func (r *runner) openOp(ctx context.Context, sl *openSlot, due int64) {
 	}
 	r.checkOp(out.Op)
 	if err != nil {
-		sl.rec.RecordError(out.Op, r.kindOf(ctx, err))
+		r.recordError(sl.rec, out.Op, r.kindOf(ctx, err), err)
 		return
 	}
 	sl.buf.Record(end, out.Op, &hist.Sample{

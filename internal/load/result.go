@@ -22,12 +22,14 @@ type Result struct {
 	Dropped     int64         // open-loop arrivals that found no free worker
 	// Intervals holds each operation's intervals; Total holds all of them
 	// together. Both are empty when the run had no interval.
-	Intervals   [][]result.Interval
-	Total       []result.Interval
-	Cost        costSample // CPU and allocations of the window
-	CPUs        int        // cores the process could use
-	Warnings    []string
-	Interrupted bool
+	Intervals [][]result.Interval
+	Total     []result.Interval
+	Cost      costSample // CPU and allocations of the window
+	CPUs      int        // cores the process could use
+	Warnings  []string
+	// ErrorSamples holds the first message of each kind of measured error.
+	ErrorSamples map[string]string
+	Interrupted  bool
 }
 
 func (c costSample) sub(from costSample) costSample {
@@ -171,6 +173,7 @@ func (r *Result) Fill(run result.Run, cfg Config, op int) result.Run {
 	run.Stats = r.Stats(op)
 	run.Phases = r.PhaseStats(op)
 	run.Warnings = append(run.Warnings, r.Warnings...)
+	run.ErrorSamples = r.ErrorSamples
 	run.Interrupted = r.Interrupted
 	return run
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/dbmeter/dbmeter/internal/hist"
+	"github.com/dbmeter/dbmeter/internal/redact"
 	"github.com/dbmeter/dbmeter/internal/result"
 )
 
@@ -74,6 +75,7 @@ type runner struct {
 	mu struct {
 		sync.Mutex
 		workers []Worker
+		samples map[string]string // the first message of each error kind
 	}
 }
 
@@ -297,6 +299,9 @@ func (r *runner) run(ctx context.Context, workers []Worker, ops []string, watch 
 	res.Elapsed = time.Duration(elapsed)
 	res.Dropped = r.dropped.Load()
 	res.Interrupted = interrupted
+	r.mu.Lock()
+	res.ErrorSamples = r.mu.samples
+	r.mu.Unlock()
 	res.Cost = costEnd.sub(costStart)
 	res.CPUs = usableCPUs()
 	if !r.cfg.InProcessTarget {
@@ -318,6 +323,30 @@ func intervalOf(ts float64, op *hist.Op) result.Interval {
 		P50: op.Latency.ValueAtQuantile(50), P99: op.Latency.ValueAtQuantile(99),
 	}
 }
+
+// recordError counts a measured failed operation and keeps the first
+// message of its kind: "3 errors of kind other" alone tells a user nothing
+// about what to fix.
+func (r *runner) recordError(rec *hist.Recorder, op uint8, kind string, err error) {
+	rec.RecordError(op, kind)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if _, ok := r.mu.samples[kind]; ok {
+		return
+	}
+	if r.mu.samples == nil {
+		r.mu.samples = map[string]string{}
+	}
+	msg := redact.Line(err)
+	if len(msg) > maxSample {
+		msg = msg[:maxSample] + "…"
+	}
+	r.mu.samples[kind] = msg
+}
+
+// maxSample bounds a kept error message: a server may quote a whole
+// statement back.
+const maxSample = 300
 
 // checkOp panics on an operation index the workload does not have: a
 // programming error in the worker, not a measurement, so the workers'

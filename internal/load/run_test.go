@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"sync/atomic"
 	"syscall"
@@ -192,15 +193,18 @@ func TestErrorsAreCountedByKind(t *testing.T) {
 		errs := []error{
 			nil,
 			timeoutErr{},
-			fmt.Errorf("dial: %w", syscall.ECONNREFUSED),
+			fmt.Errorf("dial tcp://u:hunter2@h: %w", syscall.ECONNREFUSED),
 			load.WithKind(errors.New("syntax error"), load.KindServer),
-			errors.New("something else"),
+			nil, // replaced by a numbered error: the sample is the first one
 		}
 		nw := func(context.Context, int, *rand.Rand) (load.Worker, error) {
 			i := 0
 			return load.WorkerFunc(func(context.Context) (load.Outcome, error) {
 				time.Sleep(time.Millisecond)
 				err := errs[i%len(errs)]
+				if i%len(errs) == len(errs)-1 {
+					err = fmt.Errorf("something else #%d", i)
+				}
 				i++
 				return load.Outcome{}, err
 			}), nil
@@ -215,6 +219,15 @@ func TestErrorsAreCountedByKind(t *testing.T) {
 		}
 		if op.Ops != 100 || op.Errors != 400 || op.Latency.TotalCount() != 100 {
 			t.Errorf("ops %d errors %d histogram %d; want 100, 400, 100", op.Ops, op.Errors, op.Latency.TotalCount())
+		}
+		samples := map[string]string{
+			load.KindTimeout:    "i/o timeout",
+			load.KindConnection: "dial tcp://u:xxxxx@h: connection refused",
+			load.KindServer:     "syntax error",
+			load.KindOther:      "something else #4",
+		}
+		if !maps.Equal(res.ErrorSamples, samples) {
+			t.Errorf("error samples %q, want the first message of each kind, secrets masked: %q", res.ErrorSamples, samples)
 		}
 	})
 }

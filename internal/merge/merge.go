@@ -117,7 +117,7 @@ func mergeRun(ins []Input, rs []*run) (run, []string, error) {
 	out.Phases, out.Shard = nil, nil
 	out.Workers, out.Rate = 0, 0
 	out.Ops, out.Errors, out.Dropped, out.Rows, out.Bytes = 0, 0, 0, 0, 0
-	out.Warnings, out.Interrupted = nil, false
+	out.Warnings, out.Interrupted, out.ErrorSamples = nil, false, nil
 	var warns []string
 	name := label(first)
 	for i, r := range rs {
@@ -130,6 +130,14 @@ func mergeRun(ins []Input, rs []*run) (run, []string, error) {
 		out.Bytes += r.Bytes
 		for k, n := range r.ErrorKinds {
 			out.ErrorKinds[k] += n
+		}
+		for k, msg := range r.ErrorSamples {
+			if _, ok := out.ErrorSamples[k]; !ok {
+				if out.ErrorSamples == nil {
+					out.ErrorSamples = map[string]string{}
+				}
+				out.ErrorSamples[k] = fmt.Sprintf("shard %d: %s", r.Shard.Index, msg)
+			}
 		}
 		for _, w := range r.Warnings {
 			out.Warnings = append(out.Warnings, fmt.Sprintf("shard %d: %s", r.Shard.Index, w))

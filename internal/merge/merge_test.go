@@ -68,6 +68,9 @@ func (s shardSpec) build() *document {
 	r.Rows, r.Bytes = 2*r.Ops, 100*r.Ops
 	r.ErrorKinds = map[string]int64{"timeout": int64(s.index)}
 	r.Errors = int64(s.index)
+	if s.index > 0 {
+		r.ErrorSamples = map[string]string{"timeout": fmt.Sprintf("timed out in shard %d", s.index)}
+	}
 	r.OpsPerS = float64(r.Ops) / s.duration
 	if s.service != nil {
 		h, enc := record(s.service)
@@ -216,6 +219,9 @@ func TestMergeIsTheHistogramOfTheUnion(t *testing.T) {
 			wantErrs := int64(tc.shards * (tc.shards - 1) / 2)
 			if r.Errors != wantErrs || r.ErrorKinds["timeout"] != wantErrs {
 				t.Errorf("errors %d, kinds %v; want %d timeouts", r.Errors, r.ErrorKinds, wantErrs)
+			}
+			if want := "shard 1: timed out in shard 1"; tc.shards > 1 && r.ErrorSamples["timeout"] != want {
+				t.Errorf("error samples %q, want the first shard's message %q", r.ErrorSamples, want)
 			}
 			if r.Workers != 4*tc.shards || r.Shard != nil || r.Params["shard"] != "" {
 				t.Errorf("workers %d, shard %v, params %v", r.Workers, r.Shard, r.Params)

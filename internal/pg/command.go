@@ -16,6 +16,7 @@ import (
 	"github.com/dbmeter/dbmeter/internal/plan"
 	"github.com/dbmeter/dbmeter/internal/redact"
 	"github.com/dbmeter/dbmeter/internal/result"
+	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
 // Command is `dbmeter pg` as plain data: pgbench's options by pgbench's
@@ -63,13 +64,6 @@ type Command struct {
 }
 
 func (f *Command) given(name string) bool { return f.Given != nil && f.Given(name) }
-
-// BadUsage is a mistake in the command line or a script found when a run
-// starts, before it connects.
-type BadUsage struct{ Err error }
-
-func (e *BadUsage) Error() string { return e.Err.Error() }
-func (e *BadUsage) Unwrap() error { return e.Err }
 
 // Prepared is a checked command line, ready to plan.
 type Prepared struct {
@@ -189,7 +183,7 @@ func (f *Command) Init(ctx context.Context, p *Prepared, quiet bool) error {
 		Quiet: f.QuietInit || quiet, Partitions: f.Partitions, PartitionMethod: f.PartitionMethod, Unlogged: f.Unlogged,
 		Tablespace: f.Tablespace, IndexTablespace: f.IndexTablespace}
 	if err := ic.Validate(); err != nil {
-		return &BadUsage{err}
+		return usage.Wrap(err)
 	}
 	return redact.Err(InitServers(ctx, p.dsns, ic, f.Stderr), p.Secrets...)
 }
@@ -239,7 +233,7 @@ func (f *Command) runOne(ctx context.Context, p *Prepared, r plan.Rep, srv *Serv
 		MaxTries: maxTries(f.MaxTries), LatencyLimit: time.Duration(f.LatencyMS * float64(time.Millisecond)), VerboseErrors: verboseTo(f.VerboseErrors, f.Stderr),
 		ConnectPerTx: f.Connect, PerCommand: f.PerCommand, Log: f.txLog(p.runs)})
 	if err != nil {
-		return result.Run{}, &BadUsage{err}
+		return result.Run{}, usage.Wrap(err)
 	}
 	if !f.NoVacuum {
 		if err := PreRunVacuum(ctx, srv, f.VacuumAll, f.Force, f.Stderr); err != nil {

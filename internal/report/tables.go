@@ -2,6 +2,8 @@ package report
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strconv"
 
 	"github.com/dbmeter/dbmeter/internal/result"
@@ -196,6 +198,9 @@ func Notes(doc *result.Document) []string {
 		}
 		if r.Errors > 0 {
 			lines = append(lines, fmt.Sprintf("%s: %d errors (%s)", name, r.Errors, kinds(r.ErrorKinds)))
+			for _, k := range slices.Sorted(maps.Keys(r.ErrorSamples)) {
+				lines = append(lines, fmt.Sprintf("%s: first %s error: %s", name, k, r.ErrorSamples[k]))
+			}
 		}
 		if r.Interrupted {
 			lines = append(lines, name+": interrupted, partial result")

@@ -155,9 +155,12 @@ type Run struct {
 	// same measured operations as the latency.
 	Phases map[string]Phase `json:"phases,omitempty"`
 	// Extra holds family-specific figures, named with their unit.
-	Extra       map[string]float64 `json:"extra,omitempty"`
-	Warnings    []string           `json:"warnings,omitempty"`
-	Interrupted bool               `json:"interrupted,omitempty"`
+	Extra    map[string]float64 `json:"extra,omitempty"`
+	Warnings []string           `json:"warnings,omitempty"`
+	// ErrorSamples holds the first message of each error kind the run
+	// counted, so a count of errors comes with what they said.
+	ErrorSamples map[string]string `json:"error_samples,omitempty"`
+	Interrupted  bool              `json:"interrupted,omitempty"`
 }
 
 // Shard is a run's place in a test split across processes.

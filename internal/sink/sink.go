@@ -134,7 +134,8 @@ func Open(pio IO, family string, flags Options, diskPath string, secrets ...stri
 	return s, nil
 }
 
-// Add records finished runs, masking secrets in their params, and
+// Add records finished runs, masking secrets in their params and error
+// messages, and
 // checkpoints the JSON document.
 func (s *Sink) Add(runs ...result.Run) {
 	s.endLine()
@@ -145,6 +146,9 @@ func (s *Sink) Add(runs ...result.Run) {
 				continue
 			}
 			run.Params[k] = redact.Scrub(v, s.secrets...)
+		}
+		for k, v := range run.ErrorSamples {
+			run.ErrorSamples[k] = redact.Scrub(v, s.secrets...)
 		}
 		s.doc.Runs = append(s.doc.Runs, run)
 		s.stepLine(run)

@@ -60,8 +60,8 @@ func TestOutage(t *testing.T) {
 				t.Logf("server back %.1fs into the run", restarted.Sub(began).Seconds())
 				after := ticks.OpsAfter(restarted, cfg.Interval)
 				acked, counted, uncertain := int64(r.Extra["rows_acknowledged"]), int64(r.Extra["rows_counted"]), int64(r.Extra["rows_uncertain"])
-				t.Logf("%s %s: errors %v, ops %d (%d after the restart), rows acknowledged %d counted %d uncertain %d; warnings %q",
-					tc.client, how, r.ErrorKinds, r.Ops, after, acked, counted, uncertain, r.Warnings)
+				t.Logf("%s %s: errors %v (first of each: %q), ops %d (%d after the restart), rows acknowledged %d counted %d uncertain %d; warnings %q",
+					tc.client, how, r.ErrorKinds, r.ErrorSamples, r.Ops, after, acked, counted, uncertain, r.Warnings)
 				if r.ErrorKinds[load.KindConnection] == 0 || r.ErrorKinds[load.KindOther] > 0 {
 					t.Errorf("errors by kind %v: want connection errors during the gap and none of kind other", r.ErrorKinds)
 				}
