@@ -1,13 +1,11 @@
 package cli
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/dbmeter/dbmeter/internal/load"
-	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
 // runFlags are the load-engine flags shared by the families that use long
@@ -43,69 +41,10 @@ func (f *runFlags) bind(fs *pflag.FlagSet, def load.Config) {
 	f.output.bind(fs)
 }
 
-// applyShard parses --shard and --start-at into cfg and divides the test's
-// totals among the shards.
-func (f *runFlags) applyShard(cfg *load.Config, now time.Time) error {
-	if f.shard != "" {
-		sh, err := load.ParseShard(f.shard)
-		if err != nil {
-			return usage.Wrap(fmt.Errorf("--shard %w", err))
-		}
-		if *cfg, err = cfg.ForShard(sh); err != nil {
-			return usage.Wrap(err)
-		}
-	}
-	if f.startAt != "" {
-		t, err := load.ParseStartAt(f.startAt, now)
-		if err != nil {
-			return usage.Wrap(fmt.Errorf("--start-at %w", err))
-		}
-		cfg.StartAt = t
-	}
-	return nil
-}
-
 // config checks the flags and returns the load configuration.
 func (f *runFlags) config() (load.Config, error) {
-	cfg := f.cfg
-	changed := f.fs.Changed
-	if changed("count") && !changed("duration") {
-		cfg.Duration = 0
-	}
-	a, err := load.ParseArrival(f.arrival)
-	if err != nil {
-		return cfg, usage.Wrap(err)
-	}
-	cfg.Arrival = a
-	open := cfg.Rate > 0 || (f.search != nil && f.search.find)
-	switch {
-	case changed("duration") && cfg.Duration <= 0:
-		return cfg, usagef("--duration must be positive, got %s", cfg.Duration)
-	case changed("count") && cfg.Count <= 0:
-		return cfg, usagef("--count must be positive, got %d", cfg.Count)
-	case changed("count") && changed("duration"):
-		return cfg, usagef("--count and --duration contradict each other: give one")
-	case changed("rate") && cfg.Rate <= 0:
-		return cfg, usagef("--rate must be positive, got %g", cfg.Rate)
-	case changed("arrival") && !open:
-		return cfg, usagef("--arrival needs --rate (it shapes open-loop arrivals)")
-	case changed("max-in-flight") && !open:
-		return cfg, usagef("--max-in-flight needs --rate (it bounds open-loop arrivals)")
-	case f.repeat < 1:
-		return cfg, usagef("--repeat must be at least 1, got %d", f.repeat)
-	case changed("progress") && cfg.Interval < 0:
-		return cfg, usagef("--progress must not be negative, got %s", cfg.Interval)
-	}
-	if err := f.applyShard(&cfg, time.Now()); err != nil {
-		return cfg, err
-	}
-	if cfg.Open() && !changed("max-in-flight") {
-		cfg.MaxInFlight = max(cfg.MaxInFlight, cfg.Workers)
-	}
-	if err := cfg.Validate(); err != nil {
-		return cfg, usage.Wrap(err)
-	}
-	return cfg, nil
+	o := load.Options{Config: f.cfg, Arrival: f.arrival, Repeat: f.repeat, Shard: f.shard, StartAt: f.startAt}
+	return o.Resolve(f.changed, f.search != nil && f.search.o.Find, time.Now())
 }
 
 // changed says whether the user gave flag name; false before bind.
