@@ -45,7 +45,7 @@ benchstat (golang.org/x/perf/cmd/benchstat); it also takes a single file.`,
 		return nil
 	}
 	cmd.RunE = runE(func(cmd *cobra.Command, args []string) error {
-		srcs, err := readSources(args)
+		srcs, err := report.ReadSources(args...)
 		if err != nil {
 			return err
 		}

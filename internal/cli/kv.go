@@ -10,7 +10,6 @@ import (
 
 	"github.com/dbmeter/dbmeter/internal/kv"
 	"github.com/dbmeter/dbmeter/internal/load"
-	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
 // The kv defaults are sized so that `dbmeter kv` with no flags runs the
@@ -59,23 +58,12 @@ columns. With no flags it runs every engine built in and every operation.
 		if err != nil {
 			return err
 		}
-		engines, err := kf.engineNames()
-		if err != nil {
-			return err
-		}
-		ops, err := parseNames("ops", strings.Join(kf.ops, ","), kv.Ops())
-		if err != nil {
-			return err
-		}
-		m, err := kv.NewMatrix(kv.MatrixOptions{Engines: engines, Ops: ops, Fsync: kf.fsync, Spec: kf.spec, Params: kf.params,
+		m, err := kv.NewMatrix(kv.MatrixOptions{Engines: kf.engines, Ops: kf.ops, Fsync: kf.fsync, Spec: kf.spec, Params: kf.params,
 			Load: cfg, Repeat: rf.repeat, Flags: flagParams(cmd.Flags())})
 		if err != nil {
-			return usage.Wrap(err)
+			return err
 		}
 		dir, cleanup, err := kv.PrepareDir(kf.dir)
-		if errors.Is(err, kv.ErrDirInUse) {
-			return usage.Wrap(err)
-		}
 		if err != nil {
 			return err
 		}
@@ -110,23 +98,6 @@ columns. With no flags it runs every engine built in and every operation.
 	fs.StringVar(&kf.dir, "dir", "", "directory for the engines' files: new, empty, or made by dbmeter (default: a temporary directory, removed afterwards)")
 	fs.StringArrayVar(&kf.params, "param", nil, "engine knob engine.key=value, repeatable (see docs/kv.md)")
 	return cmd
-}
-
-// engineNames checks --engines, naming the closest engine to a typo.
-func (kf *kvFlags) engineNames() ([]string, error) {
-	names := trimAll(kf.engines)
-	if len(names) == 1 && names[0] == "all" {
-		return kv.Names(), nil
-	}
-	for _, n := range names {
-		if _, err := kv.Lookup(n); errors.Is(err, kv.ErrUnknownEngine) {
-			return nil, unknownName("engines", n, kv.Names())
-		}
-	}
-	if len(names) == 0 {
-		return nil, usagef("--engines is empty: give one or more of %s", strings.Join(kv.Names(), ", "))
-	}
-	return names, nil
 }
 
 func trimAll(list []string) []string {

@@ -2,12 +2,9 @@ package cli
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -51,38 +48,18 @@ by interval into --hdr-log, whose percentiles are then exact per interval.`,
 	f.StringVar(&csv, "csv", "", "write one CSV row per run to this file")
 	f.BoolVar(&quiet, "quiet", false, "do not print the result tables on stdout")
 	cmd.RunE = runE(func(cmd *cobra.Command, args []string) error {
-		var docs, hlogs []string
-		for _, a := range args {
-			if strings.HasSuffix(a, ".hlog") {
-				hlogs = append(hlogs, a)
-			} else {
-				docs = append(docs, a)
-			}
-		}
-		if (len(hlogs) > 0 || hdrLog != "") && (hdrLog == "" || len(hlogs) != len(docs)) {
-			return usagef("give one interval log (*.hlog) per shard document and --hdr-log OUT.hlog for their merge")
-		}
-		ins := make([]merge.Input, 0, len(docs))
-		for _, p := range docs {
-			in, err := merge.ReadFile(p)
-			if err != nil {
-				var pe *os.PathError
-				if errors.As(err, &pe) {
-					return usagef("cannot read %s: %v", pe.Path, pe.Err)
-				}
-				return usage.Wrap(err)
-			}
-			ins = append(ins, in)
+		ins, hlogs, err := merge.ReadArgs(args, hdrLog)
+		if err != nil {
+			return err
 		}
 		m, err := merge.Merge(cmd.Context(), ins)
 		if err != nil {
-			// The documents given are not the shards of one test.
-			return usage.Wrap(err)
+			return usage.Wrap(err) // the documents are not the shards of one test
 		}
 		var hlog bytes.Buffer
 		if hdrLog != "" {
 			if err := merge.MergeIntervalLogFiles(&hlog, hlogs); err != nil {
-				return usage.Wrap(err)
+				return err
 			}
 		}
 		for _, w := range m.Warnings {
@@ -93,26 +70,11 @@ by interval into --hdr-log, whose percentiles are then exact per interval.`,
 			name = filepath.Base(json)
 		}
 		srcs := []report.Source{{Name: name, Doc: m.Document()}}
-		outs := []struct {
-			flag, path string
-			write      func(io.Writer) error
-		}{
-			{"json", json, m.Write},
-			{"html", html, func(w io.Writer) error { return report.HTML(w, srcs) }},
-			{"md", md, func(w io.Writer) error { return report.Markdown(w, srcs) }},
-			{"csv", csv, func(w io.Writer) error { return report.CSV(w, srcs) }},
-			{"hdr-log", hdrLog, func(w io.Writer) error { _, err := hlog.WriteTo(w); return err }},
-		}
-		for _, o := range outs {
-			if o.path == "" {
-				continue
-			}
-			if err := writeTo(env, o.flag, o.path, o.write); err != nil {
-				return err
-			}
-		}
-		if quiet {
-			return nil
+		outs := append(reportOutputs(srcs, html, md, csv),
+			output{"json", json, m.Write},
+			output{"hdr-log", hdrLog, func(w io.Writer) error { _, err := hlog.WriteTo(w); return err }})
+		if _, err := writeOutputs(env, outs...); err != nil || quiet {
+			return err
 		}
 		return report.Text(env.Stdout, srcs[0].Doc)
 	})

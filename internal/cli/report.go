@@ -9,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dbmeter/dbmeter/internal/report"
-	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
 func newReportCmd(env Env) *cobra.Command {
@@ -36,26 +35,12 @@ of - writes to stdout.`,
 	f.StringVar(&md, "md", "", "write Markdown tables to this file")
 	f.StringVar(&csv, "csv", "", "write one CSV row per run to this file")
 	cmd.RunE = runE(func(cmd *cobra.Command, args []string) error {
-		srcs, err := readSources(args)
+		srcs, err := report.ReadSources(args...)
 		if err != nil {
 			return err
 		}
-		outs := []struct {
-			flag, path string
-			write      func(io.Writer, []report.Source) error
-		}{{"html", html, report.HTML}, {"md", md, report.Markdown}, {"csv", csv, report.CSV}}
-		wrote := false
-		for _, o := range outs {
-			if o.path == "" {
-				continue
-			}
-			wrote = true
-			if err := writeTo(env, o.flag, o.path, func(w io.Writer) error { return o.write(w, srcs) }); err != nil {
-				return err
-			}
-		}
-		if wrote {
-			return nil
+		if wrote, err := writeOutputs(env, reportOutputs(srcs, html, md, csv)...); wrote || err != nil {
+			return err
 		}
 		for i, s := range srcs {
 			if len(srcs) > 1 {
@@ -73,22 +58,39 @@ of - writes to stdout.`,
 	return cmd
 }
 
-// readSources reads result documents; one that cannot be read is a usage
-// error, named in one line.
-func readSources(paths []string) ([]report.Source, error) {
-	srcs, err := report.ReadSources(paths...)
-	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			return nil, usagef("cannot read %s: %v", pe.Path, pe.Err)
-		}
-		return nil, usage.Wrap(err)
-	}
-	return srcs, nil
+// output is a file a command writes on request: the flag that asks for it,
+// its path ("" when not asked for; "-" for stdout) and how to write it.
+type output struct {
+	flag, path string
+	write      func(io.Writer) error
 }
 
-// writeTo writes a report to path, or to stdout for "-". A file that
-// cannot be created is a usage error.
+// reportOutputs are the rendered reports of srcs to the --html, --md and
+// --csv paths.
+func reportOutputs(srcs []report.Source, html, md, csv string) []output {
+	return []output{
+		{"html", html, func(w io.Writer) error { return report.HTML(w, srcs) }},
+		{"md", md, func(w io.Writer) error { return report.Markdown(w, srcs) }},
+		{"csv", csv, func(w io.Writer) error { return report.CSV(w, srcs) }},
+	}
+}
+
+// writeOutputs writes the outputs asked for and says whether there were
+// any. A file that cannot be created is a usage error.
+func writeOutputs(env Env, outs ...output) (wrote bool, err error) {
+	for _, o := range outs {
+		if o.path == "" {
+			continue
+		}
+		wrote = true
+		if err := writeTo(env, o.flag, o.path, o.write); err != nil {
+			return true, err
+		}
+	}
+	return wrote, nil
+}
+
+// writeTo writes to path, or to stdout for "-".
 func writeTo(env Env, flag, path string, write func(io.Writer) error) error {
 	if path == "-" {
 		return write(env.Stdout)

@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
 // markerName marks a directory dbmeter made or adopted, so a later run may
@@ -48,7 +50,7 @@ func PrepareDir(path string) (dir string, cleanup func() error, err error) {
 		}
 	}
 	if len(entries) > 0 && !marked {
-		return "", nil, fmt.Errorf("--dir %s %w: give an empty or new directory", path, ErrDirInUse)
+		return "", nil, usage.Wrap(fmt.Errorf("--dir %s %w: give an empty or new directory", path, ErrDirInUse))
 	}
 	if !marked {
 		if err := writeMarker(path); err != nil {

@@ -1,16 +1,20 @@
 package kv
 
 import (
+	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/dbmeter/dbmeter/internal/load"
+	"github.com/dbmeter/dbmeter/internal/names"
+	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
 // MatrixOptions is one kv benchmark as a user asks for it, before it is checked.
 type MatrixOptions struct {
-	Engines []string // engine names, known to Lookup
-	Ops     []string // operation names, known to CheckOps
+	Engines []string // engine names, known to Lookup, or "all"
+	Ops     []string // operation names, known to CheckOps, or "all"
 	Fsync   string   // "false", "true" or "both"
 	Spec    Spec
 	Params  []string // engine.key=value settings
@@ -20,21 +24,31 @@ type MatrixOptions struct {
 	Flags map[string]string
 }
 
-// NewMatrix checks o and returns the matrix it asks for. Its Dir is left
-// for the caller to set once the directory is prepared.
+// NewMatrix checks o and returns the matrix it asks for; its errors are
+// the user's (usage errors). Its Dir is left for the caller to set once the
+// directory is prepared.
 func NewMatrix(o MatrixOptions) (*Matrix, error) {
+	m, err := newMatrix(o)
+	return m, usage.Wrap(err)
+}
+
+func newMatrix(o MatrixOptions) (*Matrix, error) {
 	if err := o.Spec.Validate(); err != nil {
 		return nil, err
 	}
-	engines, err := CheckEngines(o.Engines)
+	list, err := engineNames(o.Engines)
 	if err != nil {
 		return nil, err
 	}
-	if len(engines) == 0 {
-		return nil, fmt.Errorf("no engine to run: give one or more of %v", Names())
-	}
-	ops, err := CheckOps(o.Ops)
+	engines, err := CheckEngines(list)
 	if err != nil {
+		return nil, err
+	}
+	ops, err := names.Parse("ops", strings.Join(o.Ops, ","), Ops())
+	if err != nil {
+		return nil, err
+	}
+	if ops, err = CheckOps(ops); err != nil {
 		return nil, err
 	}
 	var modes []bool
@@ -60,4 +74,28 @@ func NewMatrix(o MatrixOptions) (*Matrix, error) {
 		return nil, fmt.Errorf("del needs --keys (%d) of at least --workers (%d)", o.Spec.Keys, o.Load.Workers)
 	}
 	return &Matrix{Engines: engines, Ops: ops, Fsync: modes, Spec: o.Spec, Params: params, Load: o.Load, Repeat: o.Repeat, Flags: o.Flags}, nil
+}
+
+// engineNames reads --engines: "all", or names, each known to dbmeter (a
+// typo gets the closest name suggested) though perhaps not built into this
+// binary, which CheckEngines says.
+func engineNames(list []string) ([]string, error) {
+	var out []string
+	for _, n := range list {
+		if n = strings.TrimSpace(n); n != "" {
+			out = append(out, n)
+		}
+	}
+	if len(out) == 1 && out[0] == "all" {
+		return Names(), nil
+	}
+	for _, n := range out {
+		if _, err := Lookup(n); errors.Is(err, ErrUnknownEngine) {
+			return nil, names.Unknown("engines", n, Names())
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("--engines is empty: give one or more of %s", strings.Join(Names(), ", "))
+	}
+	return out, nil
 }

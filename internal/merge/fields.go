@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/dbmeter/dbmeter/internal/result"
@@ -89,7 +88,7 @@ func plain(doc *document) *result.Document {
 
 // readFile decodes the document at path.
 func readFile(path string) (*document, error) {
-	f, err := os.Open(path)
+	f, err := result.OpenInput(path)
 	if err != nil {
 		return nil, err
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"strings"
 	"sync"
@@ -14,6 +13,7 @@ import (
 	"github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/dbmeter/dbmeter/internal/result"
+	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
 // HdrHistogram interval logs (.hlog, the format of HdrHistogram's
@@ -245,16 +245,43 @@ func readShare(logs []*IntervalLogReader, done []bool, tags []string, k, p, n in
 	return s
 }
 
-// MergeIntervalLogFiles merges the interval logs at paths into w.
+// MergeIntervalLogFiles merges the interval logs at paths into w. The logs
+// are the user's input, so every error is a usage error.
 func MergeIntervalLogFiles(w io.Writer, paths []string) error {
 	logs := make([]*IntervalLogReader, len(paths))
 	for i, p := range paths {
-		f, err := os.Open(p)
+		f, err := result.OpenInput(p)
 		if err != nil {
 			return err
 		}
 		defer f.Close()
 		logs[i] = NewIntervalLogReader(p, f)
 	}
-	return MergeIntervalLogs(w, logs)
+	return usage.Wrap(MergeIntervalLogs(w, logs))
+}
+
+// ReadArgs sorts merge's arguments into shard documents, which it reads,
+// and their interval logs (*.hlog): one log per document when hdrLog, the
+// merged log's path, is given, none otherwise.
+func ReadArgs(args []string, hdrLog string) ([]Input, []string, error) {
+	var docs, hlogs []string
+	for _, a := range args {
+		if strings.HasSuffix(a, ".hlog") {
+			hlogs = append(hlogs, a)
+		} else {
+			docs = append(docs, a)
+		}
+	}
+	if (len(hlogs) > 0 || hdrLog != "") && (hdrLog == "" || len(hlogs) != len(docs)) {
+		return nil, nil, usage.Errorf("give one interval log (*.hlog) per shard document and --hdr-log OUT.hlog for their merge")
+	}
+	ins := make([]Input, 0, len(docs))
+	for _, p := range docs {
+		in, err := ReadFile(p)
+		if err != nil {
+			return nil, nil, err
+		}
+		ins = append(ins, in)
+	}
+	return ins, hlogs, nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/dbmeter/dbmeter/internal/result"
+	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
 // Input is one shard's result document and the name messages call it by
@@ -31,11 +32,14 @@ func Read(name string, r io.Reader) (Input, error) {
 	return Input{Name: name, doc: doc}, nil
 }
 
-// ReadFile reads the shard document at path.
+// ReadFile reads the shard document at path; its errors are usage errors.
 func ReadFile(path string) (Input, error) {
 	doc, err := readFile(path)
+	if usage.Is(err) {
+		return Input{}, err
+	}
 	if err != nil {
-		return Input{}, fmt.Errorf("%s: %w", path, err)
+		return Input{}, usage.Wrap(fmt.Errorf("%s: %w", path, err))
 	}
 	return Input{Name: path, doc: doc}, nil
 }

@@ -2,12 +2,14 @@ package result
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
 // Schema names the version of the document layout.
@@ -312,16 +314,28 @@ func Read(r io.Reader) (*Document, error) {
 	return &doc, nil
 }
 
-// ReadFile reads the document at path.
+// ReadFile reads the document at path. A file that cannot be read or is
+// not a result document is the user's mistake: a usage error.
 func ReadFile(path string) (*Document, error) {
-	f, err := os.Open(path)
+	f, err := OpenInput(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
 	doc, err := Read(f)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, usage.Wrap(fmt.Errorf("%s: %w", path, err))
 	}
 	return doc, nil
+}
+
+// OpenInput opens a file the user named as input; one that cannot be
+// opened is a usage error, in one line.
+func OpenInput(path string) (*os.File, error) {
+	f, err := os.Open(path)
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return nil, usage.Errorf("cannot read %s: %v", pe.Path, pe.Err)
+	}
+	return f, err
 }

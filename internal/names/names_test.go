@@ -1,12 +1,14 @@
-package cli
+package names_test
 
 import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/dbmeter/dbmeter/internal/names"
 )
 
-func TestParseNames(t *testing.T) {
+func TestParse(t *testing.T) {
 	t.Parallel()
 	known := []string{"badger", "bbolt", "pebble", "map:memory"}
 	tests := []struct {
@@ -23,34 +25,34 @@ func TestParseNames(t *testing.T) {
 		{list: " , ", wantErr: "--engines is empty"},
 	}
 	for _, tt := range tests {
-		got, err := parseNames("engines", tt.list, known)
+		got, err := names.Parse("engines", tt.list, known)
 		if tt.wantErr != "" {
-			if err == nil || !strings.Contains(err.Error(), tt.wantErr) || exitCodeOf(err) != exitUsage {
-				t.Errorf("parseNames(%q) error = %v, want usage error containing %q", tt.list, err, tt.wantErr)
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("Parse(%q) error = %v, want an error containing %q", tt.list, err, tt.wantErr)
 			}
 			continue
 		}
 		if err != nil || !slices.Equal(got, tt.want) {
-			t.Errorf("parseNames(%q) = %v, %v; want %v", tt.list, got, err, tt.want)
+			t.Errorf("names.Parse(%q) = %v, %v; want %v", tt.list, got, err, tt.want)
 		}
 	}
 }
 
-func FuzzParseNames(f *testing.F) {
+func FuzzParse(f *testing.F) {
 	f.Add("pebble,badger")
 	f.Add("all")
 	f.Fuzz(func(t *testing.T, list string) {
 		known := []string{"a", "bb", "ccc"}
-		got, err := parseNames("x", list, known)
+		got, err := names.Parse("x", list, known)
 		if err != nil {
-			if exitCodeOf(err) != exitUsage || strings.Contains(err.Error(), "\n") {
-				t.Fatalf("parseNames(%q): %v is not a one-line usage error", list, err)
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("names.Parse(%q): %v is not one line", list, err)
 			}
 			return
 		}
 		for _, n := range got {
 			if !slices.Contains(known, n) {
-				t.Fatalf("parseNames(%q) returned unknown %q", list, n)
+				t.Fatalf("names.Parse(%q) returned unknown %q", list, n)
 			}
 		}
 	})
