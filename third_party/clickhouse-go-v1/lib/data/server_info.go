@@ -19,24 +19,24 @@ type ServerInfo struct {
 
 func (srv *ServerInfo) Read(decoder *binary.Decoder) (err error) {
 	if srv.Name, err = decoder.String(); err != nil {
-		return fmt.Errorf("could not read server name: %v", err)
+		return fmt.Errorf("could not read server name: %w", err)
 	}
 	if srv.MajorVersion, err = decoder.Uvarint(); err != nil {
-		return fmt.Errorf("could not read server major version: %v", err)
+		return fmt.Errorf("could not read server major version: %w", err)
 	}
 	if srv.MinorVersion, err = decoder.Uvarint(); err != nil {
-		return fmt.Errorf("could not read server minor version: %v", err)
+		return fmt.Errorf("could not read server minor version: %w", err)
 	}
 	if srv.Revision, err = decoder.Uvarint(); err != nil {
-		return fmt.Errorf("could not read server revision: %v", err)
+		return fmt.Errorf("could not read server revision: %w", err)
 	}
 	if srv.Revision >= protocol.DBMS_MIN_REVISION_WITH_SERVER_TIMEZONE {
 		timezone, err := decoder.String()
 		if err != nil {
-			return fmt.Errorf("could not read server timezone: %v", err)
+			return fmt.Errorf("could not read server timezone: %w", err)
 		}
 		if srv.Timezone, err = time.LoadLocation(timezone); err != nil {
-			return fmt.Errorf("could not load time location: %v", err)
+			return fmt.Errorf("could not load time location: %w", err)
 		}
 	}
 	return nil
