@@ -32,6 +32,22 @@ type Check struct {
 
 func verdict(ok bool) *bool { return &ok }
 
+// String is the check's line in calibrate's report: the figure, and with a
+// bound, the bound and PASS or FAIL.
+func (c Check) String() string {
+	if c.Want == "" {
+		return fmt.Sprintf("%-80s %s", c.Name, c.Got)
+	}
+	v := "INFO"
+	if c.Pass != nil {
+		v = "PASS"
+		if !*c.Pass {
+			v = "FAIL"
+		}
+	}
+	return fmt.Sprintf("%-80s %-40s want %-16s %s", c.Name, c.Got, c.Want, v)
+}
+
 // Timer measures the cost of one clock reading and the smallest step the
 // clock shows.
 func Timer() (cost, resolution time.Duration) {

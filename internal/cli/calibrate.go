@@ -41,20 +41,7 @@ the exit code is 1 if any fails.`,
 		if err != nil {
 			return err
 		}
-		runs, failed, err := calibrate.All(cmd.Context(), lim, func(c calibrate.Check) {
-			v := "INFO"
-			if c.Pass != nil {
-				v = "PASS"
-				if !*c.Pass {
-					v = "FAIL"
-				}
-			}
-			if c.Want == "" {
-				fmt.Fprintf(env.Stdout, "%-80s %s\n", c.Name, c.Got)
-				return
-			}
-			fmt.Fprintf(env.Stdout, "%-80s %-40s want %-16s %s\n", c.Name, c.Got, c.Want, v)
-		})
+		runs, failed, err := calibrate.All(cmd.Context(), lim, func(c calibrate.Check) { fmt.Fprintln(env.Stdout, c) })
 		if err != nil {
 			s.Abort()
 			return err
