@@ -1,12 +1,9 @@
 package cli
 
 import (
-	"errors"
-
 	"github.com/spf13/pflag"
 
 	"github.com/dbmeter/dbmeter/internal/sink"
-	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
 // outputFlags say where the result goes besides the text table on stdout,
@@ -25,16 +22,12 @@ func (f *outputFlags) bind(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.NoDiskProbe, "no-disk-probe", false, "do not measure what one fsync costs on the disk under test (the probe takes up to a second)")
 }
 
-// session is a command's sink; newSession gives its errors the CLI's kinds.
+// session is a command's sink, shown progress as the run flags ask.
 type session struct{ *sink.Sink }
 
 // newSession opens the outputs of one invocation of family's command.
 func newSession(env Env, family string, flags outputFlags, diskPath string, secrets ...string) (*session, error) {
 	s, err := sink.Open(sink.IO{Stdout: env.Stdout, Stderr: env.Stderr, Args: env.Args}, family, flags.o, diskPath, secrets...)
-	var oe *sink.OutputError
-	if errors.As(err, &oe) {
-		return nil, usage.Wrap(err)
-	}
 	if err != nil {
 		return nil, err
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/dbmeter/dbmeter/internal/report"
 	"github.com/dbmeter/dbmeter/internal/result"
 	"github.com/dbmeter/dbmeter/internal/sysinfo"
+	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
 // Options say where the result goes besides the text tables on stdout.
@@ -38,13 +39,6 @@ type IO struct {
 	Stdout, Stderr io.Writer
 	Args           []string // the command line, recorded with secrets masked
 }
-
-// OutputError is an output that cannot be written or served: a usage
-// mistake, found before any run.
-type OutputError struct{ Err error }
-
-func (e *OutputError) Error() string { return e.Err.Error() }
-func (e *OutputError) Unwrap() error { return e.Err }
 
 // ErrRunsFailed says a run counted failed operations; Finish wraps it.
 var ErrRunsFailed = errors.New("operations failed")
@@ -97,7 +91,7 @@ func Open(pio IO, family string, flags Options, diskPath string, secrets ...stri
 		f, err := os.OpenFile(o.path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 		if err != nil {
 			s.Abort()
-			return nil, &OutputError{fmt.Errorf("cannot write --%s %s: %v", o.flag, o.path, errors.Unwrap(err))}
+			return nil, usage.Wrap(fmt.Errorf("cannot write --%s %s: %v", o.flag, o.path, errors.Unwrap(err)))
 		}
 		o.f = f
 		s.files = append(s.files, o)
@@ -106,7 +100,7 @@ func Open(pio IO, family string, flags Options, diskPath string, secrets ...stri
 		f, err := os.OpenFile(flags.HDRLog, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 		if err != nil {
 			s.Abort()
-			return nil, &OutputError{fmt.Errorf("cannot write --hdr-log %s: %v", flags.HDRLog, errors.Unwrap(err))}
+			return nil, usage.Wrap(fmt.Errorf("cannot write --hdr-log %s: %v", flags.HDRLog, errors.Unwrap(err)))
 		}
 		s.hlogFile = f
 		if s.hlog, err = hlog.NewWriter(f, time.Now()); err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/metrics"
+	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
 func (s *Sink) serveMetrics(addr string) error {
@@ -18,7 +19,7 @@ func (s *Sink) serveMetrics(addr string) error {
 	m := metrics.New()
 	srv, err := metrics.Serve(addr, m)
 	if err != nil {
-		return &OutputError{fmt.Errorf("cannot serve --metrics-addr %s: %v", addr, errors.Unwrap(err))}
+		return usage.Wrap(fmt.Errorf("cannot serve --metrics-addr %s: %v", addr, errors.Unwrap(err)))
 	}
 	s.metrics, s.server = m, srv
 	if !metrics.IsLoopback(addr) {
