@@ -116,7 +116,7 @@ func runCHInsert(cmd *cobra.Command, env Env, rf *runFlags, f *chiFlags) error {
 	}
 	s.showProgress(rf)
 	perr := plan.Execute(ctx, p.Plan, s)
-	chiSay(env, planErrors(perr), secrets)
+	chiSay(env, plan.Errors(perr), secrets)
 	if len(s.Doc().Runs) == 0 {
 		s.Abort()
 		if perr == nil { // interrupted before the first run ended
@@ -132,7 +132,7 @@ func runCHInsert(cmd *cobra.Command, env Env, rf *runFlags, f *chiFlags) error {
 		problems = append(problems, insert.RefusedLine(p.Refused, version))
 	}
 	if perr != nil {
-		problems = append(problems, fmt.Sprintf("%d client runs failed or left their rows unverified (see above)", len(planErrors(perr))))
+		problems = append(problems, fmt.Sprintf("%d client runs failed or left their rows unverified (see above)", len(plan.Errors(perr))))
 	}
 	if len(problems) > 0 {
 		return runError{errors.New(strings.Join(problems, "; "))}

@@ -15,6 +15,7 @@ import (
 	"github.com/dbmeter/dbmeter/internal/ch/query"
 	"github.com/dbmeter/dbmeter/internal/ch/query/clients"
 	"github.com/dbmeter/dbmeter/internal/load"
+	"github.com/dbmeter/dbmeter/internal/metrics"
 	"github.com/dbmeter/dbmeter/internal/redact"
 	"github.com/dbmeter/dbmeter/internal/usage"
 )
@@ -123,7 +124,7 @@ func runCHQuery(cmd *cobra.Command, env Env, rf *runFlags, qf *chqFlags, sf *sea
 		fmt.Fprintln(env.Stderr, "dbmeter: "+n)
 	}
 	if qf.pprofAddr != "" {
-		stop, err := servePprof(env, qf.pprofAddr)
+		stop, err := metrics.ServePprof(qf.pprofAddr, env.Stderr)
 		if err != nil {
 			return err
 		}
