@@ -12,10 +12,14 @@ import (
 )
 
 // ServePprof serves net/http/pprof at addr (ch query --pprof-addr) until
-// stop, so that dbmeter itself can be profiled while it runs. It says on
-// stderr where, and warns when addr is reachable from other machines: a
-// profile endpoint shows the command line and lets anyone load the CPU.
+// stop, so that dbmeter itself can be profiled while it runs; an empty
+// addr serves nothing. It says on stderr where, and warns when addr is
+// reachable from other machines: a profile endpoint shows the command line
+// and lets anyone load the CPU.
 func ServePprof(addr string, stderr io.Writer) (stop func(), err error) {
+	if addr == "" {
+		return func() {}, nil
+	}
 	if _, _, err := net.SplitHostPort(addr); err != nil {
 		return nil, usage.Errorf("--pprof-addr %q: want HOST:PORT such as 127.0.0.1:6060", addr)
 	}

@@ -42,6 +42,16 @@ func TestServePprofRefusesBadAddresses(t *testing.T) {
 	}
 }
 
+func TestServePprofEmptyServesNothing(t *testing.T) {
+	t.Parallel()
+	var stderr bytes.Buffer
+	stop, err := ServePprof("", &stderr)
+	if err != nil || stderr.Len() > 0 {
+		t.Fatalf("ServePprof(\"\") = %v, said %q; want nothing", err, stderr.String())
+	}
+	stop()
+}
+
 // TestServePprof binds ":0" to loopback, as the metrics endpoint does, and
 // serves the index until stopped.
 func TestServePprof(t *testing.T) {
