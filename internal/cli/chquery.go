@@ -1,69 +1,23 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
-	"net"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
-	"github.com/dbmeter/dbmeter/internal/ch"
 	"github.com/dbmeter/dbmeter/internal/ch/query"
 	"github.com/dbmeter/dbmeter/internal/ch/query/clients"
 	"github.com/dbmeter/dbmeter/internal/load"
+	"github.com/dbmeter/dbmeter/internal/metrics"
 	"github.com/dbmeter/dbmeter/internal/redact"
 	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
-// chqDefaultRate is the open-loop rate `ch query` runs at unless told
-// otherwise: the seed's 100 queries per second.
-const chqDefaultRate = 100
-
-// chqFlags are `ch query`'s own flags. Knob flags take comma lists; more
-// than one value needs --matrix.
-type chqFlags struct {
-	dsn, httpURL, pprofAddr string
-	clients, decode         []string
-	protocol                []string
-	noWarmup                bool
-	c                       query.Config
-}
-
-func (f *chqFlags) bind(fs *pflag.FlagSet) {
-	def := query.DefaultDataset()
-	c := &f.c
-	fs.StringVar(&f.dsn, "dsn", "", "ClickHouse native address: clickhouse://user:password@host:port/db or tcp://host:port?username=…&password=…&database=…")
-	fs.StringVar(&f.httpURL, "http-url", "", "the server's HTTP interface for the http protocol (default: $DBMETER_CLICKHOUSE_HTTP_URL, else http://HOST:8123 with HOST from --dsn)")
-	fs.StringSliceVar(&f.clients, "clients", []string{"all"}, "client paths, comma-separated, or all (every client in this build that the server supports)")
-	fs.StringVar(&c.Preset, "preset", "", "query preset: "+strings.Join(query.PresetNames(), ", "))
-	fs.StringVar(&c.SQL, "query", "", "SQL to run instead of a preset, with ? placeholders")
-	fs.StringArrayVar(&c.Args, "arg", nil, "a value for the next ? of --query (repeat per placeholder; integers and floats are bound as numbers)")
-	fs.BoolSliceVar(&c.Prepared, "prepared", []bool{false}, "bind parameters through the client's prepare/bind API instead of inlining them (list: false,true)")
-	fs.Lookup("prepared").NoOptDefVal = "true"
-	fs.StringSliceVar(&f.decode, "decode", []string{string(query.Row)}, "walk results row by row or column by column (list: row,column)")
-	fs.StringSliceVar(&f.protocol, "protocol", nil, "native or http (list); default: each client's own")
-	fs.IntSliceVar(&c.MaxOpen, "pool-max-open", []int{0}, "most connections open at once, 0: no limit (list)")
-	fs.IntSliceVar(&c.MaxIdle, "pool-max-idle", []int{2}, "most idle connections kept, 0: none, each query connects (list)")
-	fs.DurationSliceVar(&c.IdleTime, "pool-idle-timeout", []time.Duration{0}, "close connections idle this long, 0: never (list)")
-	fs.DurationSliceVar(&c.Lifetime, "pool-lifetime", []time.Duration{0}, "close connections this old, 0: never (list)")
-	fs.BoolVar(&f.noWarmup, "no-warmup", false, "no warm-up: no first query to open a connection and no --warmup period")
-	fs.BoolVar(&c.Create, "create", false, "create or refresh dbmeter's own data set for the presets")
-	fs.BoolVar(&c.Matrix, "matrix", false, "run every combination of the listed knob values")
-	fs.StringVar(&f.pprofAddr, "pprof-addr", "", "serve net/http/pprof here during the run, e.g. 127.0.0.1:6060")
-	fs.StringVar(&c.Data.Database, "database", def.Database, "database of dbmeter's data set (made and marked by dbmeter)")
-	fs.Int64Var(&c.Data.Events, "events-rows", def.Events, "rows of the events table (count preset)")
-	fs.Int64Var(&c.Data.Metrics, "metrics-rows", def.Metrics, "rows of the metrics table (sum preset)")
-	fs.Int64Var(&c.Data.Users, "users-rows", def.Users, "rows of the users table (select1k, select10k presets)")
-	fs.DurationVar(&c.SumWindow, "sum-window", time.Hour, "time range of each sum preset query")
-}
-
 func newCHQueryCmd(env Env) *cobra.Command {
 	var rf runFlags
-	var qf chqFlags
+	var f query.Command
 	var sf searchFlags
 	cmd := &cobra.Command{
 		Use:   "query",
@@ -83,19 +37,44 @@ combination side by side.`,
 		Args: noArgs,
 	}
 	cmd.RunE = runE(func(cmd *cobra.Command, _ []string) error {
-		return runCHQuery(cmd, env, &rf, &qf, &sf)
+		return runCHQuery(cmd, env, &rf, &f, &sf)
 	})
 	def := load.DefaultConfig()
-	def.Rate = chqDefaultRate
+	def.Rate = query.DefaultRate
 	rf.bind(cmd.Flags(), def)
-	qf.bind(cmd.Flags())
-	sf.bind(cmd.Flags(), &rf)
+	fs := cmd.Flags()
+	f.Given, f.Getenv, f.Lookup = fs.Changed, env.Getenv, clients.Resolve
+	data := query.DefaultDataset()
+	c := &f.Config
+	fs.StringVar(&f.DSN, "dsn", "", "ClickHouse native address: clickhouse://user:password@host:port/db or tcp://host:port?username=…&password=…&database=…")
+	fs.StringVar(&f.HTTPURL, "http-url", "", "the server's HTTP interface for the http protocol (default: $DBMETER_CLICKHOUSE_HTTP_URL, else http://HOST:8123 with HOST from --dsn)")
+	fs.StringSliceVar(&f.Clients, "clients", []string{"all"}, "client paths, comma-separated, or all (every client in this build that the server supports)")
+	fs.StringVar(&c.Preset, "preset", "", "query preset: "+strings.Join(query.PresetNames(), ", "))
+	fs.StringVar(&c.SQL, "query", "", "SQL to run instead of a preset, with ? placeholders")
+	fs.StringArrayVar(&c.Args, "arg", nil, "a value for the next ? of --query (repeat per placeholder; integers and floats are bound as numbers)")
+	fs.BoolSliceVar(&c.Prepared, "prepared", []bool{false}, "bind parameters through the client's prepare/bind API instead of inlining them (list: false,true)")
+	fs.Lookup("prepared").NoOptDefVal = "true"
+	fs.StringSliceVar(&f.Decodes, "decode", []string{string(query.Row)}, "walk results row by row or column by column (list: row,column)")
+	fs.StringSliceVar(&f.Protocols, "protocol", nil, "native or http (list); default: each client's own")
+	fs.IntSliceVar(&c.MaxOpen, "pool-max-open", []int{0}, "most connections open at once, 0: no limit (list)")
+	fs.IntSliceVar(&c.MaxIdle, "pool-max-idle", []int{2}, "most idle connections kept, 0: none, each query connects (list)")
+	fs.DurationSliceVar(&c.IdleTime, "pool-idle-timeout", []time.Duration{0}, "close connections idle this long, 0: never (list)")
+	fs.DurationSliceVar(&c.Lifetime, "pool-lifetime", []time.Duration{0}, "close connections this old, 0: never (list)")
+	fs.BoolVar(&c.NoWarmup, "no-warmup", false, "no warm-up: no first query to open a connection and no --warmup period")
+	fs.BoolVar(&c.Create, "create", false, "create or refresh dbmeter's own data set for the presets")
+	fs.BoolVar(&c.Matrix, "matrix", false, "run every combination of the listed knob values")
+	fs.StringVar(&f.PprofAddr, "pprof-addr", "", "serve net/http/pprof here during the run, e.g. 127.0.0.1:6060")
+	fs.StringVar(&c.Data.Database, "database", data.Database, "database of dbmeter's data set (made and marked by dbmeter)")
+	fs.Int64Var(&c.Data.Events, "events-rows", data.Events, "rows of the events table (count preset)")
+	fs.Int64Var(&c.Data.Metrics, "metrics-rows", data.Metrics, "rows of the metrics table (sum preset)")
+	fs.Int64Var(&c.Data.Users, "users-rows", data.Users, "rows of the users table (select1k, select10k presets)")
+	fs.DurationVar(&c.SumWindow, "sum-window", time.Hour, "time range of each sum preset query")
+	sf.bind(fs, &rf)
 	return cmd
 }
 
-func runCHQuery(cmd *cobra.Command, env Env, rf *runFlags, qf *chqFlags, sf *searchFlags) error {
-	ctx := cmd.Context()
-	c, err := chqConfig(cmd.Flags(), env, rf, qf)
+func runCHQuery(cmd *cobra.Command, env Env, rf *runFlags, f *query.Command, sf *searchFlags) error {
+	c, err := f.Resolve(&rf.cfg, rf.config, rf.repeat, flagParams(cmd.Flags()))
 	if err != nil {
 		return err
 	}
@@ -103,7 +82,7 @@ func runCHQuery(cmd *cobra.Command, env Env, rf *runFlags, qf *chqFlags, sf *sea
 	if err != nil {
 		return err
 	}
-	secrets := append(redact.Values(qf.dsn), c.DSN.Password)
+	secrets := append(redact.Values(f.DSN), c.DSN.Password)
 	if err := c.Validate(); err != nil {
 		return usage.Wrap(err)
 	}
@@ -111,94 +90,23 @@ func runCHQuery(cmd *cobra.Command, env Env, rf *runFlags, qf *chqFlags, sf *sea
 	if err != nil {
 		return scrubbed(err, secrets)
 	}
-	p, err := query.Prepare(ctx, "ch", c, version)
-	var gate *query.GateError
-	if errors.As(err, &gate) {
-		return usage.Wrap(err)
-	}
+	p, err := query.Prepare(cmd.Context(), "ch", c, version)
 	if err != nil {
 		return scrubbed(err, secrets)
 	}
 	for _, n := range p.Notes {
 		fmt.Fprintln(env.Stderr, "dbmeter: "+n)
 	}
-	if qf.pprofAddr != "" {
-		stop, err := servePprof(env, qf.pprofAddr)
-		if err != nil {
-			return err
-		}
-		defer stop()
+	stop, err := metrics.ServePprof(f.PprofAddr, env.Stderr)
+	if err != nil {
+		return err
 	}
+	defer stop()
 	s, err := newSession(env, "ch", rf.output, "", secrets...)
 	if err != nil {
 		return err
 	}
 	s.showProgress(rf)
 	p.Plan.Search = search
-	return scrubbed(s.Execute(ctx, p.Plan), secrets)
-}
-
-// chqConfig binds the flags to the family's configuration. It applies `ch
-// query`'s reading of --workers and --rate: --workers alone is closed loop;
-// with --rate it also bounds the queries in flight unless --max-in-flight
-// is given.
-func chqConfig(fs *pflag.FlagSet, env Env, rf *runFlags, qf *chqFlags) (query.Config, error) {
-	c := qf.c
-	changed := rf.fs.Changed
-	if changed("workers") && !changed("rate") {
-		rf.cfg.Rate = 0
-	}
-	if qf.noWarmup {
-		if changed("warmup") && rf.cfg.Warmup > 0 {
-			return c, usagef("--no-warmup and --warmup %s contradict each other: give one", rf.cfg.Warmup)
-		}
-		rf.cfg.Warmup = 0
-	}
-	cfg, err := rf.config()
-	if err != nil {
-		return c, err
-	}
-	if cfg.Open() && changed("workers") && !changed("max-in-flight") {
-		cfg.MaxInFlight = cfg.Workers
-	}
-	c.Load, c.Repeat, c.NoWarmup, c.Params = cfg, rf.repeat, qf.noWarmup, flagParams(fs)
-	if qf.dsn == "" {
-		return c, usagef("--dsn is required: the ClickHouse server's native address")
-	}
-	if c.DSN, err = ch.ParseDSN(qf.dsn); err != nil {
-		return c, usage.Wrap(err)
-	}
-	c.HTTPURL = qf.httpURL
-	if c.HTTPURL == "" {
-		c.HTTPURL = chqDefaultHTTPURL(env, c.DSN)
-	}
-	names := trimAll(qf.clients)
-	c.Listed = fs.Changed("clients") && !slices.Equal(names, []string{"all"})
-	if slices.Equal(names, []string{"all"}) {
-		names = clients.Names()
-	}
-	for _, n := range names {
-		cl, err := clients.Lookup(n)
-		if err != nil {
-			return c, usage.Wrap(err)
-		}
-		c.Clients = append(c.Clients, query.Named{Name: n, Client: cl})
-	}
-	for _, d := range trimAll(qf.decode) {
-		c.Decodes = append(c.Decodes, query.Decode(d))
-	}
-	for _, p := range trimAll(qf.protocol) {
-		c.Protocols = append(c.Protocols, query.Protocol(p))
-	}
-	return c, nil
-}
-
-func chqDefaultHTTPURL(env Env, dsn ch.DSN) string {
-	if env.Getenv != nil {
-		if u := env.Getenv("DBMETER_CLICKHOUSE_HTTP_URL"); u != "" {
-			return u
-		}
-	}
-	host, _, _ := net.SplitHostPort(dsn.Addr)
-	return "http://" + net.JoinHostPort(host, "8123")
+	return scrubbed(s.Execute(cmd.Context(), p.Plan), secrets)
 }

@@ -109,6 +109,18 @@ func Execute(ctx context.Context, p Plan, sink Sink) error {
 	return errors.Join(errs...)
 }
 
+// Errors splits Execute's error into its steps' errors, so that each can be
+// reported on a line of its own and counted.
+func Errors(err error) []error {
+	if err == nil {
+		return nil
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
+}
+
 func setFamily(runs []result.Run, family string) {
 	for i := range runs {
 		runs[i].Family = family

@@ -3,6 +3,7 @@ package plan_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"strconv"
 	"testing"
 
@@ -90,3 +91,22 @@ func TestExecuteStopsOnCancel(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+func TestErrors(t *testing.T) {
+	t.Parallel()
+	a, b := errors.New("a"), errors.New("b")
+	tests := []struct {
+		name string
+		err  error
+		want []error
+	}{
+		{"none", nil, nil},
+		{"one", a, []error{a}},
+		{"joined", errors.Join(a, b), []error{a, b}},
+	}
+	for _, tt := range tests {
+		if got := plan.Errors(tt.err); !slices.Equal(got, tt.want) {
+			t.Errorf("%s: Errors = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

@@ -53,7 +53,7 @@ func Dump(w io.Writer, format string, ring []*ch.Block, batch int, rows int64) e
 	case DumpTSV:
 		enc = func(b *ch.Block) error { return writeTSV(bw, b) }
 	default:
-		return fmt.Errorf("dump format %q: want %s or %s", format, DumpNative, DumpTSV)
+		return checkDumpFormat(format)
 	}
 	for k := 0; rows > 0; k++ {
 		b := ring[k%len(ring)]
@@ -67,6 +67,14 @@ func Dump(w io.Writer, format string, ring []*ch.Block, batch int, rows int64) e
 		rows -= n
 	}
 	return bw.Flush()
+}
+
+// checkDumpFormat refuses a format Dump does not write.
+func checkDumpFormat(format string) error {
+	if format != DumpNative && format != DumpTSV {
+		return fmt.Errorf("dump format %q: want %s or %s", format, DumpNative, DumpTSV)
+	}
+	return nil
 }
 
 var tsvEscaper = strings.NewReplacer("\\", "\\\\", "\t", "\\t", "\n", "\\n")

@@ -135,6 +135,7 @@ type Prepared struct {
 	// server, one error each; they have no step.
 	Refused []error
 	admin   *Admin
+	server  ch.Version
 }
 
 // Close disconnects the row counter.
@@ -159,7 +160,7 @@ func Prepare(ctx context.Context, family string, c Config, server ch.Version) (*
 		admin.Close()
 		return nil, err
 	}
-	p := &Prepared{Refused: refused, admin: admin}
+	p := &Prepared{Refused: refused, admin: admin, server: server}
 	p.Plan = plan.Plan{Family: family, Repeat: c.Repeat, Seed: c.Load.Seed, KeepGoing: true}
 	rings := map[uint64]generated{}
 	for _, n := range names {

@@ -15,6 +15,7 @@ import (
 	"github.com/dbmeter/dbmeter/internal/plan"
 	"github.com/dbmeter/dbmeter/internal/redact"
 	"github.com/dbmeter/dbmeter/internal/result"
+	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
 // Named is a client path with its name.
@@ -218,7 +219,8 @@ func expand[T any](in []Options, vals []T, set func(o *Options, v T)) []Options 
 }
 
 // GateError is a client too new for the server that the user listed, or
-// no client left that can talk to it.
+// no client left that can talk to it. Prepare returns it as a usage error:
+// the user has to pick other clients.
 type GateError struct{ Err error }
 
 func (e *GateError) Error() string { return e.Err.Error() }
@@ -254,7 +256,7 @@ func Prepare(ctx context.Context, family string, c Config, server ch.Version) (*
 			continue
 		}
 		if c.Listed {
-			return nil, &GateError{err}
+			return nil, usage.Wrap(&GateError{err})
 		}
 		if !told[cb.Name] {
 			p.Notes = append(p.Notes, fmt.Sprintf("skipping %s: %v", cb.Name, err))
@@ -262,7 +264,7 @@ func Prepare(ctx context.Context, family string, c Config, server ch.Version) (*
 		}
 	}
 	if len(ok) == 0 {
-		return nil, &GateError{fmt.Errorf("no client in --clients can talk to ClickHouse %s: use clickhouse-go-v1 or http", server)}
+		return nil, usage.Wrap(&GateError{fmt.Errorf("no client in --clients can talk to ClickHouse %s: use clickhouse-go-v1 or http", server)})
 	}
 	if preset != nil || c.Create {
 		var note string

@@ -8,6 +8,7 @@ import (
 
 	"github.com/dbmeter/dbmeter/internal/ch"
 	"github.com/dbmeter/dbmeter/internal/load"
+	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
 // Two stand-in client descriptions: the tests exercise the plan's
@@ -116,8 +117,8 @@ func TestPrepareGate(t *testing.T) {
 			p, err := Prepare(context.Background(), "ch", c, old)
 			if tc.err != "" {
 				var ge *GateError
-				if !errors.As(err, &ge) || !strings.Contains(err.Error(), tc.err) {
-					t.Errorf("Prepare error %v, want a GateError with %q", err, tc.err)
+				if !errors.As(err, &ge) || !usage.Is(err) || !strings.Contains(err.Error(), tc.err) {
+					t.Errorf("Prepare error %v, want a GateError with %q, as a usage error", err, tc.err)
 				}
 				return
 			}

@@ -2,6 +2,7 @@ package clients
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"github.com/dbmeter/dbmeter/internal/ch"
@@ -39,4 +40,21 @@ func Names() []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// Resolve returns the named client paths in order; "all" alone is every
+// path in this build. It is query.Command's Lookup.
+func Resolve(names []string) ([]query.Named, error) {
+	if slices.Equal(names, []string{"all"}) {
+		names = Names()
+	}
+	out := make([]query.Named, 0, len(names))
+	for _, n := range names {
+		c, err := Lookup(n)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, query.Named{Name: n, Client: c})
+	}
+	return out, nil
 }

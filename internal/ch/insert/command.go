@@ -1,0 +1,153 @@
+package insert
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/dbmeter/dbmeter/internal/ch"
+	"github.com/dbmeter/dbmeter/internal/ch/event"
+	"github.com/dbmeter/dbmeter/internal/load"
+	"github.com/dbmeter/dbmeter/internal/plan"
+	"github.com/dbmeter/dbmeter/internal/redact"
+	"github.com/dbmeter/dbmeter/internal/usage"
+)
+
+// Command is `ch insert`'s command line as the CLI binds it: the strings
+// as typed, which Resolve parses, and Config's own options bound directly.
+// Its errors name the flags, since they are the user's to fix.
+type Command struct {
+	DSN, Clients, Table string
+	// DumpFormat, when set, writes the generated rows instead of running.
+	DumpFormat string
+	Config     Config
+	// Given says whether the user set an option, by its flag name: a flag
+	// left at its default cannot contradict another.
+	Given func(flag string) bool
+}
+
+func (cmd Command) given(flag string) bool { return cmd.Given != nil && cmd.Given(flag) }
+
+// check refuses ch insert's own options that cannot work.
+func (cmd Command) check() error {
+	switch c := cmd.Config; {
+	case c.Batch < 1:
+		return usage.Errorf("--batch must be at least 1, got %d", c.Batch)
+	case cmd.given("rows") && c.Rows < 1:
+		return usage.Errorf("--rows must be at least 1, got %d", c.Rows)
+	case c.BlocksPerInsert < 1:
+		return usage.Errorf("--blocks-per-insert must be at least 1, got %d", c.BlocksPerInsert)
+	case c.ExtraColumns < 0 || c.ExtraColumns > MaxExtraColumns:
+		return usage.Errorf("--extra-columns must be 0 to %d, got %d", MaxExtraColumns, c.ExtraColumns)
+	case cmd.given("extra-columns") && !c.Create:
+		return usage.Errorf("--extra-columns shapes the table --create makes: add --create")
+	}
+	return nil
+}
+
+// Resolve checks the command line and returns the validated Config it asks
+// for. warmup is --warmup as given, and runFlags checks the shared run
+// flags into the load configuration: --rows replaces --duration, so the
+// run flags that contradict it are refused by name before runFlags can
+// refuse them in its own words.
+func (cmd Command) Resolve(warmup time.Duration, runFlags func() (load.Config, error), repeat int, params map[string]string) (Config, error) {
+	c := cmd.Config
+	if err := cmd.check(); err != nil {
+		return c, err
+	}
+	if c.Rows > 0 {
+		switch {
+		case cmd.given("duration"):
+			return c, usage.Errorf("--rows and --duration contradict each other: give one")
+		case cmd.given("count"):
+			return c, usage.Errorf("--rows and --count contradict each other: give one (--count counts blocks)")
+		case warmup > 0:
+			return c, usage.Errorf("--warmup needs --duration: with --rows every row inserted counts")
+		}
+	}
+	cfg, err := runFlags()
+	if err != nil {
+		return c, err
+	}
+	c.Load, c.Repeat, c.Params = cfg, repeat, params
+	if c.Table, err = ParseTable(cmd.Table); err != nil {
+		return c, usage.Wrap(err)
+	}
+	c = c.ForShard()
+	if cmd.DSN == "" {
+		return c, usage.Errorf("--dsn is required: the ClickHouse server's native address")
+	}
+	if c.DSN, err = ch.ParseDSN(cmd.DSN); err != nil {
+		return c, usage.Wrap(err)
+	}
+	if cmd.Clients != "auto" {
+		for n := range strings.SplitSeq(cmd.Clients, ",") {
+			if n = strings.TrimSpace(n); n != "" && !slices.Contains(c.Clients, n) {
+				c.Clients = append(c.Clients, n)
+			}
+		}
+		if len(c.Clients) == 0 {
+			return c, usage.Errorf("--clients is empty: name at least one of %s", strings.Join(Names(), ", "))
+		}
+	}
+	if err := c.Validate(); err != nil {
+		if lc, _ := c.LoadConfig(); c.Rows > 0 && lc.Count < int64(c.Load.Workers) {
+			return c, usage.Errorf("--rows %d makes %d blocks of --batch %d, fewer than --workers %d: lower --batch or --workers", c.Rows, lc.Count, c.Batch, c.Load.Workers)
+		}
+		return c, usage.Wrap(err)
+	}
+	return c, nil
+}
+
+// Dump writes the rows a run of the command with seed would insert to w,
+// in DumpFormat, for scripts/ch-insert-ceiling.sh. It runs nothing, so the
+// run flags do not matter.
+func (cmd Command) Dump(w io.Writer, seed uint64) error {
+	c := cmd.Config
+	if err := cmd.check(); err != nil {
+		return err
+	}
+	if c.Rows < 1 {
+		return usage.Errorf("--dump-format needs --rows")
+	}
+	// Checked before the rows are made, which takes a while for many.
+	if err := checkDumpFormat(cmd.DumpFormat); err != nil {
+		return usage.Wrap(err)
+	}
+	ring := event.Ring(seed, c.Batch, event.RingSize(c.Batch, c.Rows))
+	return Dump(w, cmd.DumpFormat, ring, c.Batch, c.Rows)
+}
+
+// NoRun is the error of a plan that ended with no run to report: execErr
+// is plan.Execute's, nil when the plan was interrupted before its first
+// run ended. secrets are masked in it.
+func NoRun(execErr error, secrets ...string) error {
+	if execErr == nil {
+		return errors.New("interrupted: no client ran")
+	}
+	return fmt.Errorf("no client ran: %s", redact.Line(redact.Err(execErr, secrets...)))
+}
+
+// Outcome sums up, in one line, what went wrong in a plan whose runs were
+// reported: finishErr from writing the results, the clients refused, and
+// the runs that failed (execErr from plan.Execute). Each refusal and
+// failure was said on a line of its own already; nil when nothing failed.
+func (p *Prepared) Outcome(execErr, finishErr error) error {
+	var problems []string
+	if finishErr != nil {
+		problems = append(problems, finishErr.Error())
+	}
+	if len(p.Refused) > 0 {
+		problems = append(problems, RefusedLine(p.Refused, p.server))
+	}
+	if execErr != nil {
+		problems = append(problems, fmt.Sprintf("%d client runs failed or left their rows unverified (see above)", len(plan.Errors(execErr))))
+	}
+	if len(problems) == 0 {
+		return nil
+	}
+	return errors.New(strings.Join(problems, "; "))
+}

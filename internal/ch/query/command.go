@@ -1,0 +1,110 @@
+package query
+
+import (
+	"net"
+	"slices"
+	"strings"
+
+	"github.com/dbmeter/dbmeter/internal/ch"
+	"github.com/dbmeter/dbmeter/internal/load"
+	"github.com/dbmeter/dbmeter/internal/usage"
+)
+
+// DefaultRate is the open-loop rate `ch query` runs at unless told
+// otherwise: the seed's 100 queries per second.
+const DefaultRate = 100
+
+// Command is `ch query`'s command line as the CLI binds it: the strings
+// and lists as typed, which Resolve parses, and Config's own options bound
+// directly. Its errors name the flags, since they are the user's to fix.
+type Command struct {
+	DSN, HTTPURL string
+	// PprofAddr is served by the CLI during the run, not by the family.
+	PprofAddr string
+	// Clients, Decodes and Protocols are comma lists; more than one value
+	// of a knob needs Config.Matrix.
+	Clients, Decodes, Protocols []string
+	Config                      Config
+	// Given says whether the user set an option, by its flag name.
+	Given func(flag string) bool
+	// Getenv reads DBMETER_CLICKHOUSE_HTTP_URL.
+	Getenv func(string) string
+	// Lookup finds the client paths by name, "all" alone for every one;
+	// required. The registry (clients.Resolve) imports this package, so it
+	// is handed in rather than imported.
+	Lookup func(names []string) ([]Named, error)
+}
+
+func (cmd Command) given(flag string) bool { return cmd.Given != nil && cmd.Given(flag) }
+
+// Resolve returns the Config the command line asks for; Config.Validate
+// checks the rest. raw is the shared run flags as typed and runFlags
+// checks them into the load configuration. ch query reads raw its own way
+// first: --workers alone is closed loop, and --no-warmup drops the
+// warm-up; with --rate, --workers also bounds the queries in flight unless
+// --max-in-flight is given.
+func (cmd Command) Resolve(raw *load.Config, runFlags func() (load.Config, error), repeat int, params map[string]string) (Config, error) {
+	c := cmd.Config
+	if cmd.given("workers") && !cmd.given("rate") {
+		raw.Rate = 0
+	}
+	if c.NoWarmup {
+		if cmd.given("warmup") && raw.Warmup > 0 {
+			return c, usage.Errorf("--no-warmup and --warmup %s contradict each other: give one", raw.Warmup)
+		}
+		raw.Warmup = 0
+	}
+	cfg, err := runFlags()
+	if err != nil {
+		return c, err
+	}
+	if cfg.Open() && cmd.given("workers") && !cmd.given("max-in-flight") {
+		cfg.MaxInFlight = cfg.Workers
+	}
+	c.Load, c.Repeat, c.Params = cfg, repeat, params
+	if cmd.DSN == "" {
+		return c, usage.Errorf("--dsn is required: the ClickHouse server's native address")
+	}
+	if c.DSN, err = ch.ParseDSN(cmd.DSN); err != nil {
+		return c, usage.Wrap(err)
+	}
+	if c.HTTPURL = cmd.HTTPURL; c.HTTPURL == "" {
+		c.HTTPURL = DefaultHTTPURL(cmd.Getenv, c.DSN)
+	}
+	names := trim(cmd.Clients)
+	c.Listed = cmd.given("clients") && !slices.Equal(names, []string{"all"})
+	if c.Clients, err = cmd.Lookup(names); err != nil {
+		return c, usage.Wrap(err)
+	}
+	for _, d := range trim(cmd.Decodes) {
+		c.Decodes = append(c.Decodes, Decode(d))
+	}
+	for _, p := range trim(cmd.Protocols) {
+		c.Protocols = append(c.Protocols, Protocol(p))
+	}
+	return c, nil
+}
+
+// DefaultHTTPURL is the server's HTTP interface unless told otherwise:
+// $DBMETER_CLICKHOUSE_HTTP_URL (dev-services sets it, as its ports are not
+// the defaults), else port 8123 on the host of the native address.
+func DefaultHTTPURL(getenv func(string) string, dsn ch.DSN) string {
+	if getenv != nil {
+		if u := getenv("DBMETER_CLICKHOUSE_HTTP_URL"); u != "" {
+			return u
+		}
+	}
+	host, _, _ := net.SplitHostPort(dsn.Addr)
+	return "http://" + net.JoinHostPort(host, "8123")
+}
+
+// trim drops the blanks around and between a list's values.
+func trim(list []string) []string {
+	out := make([]string, 0, len(list))
+	for _, s := range list {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
