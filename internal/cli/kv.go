@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 	"runtime"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -98,14 +97,4 @@ columns. With no flags it runs every engine built in and every operation.
 	fs.StringVar(&kf.dir, "dir", "", "directory for the engines' files: new, empty, or made by dbmeter (default: a temporary directory, removed afterwards)")
 	fs.StringArrayVar(&kf.params, "param", nil, "engine knob engine.key=value, repeatable (see docs/kv.md)")
 	return cmd
-}
-
-func trimAll(list []string) []string {
-	out := make([]string, 0, len(list))
-	for _, s := range list {
-		if s = strings.TrimSpace(s); s != "" {
-			out = append(out, s)
-		}
-	}
-	return out
 }
