@@ -531,18 +531,3 @@ func (p *exprParser) call(name token) (*node, error) {
 	}
 	return call2(f, strings.ToLower(name.text), args...), nil
 }
-
-// varsOf lists the variables an expression reads.
-func varsOf(n *node) []string {
-	if n == nil {
-		return nil
-	}
-	if n.kind == varNode {
-		return []string{n.name}
-	}
-	var out []string
-	for _, a := range n.args {
-		out = append(out, varsOf(a)...)
-	}
-	return out
-}
