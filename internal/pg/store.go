@@ -75,7 +75,7 @@ func runShell(ctx context.Context, cmd *script.Command, vars script.Vars) error 
 	}
 	res, _, _ := strings.Cut(string(outb), "\n")
 	v, perr := strconv.ParseInt(strings.TrimSpace(res), 10, 32)
-	if perr != nil || strings.TrimSpace(res) == "" || strings.TrimLeft(res, " \t") != strings.TrimLeft(res, " \t") {
+	if perr != nil {
 		return fmt.Errorf("line %d: setshell: shell command must return an integer (not %q)", cmd.Line, res)
 	}
 	cmd.SetInt(vars, v)
