@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/dbmeter/dbmeter/internal/redact"
+	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
 // DSN is a ClickHouse native-protocol address. Users bring it in
@@ -24,6 +25,31 @@ type DSN struct {
 
 // DefaultPort is ClickHouse's native TCP port.
 const DefaultPort = "9000"
+
+// EnvDSN is the environment variable --dsn defaults to. A DSN carries a
+// password, and a process's arguments are readable by every user of the
+// machine (ps, /proc/PID/cmdline); its environment is not.
+const EnvDSN = "DBMETER_CLICKHOUSE_DSN"
+
+// ResolveDSN parses --dsn as given (flag), or $DBMETER_CLICKHOUSE_DSN when
+// the flag is empty. Its errors are usage errors.
+func ResolveDSN(flag string, getenv func(string) string) (DSN, error) {
+	s := flag
+	if s == "" && getenv != nil {
+		s = getenv(EnvDSN)
+	}
+	if s == "" {
+		return DSN{}, usage.Errorf("--dsn is required: the ClickHouse server's native address (or set %s)", EnvDSN)
+	}
+	d, err := ParseDSN(s)
+	return d, usage.Wrap(err)
+}
+
+// Secrets are the values of d that output must never show: the password,
+// and any setting that names itself a secret.
+func (d DSN) Secrets() []string {
+	return append(redact.Values(d.V1()), d.Password)
+}
 
 // ParseDSN accepts either form. An empty user means "default".
 func ParseDSN(s string) (DSN, error) {

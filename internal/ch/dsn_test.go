@@ -1,8 +1,11 @@
 package ch
 
 import (
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
 func TestParseDSN(t *testing.T) {
@@ -98,6 +101,57 @@ func TestVersion(t *testing.T) {
 	for _, bad := range []string{"", "x.y", "18"} {
 		if _, err := ParseVersion(bad); err == nil {
 			t.Errorf("ParseVersion(%q) succeeded", bad)
+		}
+	}
+}
+
+// TestResolveDSN: --dsn wins; without it the DSN comes from the
+// environment, which keeps the password out of the process arguments;
+// with neither, or a DSN that does not parse, it is the user's mistake.
+func TestResolveDSN(t *testing.T) {
+	t.Parallel()
+	env := func(v string) func(string) string {
+		return func(k string) string {
+			if k == EnvDSN {
+				return v
+			}
+			return ""
+		}
+	}
+	tests := []struct {
+		name, flag, env string
+		wantAddr        string
+		wantErr         string
+	}{
+		{"flag", "tcp://a:9000", "tcp://b:9000", "a:9000", ""},
+		{"environment", "", "clickhouse://u:pw@b:9001/db", "b:9001", ""},
+		{"neither", "", "", "", "--dsn is required: the ClickHouse server's native address (or set DBMETER_CLICKHOUSE_DSN)"},
+		{"bad in the environment", "", "mysql://u:secretpw@h", "", "parse DSN"},
+	}
+	for _, tt := range tests {
+		d, err := ResolveDSN(tt.flag, env(tt.env))
+		if tt.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !usage.Is(err) || strings.Contains(err.Error(), "secretpw") {
+				t.Errorf("%s: error %v, want a usage error containing %q without the password", tt.name, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil || d.Addr != tt.wantAddr {
+			t.Errorf("%s: %+v, %v; want address %s", tt.name, d, err, tt.wantAddr)
+		}
+	}
+}
+
+func TestDSNSecrets(t *testing.T) {
+	t.Parallel()
+	d, err := ParseDSN("tcp://h:9000?username=u&password=p%40ss&token=t0ken")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := d.Secrets()
+	for _, want := range []string{"p@ss", "t0ken"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("Secrets() = %q, want %q among them", got, want)
 		}
 	}
 }

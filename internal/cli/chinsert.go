@@ -9,7 +9,6 @@ import (
 	"github.com/dbmeter/dbmeter/internal/ch/insert"
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/plan"
-	"github.com/dbmeter/dbmeter/internal/redact"
 )
 
 func newCHInsertCmd(env Env) *cobra.Command {
@@ -48,8 +47,8 @@ A client newer than the server is refused with one line naming both versions.`,
 	def.Warmup = 0
 	rf.bind(cmd.Flags(), def)
 	fs := cmd.Flags()
-	f.Given = fs.Changed
-	fs.StringVar(&f.DSN, "dsn", "", "ClickHouse native address: clickhouse://user:password@host:port/db or tcp://host:port?username=…&password=…&database=…")
+	f.Given, f.Getenv = fs.Changed, env.Getenv
+	fs.StringVar(&f.DSN, "dsn", "", "ClickHouse native address: clickhouse://user:password@host:port/db or tcp://host:port?username=…&password=…&database=… (default: $DBMETER_CLICKHOUSE_DSN, which keeps the password out of the process arguments)")
 	fs.StringVar(&f.Clients, "clients", "auto", "client paths, comma-separated, or auto: every path the server's version supports")
 	fs.IntVar(&f.Config.Batch, "batch", 100_000, "rows per block (one operation)")
 	fs.Int64Var(&f.Config.Rows, "rows", 0, "insert this many rows per client and repetition instead of running for --duration")
@@ -72,7 +71,7 @@ func runCHInsert(cmd *cobra.Command, env Env, rf *runFlags, f *insert.Command) e
 	if err != nil {
 		return err
 	}
-	secrets := append(redact.Values(f.DSN), c.DSN.Password)
+	secrets := c.DSN.Secrets()
 	version, err := serverVersion(cmd, c.DSN)
 	if err != nil {
 		return scrubbed(err, secrets)

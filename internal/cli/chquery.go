@@ -11,7 +11,6 @@ import (
 	"github.com/dbmeter/dbmeter/internal/ch/query/clients"
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/metrics"
-	"github.com/dbmeter/dbmeter/internal/redact"
 	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
@@ -46,7 +45,7 @@ combination side by side.`,
 	f.Given, f.Getenv, f.Lookup = fs.Changed, env.Getenv, clients.Resolve
 	data := query.DefaultDataset()
 	c := &f.Config
-	fs.StringVar(&f.DSN, "dsn", "", "ClickHouse native address: clickhouse://user:password@host:port/db or tcp://host:port?username=…&password=…&database=…")
+	fs.StringVar(&f.DSN, "dsn", "", "ClickHouse native address: clickhouse://user:password@host:port/db or tcp://host:port?username=…&password=…&database=… (default: $DBMETER_CLICKHOUSE_DSN, which keeps the password out of the process arguments)")
 	fs.StringVar(&f.HTTPURL, "http-url", "", "the server's HTTP interface for the http protocol (default: $DBMETER_CLICKHOUSE_HTTP_URL, else http://HOST:8123 with HOST from --dsn)")
 	fs.StringSliceVar(&f.Clients, "clients", []string{"all"}, "client paths, comma-separated, or all (every client in this build that the server supports)")
 	fs.StringVar(&c.Preset, "preset", "", "query preset: "+strings.Join(query.PresetNames(), ", "))
@@ -82,7 +81,7 @@ func runCHQuery(cmd *cobra.Command, env Env, rf *runFlags, f *query.Command, sf 
 	if err != nil {
 		return err
 	}
-	secrets := append(redact.Values(f.DSN), c.DSN.Password)
+	secrets := c.DSN.Secrets()
 	if err := c.Validate(); err != nil {
 		return usage.Wrap(err)
 	}

@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"bytes"
+	"context"
+	"net"
 	"strings"
 	"testing"
 )
@@ -41,5 +44,36 @@ func TestCHQueryBadInput(t *testing.T) {
 				t.Errorf("stderr has %d lines, want one: %q", n+1, stderr)
 			}
 		})
+	}
+}
+
+// TestCHDSNFromEnvironment: without --dsn, both ch commands read the DSN
+// from DBMETER_CLICKHOUSE_DSN (here a closed port: the run fails to
+// connect, exit 1, not a usage error), and never show its password.
+func TestCHDSNFromEnvironment(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close() // refused from now on
+	for _, args := range [][]string{
+		{"ch", "query", "--preset", "count", "--connect-timeout", "2s"},
+		{"ch", "insert", "--rows", "1000", "--connect-timeout", "2s"},
+	} {
+		var out, errb bytes.Buffer
+		code := Main(context.Background(), Env{
+			Args: args, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
+			Getenv: func(k string) string {
+				if k == "DBMETER_CLICKHOUSE_DSN" {
+					return "tcp://" + addr + "?username=u&password=s3cretpw"
+				}
+				return ""
+			},
+		})
+		if code != exitFailed || !strings.Contains(errb.String(), addr) || strings.Contains(out.String()+errb.String(), "s3cretpw") {
+			t.Errorf("%s: exit %d, stderr %q; want exit 1 naming %s, no password", strings.Join(args, " "), code, errb.String(), addr)
+		}
 	}
 }

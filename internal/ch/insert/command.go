@@ -27,6 +27,8 @@ type Command struct {
 	// Given says whether the user set an option, by its flag name: a flag
 	// left at its default cannot contradict another.
 	Given func(flag string) bool
+	// Getenv reads DBMETER_CLICKHOUSE_DSN when DSN is empty.
+	Getenv func(string) string
 }
 
 func (cmd Command) given(flag string) bool { return cmd.Given != nil && cmd.Given(flag) }
@@ -77,11 +79,8 @@ func (cmd Command) Resolve(warmup time.Duration, runFlags func() (load.Config, e
 		return c, usage.Wrap(err)
 	}
 	c = c.ForShard()
-	if cmd.DSN == "" {
-		return c, usage.Errorf("--dsn is required: the ClickHouse server's native address")
-	}
-	if c.DSN, err = ch.ParseDSN(cmd.DSN); err != nil {
-		return c, usage.Wrap(err)
+	if c.DSN, err = ch.ResolveDSN(cmd.DSN, cmd.Getenv); err != nil {
+		return c, err
 	}
 	if cmd.Clients != "auto" {
 		for n := range strings.SplitSeq(cmd.Clients, ",") {

@@ -27,7 +27,7 @@ type Command struct {
 	Config                      Config
 	// Given says whether the user set an option, by its flag name.
 	Given func(flag string) bool
-	// Getenv reads DBMETER_CLICKHOUSE_HTTP_URL.
+	// Getenv reads DBMETER_CLICKHOUSE_DSN and DBMETER_CLICKHOUSE_HTTP_URL.
 	Getenv func(string) string
 	// Lookup finds the client paths by name, "all" alone for every one;
 	// required. The registry (clients.Resolve) imports this package, so it
@@ -62,11 +62,8 @@ func (cmd Command) Resolve(raw *load.Config, runFlags func() (load.Config, error
 		cfg.MaxInFlight = cfg.Workers
 	}
 	c.Load, c.Repeat, c.Params = cfg, repeat, params
-	if cmd.DSN == "" {
-		return c, usage.Errorf("--dsn is required: the ClickHouse server's native address")
-	}
-	if c.DSN, err = ch.ParseDSN(cmd.DSN); err != nil {
-		return c, usage.Wrap(err)
+	if c.DSN, err = ch.ResolveDSN(cmd.DSN, cmd.Getenv); err != nil {
+		return c, err
 	}
 	if c.HTTPURL = cmd.HTTPURL; c.HTTPURL == "" {
 		c.HTTPURL = DefaultHTTPURL(cmd.Getenv, c.DSN)
