@@ -168,7 +168,13 @@ func mergeRun(ins []Input, rs []*run) (run, []string, error) {
 		}
 		return lat, enc
 	}
-	out.Service, out.ServiceHDR = optional("service time", func(r *run) (string, result.Latency) { return r.ServiceHDR, r.Service })
+	if first.Mode == "closed" {
+		// Closed loop starts each operation when it is due: its service
+		// time is its latency, and a run keeps no histogram of its own.
+		out.Service = out.Latency
+	} else {
+		out.Service, out.ServiceHDR = optional("service time", func(r *run) (string, result.Latency) { return r.ServiceHDR, r.Service })
+	}
 	out.Lag, out.LagHDR = optional("schedule lag", func(r *run) (string, result.Latency) { return r.LagHDR, r.Lag })
 	if out.Phases, err = mergePhases(rs, who); err != nil {
 		return run{}, nil, err

@@ -74,7 +74,9 @@ func (s shardSpec) build() *document {
 	r.OpsPerS = float64(r.Ops) / s.duration
 	if s.service != nil {
 		h, enc := record(s.service)
-		r.Service, r.ServiceHDR = result.LatencyOf(h), enc
+		r.Mode, r.Service, r.ServiceHDR = "open", result.LatencyOf(h), enc
+	} else {
+		r.Service = r.Latency // as a closed-loop run writes it: no histogram of its own
 	}
 	if s.lag != nil {
 		h, enc := record(s.lag)
@@ -391,5 +393,23 @@ func TestRunsMatchByKeyThenPosition(t *testing.T) {
 	b.Runs[0].Params["block"] = "9"
 	if _, err = Merge(context.Background(), inputs(t, a, b)); err == nil || !strings.Contains(err.Error(), "s1.json: run 1 is null/null/set #0, but in s0.json it is null/null/get #0") {
 		t.Errorf("runs that match neither way: err %v", err)
+	}
+}
+
+// TestMergeClosedLoop: a closed-loop run's service time is its latency and
+// carries no histogram of its own; the merge's is the merged latency, with
+// no warning.
+func TestMergeClosedLoop(t *testing.T) {
+	t.Parallel()
+	lat := [][]int64{{100, 200, 300}, {400, 500}}
+	m, err := Merge(context.Background(), inputs(t,
+		shardSpec{index: 0, count: 2, latency: lat[0]}.build(),
+		shardSpec{index: 1, count: 2, latency: lat[1]}.build()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := m.doc.Runs[0]
+	if r.Mode != "closed" || r.Service != r.Latency || r.Latency.Max == 0 || len(m.Warnings) > 0 {
+		t.Errorf("mode %s, service %+v, latency %+v, warnings %q; want service = latency, no warning", r.Mode, r.Service, r.Latency, m.Warnings)
 	}
 }
