@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	"github.com/dbmeter/dbmeter/internal/usage"
 )
@@ -34,14 +35,16 @@ func PrepareDir(path string) (dir string, cleanup func() error, err error) {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		if err := os.MkdirAll(path, 0o755); err != nil {
-			return "", nil, fmt.Errorf("make --dir %s: %w", path, err)
+			return "", nil, usage.Wrap(fmt.Errorf("make --dir %s: %w", path, err))
 		}
 		if err := writeMarker(path); err != nil {
 			return "", nil, err
 		}
 		return path, func() error { return os.RemoveAll(path) }, nil
-	case err != nil:
-		return "", nil, fmt.Errorf("read --dir %s: %w", path, err)
+	case errors.Is(err, syscall.ENOTDIR):
+		return "", nil, usage.Errorf("--dir %s is not a directory: give a new, an empty or a dbmeter-made one", path)
+	case err != nil: // unreadable: the user's to fix
+		return "", nil, usage.Wrap(fmt.Errorf("read --dir %s: %w", path, err))
 	}
 	marked := false
 	for _, e := range entries {

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/dbmeter/dbmeter/internal/kv"
+	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
 func TestCheckOps(t *testing.T) {
@@ -139,6 +140,13 @@ func TestPrepareDir(t *testing.T) {
 		}
 		if _, err := os.Stat(filepath.Join(path, "precious")); err != nil {
 			t.Fatal(err)
+		}
+	})
+	t.Run("a file is refused as the user's mistake", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "file")
+		os.WriteFile(path, []byte("x"), 0o644)
+		if _, _, err := kv.PrepareDir(path); !usage.Is(err) || !strings.Contains(err.Error(), "is not a directory") {
+			t.Fatalf("PrepareDir of a regular file = %v, want a usage error saying it is not a directory", err)
 		}
 	})
 }
