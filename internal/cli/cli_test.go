@@ -203,3 +203,14 @@ func TestConnectTimeout(t *testing.T) {
 		})
 	}
 }
+
+// TestSearchPrintsUnderQuiet: --quiet drops the tables, not a capacity
+// search's steps and answer, which are how a user follows and reads it.
+func TestSearchPrintsUnderQuiet(t *testing.T) {
+	t.Parallel()
+	code, stdout, stderr := run(t, "null", "--delay", "2ms", "--max-in-flight", "4", "--warmup", "0",
+		"--find-max-rate", "--slo", "p99<50ms", "--step-duration", "200ms", "--quiet")
+	if code != exitOK || !strings.Contains(stdout, "step      1") || !strings.Contains(stdout, "capacity null/noop: ") {
+		t.Errorf("exit %d, stdout %q, stderr %q; want the steps and the capacity line", code, stdout, stderr)
+	}
+}

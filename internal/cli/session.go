@@ -13,7 +13,7 @@ type outputFlags struct{ o sink.Options }
 func (f *outputFlags) bind(fs *pflag.FlagSet) {
 	o := &f.o
 	fs.StringVar(&o.JSON, "json", "", "write the result document to this file")
-	fs.BoolVar(&o.Quiet, "quiet", false, "do not print the result tables on stdout")
+	fs.BoolVar(&o.Quiet, "quiet", false, "do not print the result tables on stdout (a capacity search still prints its steps and answer)")
 	fs.StringVar(&o.HTML, "html", "", "write a self-contained HTML report with charts to this file")
 	fs.StringVar(&o.MD, "md", "", "write the result tables as Markdown to this file")
 	fs.StringVar(&o.CSV, "csv", "", "write one CSV row per run to this file")

@@ -8,19 +8,19 @@ import (
 )
 
 // AddCapacity implements plan.Sink: the answer goes in the document and
-// its line on stdout at once.
+// its line on stdout at once, --quiet or not: it is the answer, not a
+// table.
 func (s *Sink) AddCapacity(c result.Capacity) {
 	s.endLine()
 	s.doc.Capacity = append(s.doc.Capacity, c)
 	s.checkpoint()
-	if !s.flags.Quiet {
-		fmt.Fprintln(s.io.Stdout, report.CapacityLine(c))
-	}
+	fmt.Fprintln(s.io.Stdout, report.CapacityLine(c))
 }
 
-// stepLine prints a capacity search step as it is judged.
+// stepLine prints a capacity search step as it is judged, --quiet or not:
+// a search takes minutes and its steps are how a user follows it.
 func (s *Sink) stepLine(r result.Run) {
-	if !s.flags.Quiet && r.Verdict != nil {
+	if r.Verdict != nil {
 		fmt.Fprintln(s.io.Stdout, report.StepLine(r))
 	}
 }
