@@ -3,6 +3,8 @@ package capacity
 import (
 	"context"
 	"math"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -75,6 +77,7 @@ func TestFind(t *testing.T) {
 			return runs, err
 		}, 2940, 3000, "client", 0},
 		{"a p99 of too few operations is not tried", model(1e9, func(r float64) time.Duration { return time.Duration(r * 1e7) }), 0, 0, "none", 10 * time.Second},
+		{"a short step starts the ramp higher, and says so", model(1e9, func(r float64) time.Duration { return time.Duration(r * 5e3) }), 2940, 3000, "objective", time.Second},
 	}
 	for _, tt := range tests {
 		s := Search{SLO: slo, MaxInFlight: 10, Confirm: 2, Step: tt.window}
@@ -97,6 +100,11 @@ func TestFind(t *testing.T) {
 			if r.Step != i+1 {
 				t.Errorf("%s: run %d has step %d", tt.name, i, r.Step)
 			}
+		}
+		// A floor above the first rate is said, not applied silently.
+		raised := slices.ContainsFunc(ans.Warnings, func(w string) bool { return strings.HasPrefix(w, "the ramp started at 100/s, not 10/s: a 1s step needs 100 operations") })
+		if raised != (tt.window == time.Second) {
+			t.Errorf("%s: warnings %q; want the raised start said exactly when a step's window forces it", tt.name, ans.Warnings)
 		}
 	}
 }

@@ -54,9 +54,14 @@ func (s Search) Find(ctx context.Context, step StepFunc) ([]result.Run, result.C
 		start = DefaultStart
 	}
 	floor := lowest
+	var raised string
 	if s.Step > 0 {
 		floor = max(floor, float64(s.SLO.MinOps())/s.Step.Seconds())
-		start = max(start, floor)
+		if floor > start {
+			raised = fmt.Sprintf("the ramp started at %.4g/s, not %.4g/s: a %s step needs %d operations for the objective's percentile to mean something (a longer --step-duration starts lower)",
+				floor, start, s.Step, s.SLO.MinOps())
+			start = floor
+		}
 	}
 	precision := s.Precision
 	if precision <= 0 {
@@ -67,6 +72,9 @@ func (s Search) Find(ctx context.Context, step StepFunc) ([]result.Run, result.C
 		ans     = result.Capacity{SLO: s.SLO.Text, Limit: "objective", LatencyLimitNs: s.SLO.latencyLimit()}
 		lastBad *result.Run
 	)
+	if raised != "" {
+		ans.Warnings = append(ans.Warnings, raised)
+	}
 	try := func(rate float64, confirm bool) (bool, error) {
 		runs, err := step(ctx, rate, confirm)
 		if len(runs) == 0 {
