@@ -27,7 +27,8 @@ loop, 100/s by default), the achieved rate, connections opened and decode
 time per row. --workers N without --rate runs closed loop with N workers;
 with --rate, N workers are made up front and at most N queries are in flight
 (unless --max-in-flight says otherwise), so a rate they cannot sustain shows
-as a shortfall. Knob flags take comma lists; --matrix runs every
+as a shortfall. Without --workers, up to --max-in-flight (default 1000)
+queries may be in flight. Knob flags take comma lists; --matrix runs every
 combination side by side.`,
 		Example: `  dbmeter ch query --dsn "$DSN" --create --preset count --rate 100 --duration 10s --clients clickhouse-go-v1,http
   dbmeter ch query --dsn "$DSN" --preset select10k --decode row,column --matrix
