@@ -1,6 +1,7 @@
 package ch
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -48,11 +49,26 @@ type TooOldError struct {
 	Client string
 	Server Version
 	Min    Version
+	// Supported are the client paths that can talk to Server, suggested
+	// instead; the family that knows them fills them in.
+	Supported []string
 }
 
 func (e *TooOldError) Error() string {
-	return fmt.Sprintf("client %s needs ClickHouse %s or newer, but the server is %s: pick a client that supports it (clickhouse-go-v1) or point --dsn at a newer server",
-		e.Client, e.Min, e.Server)
+	msg := fmt.Sprintf("client %s needs ClickHouse %s or newer, but the server is %s", e.Client, e.Min, e.Server)
+	if len(e.Supported) == 0 {
+		return msg + ": point --dsn at a newer server"
+	}
+	return fmt.Sprintf("%s: pick a client that supports it (%s) or point --dsn at a newer server", msg, strings.Join(e.Supported, ", "))
+}
+
+// Suggest fills the alternatives into err when it is a *TooOldError.
+func Suggest(err error, supported []string) error {
+	var e *TooOldError
+	if errors.As(err, &e) {
+		e.Supported = supported
+	}
+	return err
 }
 
 // CheckServer returns a *TooOldError when server is older than min.

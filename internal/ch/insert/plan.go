@@ -108,19 +108,19 @@ func (c Config) LoadConfig() (load.Config, error) {
 // versions). With no clients listed, every registered client the server
 // supports is kept and the others are left out silently.
 func (c Config) Gate(server ch.Version) (ok []string, refused []error) {
-	names := c.Clients
-	if len(names) == 0 {
-		for _, n := range Names() {
-			if cl, _ := Lookup(n); ch.CheckServer(n, server, cl.MinServer) == nil {
-				ok = append(ok, n)
-			}
+	var supported []string
+	for _, n := range Names() {
+		if cl, _ := Lookup(n); ch.CheckServer(n, server, cl.MinServer) == nil {
+			supported = append(supported, n)
 		}
-		return ok, nil
 	}
-	for _, n := range names {
+	if len(c.Clients) == 0 {
+		return supported, nil
+	}
+	for _, n := range c.Clients {
 		cl, _ := Lookup(n)
 		if err := ch.CheckServer(n, server, cl.MinServer); err != nil {
-			refused = append(refused, err)
+			refused = append(refused, ch.Suggest(err, supported))
 			continue
 		}
 		ok = append(ok, n)

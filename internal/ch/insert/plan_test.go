@@ -88,6 +88,11 @@ func TestConfigGate(t *testing.T) {
 			if strings.Join(ok, ",") != strings.Join(tc.ok, ",") || len(refused) != tc.refused {
 				t.Errorf("Gate = %v, %v; want %v and %d refused", ok, refused, tc.ok, tc.refused)
 			}
+			for _, err := range refused { // each refusal names every path the server takes
+				if !strings.Contains(err.Error(), "pick a client that supports it (clickhouse-go-v1, clickhouse-go-v1-column, sqlx-v1)") {
+					t.Errorf("refusal %q does not suggest every v1 path", err)
+				}
+			}
 		})
 	}
 	c := validConfig()

@@ -73,6 +73,9 @@ func (cmd Command) Resolve(raw *load.Config, runFlags func() (load.Config, error
 	if c.Clients, err = cmd.Lookup(names); err != nil {
 		return c, usage.Wrap(err)
 	}
+	if c.Known, err = cmd.Lookup([]string{"all"}); err != nil {
+		return c, err
+	}
 	for _, d := range trim(cmd.Decodes) {
 		c.Decodes = append(c.Decodes, Decode(d))
 	}

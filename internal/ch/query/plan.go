@@ -33,6 +33,9 @@ type Config struct {
 	// for the server is then refused rather than left out.
 	Clients []Named
 	Listed  bool
+	// Known are every client path in this build, suggested by name when a
+	// listed one is too new for the server; none when empty.
+	Known []Named
 	// Preset names a query over dbmeter's data set; otherwise SQL runs with
 	// Args, one per ? placeholder.
 	Preset string
@@ -256,15 +259,18 @@ func Prepare(ctx context.Context, family string, c Config, server ch.Version) (*
 			continue
 		}
 		if c.Listed {
-			return nil, usage.Wrap(&GateError{err})
+			return nil, usage.Wrap(&GateError{ch.Suggest(err, c.supporting(server))})
 		}
 		if !told[cb.Name] {
-			p.Notes = append(p.Notes, fmt.Sprintf("skipping %s: %v", cb.Name, err))
+			var old *ch.TooOldError
+			if errors.As(err, &old) {
+				p.Notes = append(p.Notes, fmt.Sprintf("skipping %s: it needs ClickHouse %s or newer; the server is %s", cb.Name, old.Min, old.Server))
+			}
 			told[cb.Name] = true
 		}
 	}
 	if len(ok) == 0 {
-		return nil, usage.Wrap(&GateError{fmt.Errorf("no client in --clients can talk to ClickHouse %s: use clickhouse-go-v1 or http", server)})
+		return nil, usage.Wrap(&GateError{fmt.Errorf("no client in --clients can talk to ClickHouse %s: use %s", server, strings.Join(c.supporting(server), " or "))})
 	}
 	if preset != nil || c.Create {
 		var note string
@@ -412,6 +418,17 @@ func warnings(run result.Run, wl *Workload, c Combo, cfg load.Config) []string {
 	}
 	if ign := c.Client.Ignores(c.Opts.Pool); len(ign) > 0 {
 		out = append(out, fmt.Sprintf("%s cannot honour --%s: those settings had no effect", c.Name, strings.Join(ign, ", --")))
+	}
+	return out
+}
+
+// supporting names the known client paths that can talk to server.
+func (c Config) supporting(server ch.Version) []string {
+	var out []string
+	for _, k := range c.Known {
+		if ch.CheckServer(k.Name, server, k.Client.MinServer) == nil {
+			out = append(out, k.Name)
+		}
 	}
 	return out
 }

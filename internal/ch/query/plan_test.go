@@ -108,12 +108,14 @@ func TestPrepareGate(t *testing.T) {
 		err     string
 	}{
 		{"all leaves the modern one out", []Named{{"v2", modern}, {"v1", native}}, false, 1, "skipping v2", ""},
-		{"listed is refused", []Named{{"v2", modern}, {"v1", native}}, true, 0, "", "needs ClickHouse 21.8"},
-		{"nothing left", []Named{{"v2", modern}}, false, 0, "", "no client in --clients can talk to ClickHouse 18.16.1"},
+		{"listed is refused, suggesting every path that can", []Named{{"v2", modern}, {"v1", native}}, true, 0, "",
+			"client v2 needs ClickHouse 21.8.0 or newer, but the server is 18.16.1: pick a client that supports it (v1, v1-too) or point --dsn at a newer server"},
+		{"nothing left", []Named{{"v2", modern}}, false, 0, "", "no client in --clients can talk to ClickHouse 18.16.1: use v1 or v1-too"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := baseConfig()
 			c.Clients, c.Listed = tc.clients, tc.listed
+			c.Known = []Named{{"v2", modern}, {"v1", native}, {"v1-too", native}}
 			p, err := Prepare(context.Background(), "ch", c, old)
 			if tc.err != "" {
 				var ge *GateError
