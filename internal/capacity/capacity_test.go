@@ -102,7 +102,9 @@ func TestFind(t *testing.T) {
 			}
 		}
 		// A floor above the first rate is said, not applied silently.
-		raised := slices.ContainsFunc(ans.Warnings, func(w string) bool { return strings.HasPrefix(w, "the ramp started at 100/s, not 10/s: a 1s step needs 100 operations") })
+		raised := slices.ContainsFunc(ans.Warnings, func(w string) bool {
+			return strings.HasPrefix(w, "the ramp started at 100/s, not 10/s: a 1s step needs 100 operations")
+		})
 		if raised != (tt.window == time.Second) {
 			t.Errorf("%s: warnings %q; want the raised start said exactly when a step's window forces it", tt.name, ans.Warnings)
 		}
