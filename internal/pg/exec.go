@@ -231,7 +231,7 @@ func (c *Client) idle(ctx context.Context) error {
 			t.Stop()
 		}
 	}
-	return load.WithKind(fmt.Errorf("client %d was aborted: %w", c.id, c.aborted), KindAborted)
+	return load.WithKind(fmt.Errorf("not run: %w", c.aborted), KindAborted) // the abort names the client
 }
 
 // inTx reports whether the session is inside a transaction block, from
