@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -31,5 +32,9 @@ func serverVersion(cmd *cobra.Command, dsn ch.DSN) (ch.Version, error) {
 	}
 	ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
 	defer cancel()
-	return ch.ServerVersion(ctx, dsn)
+	v, err := ch.ServerVersion(ctx, dsn)
+	if ctx.Err() == context.DeadlineExceeded {
+		return v, fmt.Errorf("ClickHouse at %s did not answer within --connect-timeout %s: check the host and port, and any firewall", dsn.Addr, timeout)
+	}
+	return v, err
 }

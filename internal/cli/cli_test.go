@@ -200,6 +200,9 @@ func TestConnectTimeout(t *testing.T) {
 			if code != 1 || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || strings.Contains(stderr, "Sekr1tPass") {
 				t.Errorf("exit %d, stderr %q: want exit 1 and one line without the password", code, stderr)
 			}
+			if args[0] == "ch" && !strings.Contains(stderr, "did not answer within --connect-timeout 1s: check the host and port") {
+				t.Errorf("stderr %q: want the timeout said as such, with what to check", stderr)
+			}
 		})
 	}
 }
