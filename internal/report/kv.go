@@ -57,8 +57,12 @@ func kvMode(w io.Writer, mode string, runs []result.Run, disk result.Disk) error
 		fsync = "fsync on (every write durable before it is acknowledged)"
 	}
 	p := runs[0].Params
-	fmt.Fprintf(w, "kv  %s  ·  %s workers  ·  %s keys preloaded  ·  key %sB value %sB  ·  %s\n",
-		fsync, p["workers"], kvCount(p["preloaded_keys"]), p["key-size"], p["value-size"], kvWindow(p))
+	preload := kvCount(p["preloaded_keys"]) + " keys preloaded"
+	if p["preloaded_keys"] == "0" {
+		preload = "no keys preloaded" // only set and batchset ran
+	}
+	fmt.Fprintf(w, "kv  %s  ·  %s workers  ·  %s  ·  key %sB value %sB  ·  %s\n",
+		fsync, p["workers"], preload, p["key-size"], p["value-size"], kvWindow(p, rows))
 	if mode == "true" {
 		fmt.Fprintln(w, kvDiskLine(disk))
 	}
@@ -143,11 +147,14 @@ func kvMode(w io.Writer, mode string, runs []result.Run, disk result.Disk) error
 }
 
 // kvWindow says how long each operation ran.
-func kvWindow(p map[string]string) string {
+func kvWindow(p map[string]string, ops []string) string {
 	if c := p["count"]; c != "" && c != "0" {
 		return c + " ops per operation"
 	}
-	return p["duration"] + " per operation (del: each preloaded key once)"
+	if slices.Contains(ops, "del") {
+		return p["duration"] + " per operation (del: each preloaded key once)"
+	}
+	return p["duration"] + " per operation"
 }
 
 // kvCount formats a whole number kept as a string param.
