@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/dbmeter/dbmeter/internal/ch/query"
+	"github.com/dbmeter/dbmeter/internal/load"
 )
 
 // httpQuerier talks to the server's HTTP interface with net/http: each
@@ -105,8 +106,14 @@ func (q *httpQuerier) Query(ctx context.Context, text string, args ...any) (quer
 	return st, err
 }
 
-// httpError turns a refusal into one line; the server's own exceptions
-// ("Code: 62, e.displayText() = …") are server errors.
+// httpError turns a refusal into one line, of the kind the status says:
+//   - the server's own exceptions ("Code: 62, e.displayText() = …") and any
+//     other 5xx are server errors: ClickHouse 18.16 answers 500 with an
+//     empty body to a query it drops while shutting down;
+//   - 502, 503 and 504 say no server is there to answer (a proxy or load
+//     balancer in front of it): a lost connection, which the closed loop
+//     backs off from;
+//   - anything else (401, 404: a wrong user or URL) is the user's to fix.
 func httpError(status int, body []byte) error {
 	msg := strings.TrimSpace(string(body))
 	if i := strings.IndexByte(msg, '\n'); i >= 0 {
@@ -116,7 +123,12 @@ func httpError(status int, body []byte) error {
 		msg = msg[:500] + "…"
 	}
 	err := fmt.Errorf("HTTP %d: %s", status, msg)
-	if strings.HasPrefix(msg, "Code:") {
+	switch {
+	case strings.HasPrefix(msg, "Code:"):
+		return query.ServerError(err)
+	case status == http.StatusBadGateway || status == http.StatusServiceUnavailable || status == http.StatusGatewayTimeout:
+		return load.WithKind(err, load.KindConnection)
+	case status >= 500:
 		return query.ServerError(err)
 	}
 	return err
