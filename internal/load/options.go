@@ -35,7 +35,17 @@ func (o Options) Resolve(given func(flag string) bool, search bool, now time.Tim
 	}
 	cfg.Arrival = a
 	open := cfg.Rate > 0 || search
+	// Config.Validate checks these too, in words pg shares; here they are
+	// said with the flags' names.
 	switch {
+	case cfg.Workers < 1:
+		return cfg, usage.Errorf("--workers must be at least 1, got %d", cfg.Workers)
+	case cfg.Warmup < 0:
+		return cfg, usage.Errorf("--warmup must not be negative, got %s", cfg.Warmup)
+	case cfg.Grace < 0:
+		return cfg, usage.Errorf("--grace must not be negative, got %s", cfg.Grace)
+	case !open && cfg.Count > 0 && cfg.Count < int64(cfg.Workers):
+		return cfg, usage.Errorf("--count %d must be at least --workers %d: each worker runs one operation at least", cfg.Count, cfg.Workers)
 	case given("duration") && cfg.Duration <= 0:
 		return cfg, usage.Errorf("--duration must be positive, got %s", cfg.Duration)
 	case given("count") && cfg.Count <= 0:
