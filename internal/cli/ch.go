@@ -33,7 +33,7 @@ func serverVersion(cmd *cobra.Command, dsn ch.DSN) (ch.Version, error) {
 	ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
 	defer cancel()
 	v, err := ch.ServerVersion(ctx, dsn)
-	if ctx.Err() == context.DeadlineExceeded {
+	if err != nil && ctx.Err() == context.DeadlineExceeded {
 		return v, fmt.Errorf("ClickHouse at %s did not answer within --connect-timeout %s: check the host and port, and any firewall", dsn.Addr, timeout)
 	}
 	return v, err

@@ -2,6 +2,7 @@ package load
 
 import (
 	"context"
+	"fmt"
 	"runtime/debug"
 	"sync"
 	"time"
@@ -71,7 +72,7 @@ func (r *runner) closedOps(ctx context.Context, w Worker, buf *hist.Buffer, rec 
 		r.rethrowOwn(p)
 		done := false
 		if st.start >= r.mStart {
-			rec.RecordError(0, KindPanic)
+			r.recordError(rec, 0, KindPanic, fmt.Errorf("panic: %v", p))
 			done = st.countQuota()
 		}
 		st.start = r.now()

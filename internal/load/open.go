@@ -2,6 +2,7 @@ package load
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"runtime/debug"
 	"sync"
@@ -164,7 +165,7 @@ func (r *runner) serve(ctx context.Context, sl *openSlot, arrivals <-chan int64,
 		}
 		r.rethrowOwn(p)
 		if r.measured(*due) {
-			sl.rec.RecordError(0, KindPanic)
+			r.recordError(sl.rec, 0, KindPanic, fmt.Errorf("panic: %v", p))
 		}
 		*due = -1
 		pending.Add(-1)

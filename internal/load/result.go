@@ -1,7 +1,10 @@
 package load
 
 import (
+	"cmp"
+	"maps"
 	"runtime"
+	"slices"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
@@ -27,8 +30,9 @@ type Result struct {
 	Cost      costSample // CPU and allocations of the window
 	CPUs      int        // cores the process could use
 	Warnings  []string
-	// ErrorSamples holds the first message of each kind of measured error.
-	ErrorSamples map[string]string
+	// ErrorSamples holds the first message of each kind of measured error,
+	// per operation.
+	ErrorSamples map[ErrorSample]string
 	Interrupted  bool
 }
 
@@ -173,7 +177,32 @@ func (r *Result) Fill(run result.Run, cfg Config, op int) result.Run {
 	run.Stats = r.Stats(op)
 	run.Phases = r.PhaseStats(op)
 	run.Warnings = append(run.Warnings, r.Warnings...)
-	run.ErrorSamples = r.ErrorSamples
+	run.ErrorSamples = r.SamplesOf(op)
 	run.Interrupted = r.Interrupted
 	return run
+}
+
+// ErrorSample is what a first error message is kept for: an operation and
+// an error kind.
+type ErrorSample struct {
+	Op   uint8
+	Kind string
+}
+
+// SamplesOf returns the first message of each error kind of operation i,
+// or of all operations when i is -1 (the lowest operation's, where several
+// had the kind); nil when there was no error.
+func (r *Result) SamplesOf(i int) map[string]string {
+	var out map[string]string
+	byOp := func(a, b ErrorSample) int { return cmp.Compare(a.Op, b.Op) }
+	for _, k := range slices.SortedFunc(maps.Keys(r.ErrorSamples), byOp) {
+		if _, ok := out[k.Kind]; ok || (i >= 0 && int(k.Op) != i) {
+			continue
+		}
+		if out == nil {
+			out = map[string]string{}
+		}
+		out[k.Kind] = r.ErrorSamples[k]
+	}
+	return out
 }

@@ -75,7 +75,10 @@ type runner struct {
 	mu struct {
 		sync.Mutex
 		workers []Worker
-		samples map[string]string // the first message of each error kind
+		samples map[ErrorSample]string // the first message of each error kind, per operation
+		// sealed: the result has its samples; an abandoned operation that
+		// fails later must not write into the map the caller now holds.
+		sealed bool
 	}
 }
 
@@ -300,7 +303,7 @@ func (r *runner) run(ctx context.Context, workers []Worker, ops []string, watch 
 	res.Dropped = r.dropped.Load()
 	res.Interrupted = interrupted
 	r.mu.Lock()
-	res.ErrorSamples = r.mu.samples
+	res.ErrorSamples, r.mu.sealed = r.mu.samples, true
 	r.mu.Unlock()
 	res.Cost = costEnd.sub(costStart)
 	res.CPUs = usableCPUs()
@@ -326,27 +329,21 @@ func intervalOf(ts float64, op *hist.Op) result.Interval {
 
 // recordError counts a measured failed operation and keeps the first
 // message of its kind: "3 errors of kind other" alone tells a user nothing
-// about what to fix.
+// about what to fix. The message is kept whole; the sink masks the DSN's
+// secrets in it and then shortens it.
 func (r *runner) recordError(rec *hist.Recorder, op uint8, kind string, err error) {
 	rec.RecordError(op, kind)
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if _, ok := r.mu.samples[kind]; ok {
+	key := ErrorSample{Op: op, Kind: kind}
+	if _, ok := r.mu.samples[key]; ok || r.mu.sealed {
 		return
 	}
 	if r.mu.samples == nil {
-		r.mu.samples = map[string]string{}
+		r.mu.samples = map[ErrorSample]string{}
 	}
-	msg := redact.Line(err)
-	if len(msg) > maxSample {
-		msg = msg[:maxSample] + "…"
-	}
-	r.mu.samples[kind] = msg
+	r.mu.samples[key] = redact.Line(err)
 }
-
-// maxSample bounds a kept error message: a server may quote a whole
-// statement back.
-const maxSample = 300
 
 // checkOp panics on an operation index the workload does not have: a
 // programming error in the worker, not a measurement, so the workers'

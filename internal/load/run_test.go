@@ -226,8 +226,8 @@ func TestErrorsAreCountedByKind(t *testing.T) {
 			load.KindServer:     "syntax error",
 			load.KindOther:      "something else #4",
 		}
-		if !maps.Equal(res.ErrorSamples, samples) {
-			t.Errorf("error samples %q, want the first message of each kind, secrets masked: %q", res.ErrorSamples, samples)
+		if got := res.SamplesOf(0); !maps.Equal(got, samples) || !maps.Equal(res.SamplesOf(-1), samples) {
+			t.Errorf("error samples %q, want the first message of each kind, secrets masked: %q", got, samples)
 		}
 	})
 }
@@ -445,4 +445,62 @@ func TestScheduledWorkerHearsEveryArrival(t *testing.T) {
 			t.Errorf("first arrival intended %s after the start, want at it", first.Sub(start))
 		}
 	})
+}
+
+// TestErrorSamplesPerOperation: each operation's run gets the first
+// message of its own errors; the run of all operations, the lowest
+// operation's where several had the kind.
+func TestErrorSamplesPerOperation(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		nw := func(context.Context, int, *rand.Rand) (load.Worker, error) {
+			i := 0
+			return load.WorkerFunc(func(context.Context) (load.Outcome, error) {
+				time.Sleep(time.Millisecond)
+				i++
+				return load.Outcome{Op: uint8(i % 2)}, fmt.Errorf("op %d failed (#%d)", i%2, i)
+			}), nil
+		}
+		res, err := load.Run(t.Context(), config(func(c *load.Config) { c.Workers, c.Duration, c.Count = 1, 0, 10 }), []string{"even", "odd"}, nw, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range []struct {
+			op   int
+			want string
+		}{{0, "op 0 failed (#2)"}, {1, "op 1 failed (#1)"}, {-1, "op 0 failed (#2)"}} {
+			if got := res.SamplesOf(tc.op)[load.KindOther]; got != tc.want {
+				t.Errorf("operation %d: first other error %q, want %q", tc.op, got, tc.want)
+			}
+		}
+	})
+}
+
+// TestAbandonedErrorIsNotSampled: an operation abandoned as stuck that
+// fails after Run returned writes nothing into the result's samples, which
+// the caller owns by then (it used to: a concurrent map write).
+func TestAbandonedErrorIsNotSampled(t *testing.T) {
+	release := make(chan struct{})
+	nw := func(context.Context, int, *rand.Rand) (load.Worker, error) {
+		first := true
+		return load.WorkerFunc(func(context.Context) (load.Outcome, error) {
+			if first {
+				first = false
+				return load.Outcome{}, errors.New("quick failure")
+			}
+			<-release // stuck, deaf to cancellation
+			return load.Outcome{}, fmt.Errorf("late: %w", syscall.ECONNRESET)
+		}), nil
+	}
+	cfg := load.DefaultConfig()
+	cfg.Workers, cfg.Warmup, cfg.Duration, cfg.Interval, cfg.Grace = 1, 0, 50*time.Millisecond, 0, 10*time.Millisecond
+	res, err := load.Run(t.Context(), cfg, []string{"op"}, nw, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := maps.Clone(res.ErrorSamples)
+	close(release)
+	time.Sleep(100 * time.Millisecond) // the stuck operation returns its error now
+	if !maps.Equal(res.ErrorSamples, before) || len(before) != 1 {
+		t.Errorf("samples %v after the abandoned operation failed, %v before: want one sample, unchanged", res.ErrorSamples, before)
+	}
 }

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/dbmeter/dbmeter/internal/hlog"
 	"github.com/dbmeter/dbmeter/internal/metrics"
@@ -128,8 +129,24 @@ func Open(pio IO, family string, flags Options, diskPath string, secrets ...stri
 	return s, nil
 }
 
-// Add records finished runs, masking secrets in their params and error
-// messages, and
+// maxSample bounds a kept error message: a server may quote a whole
+// statement back.
+const maxSample = 300
+
+// shorten cuts s to at most n bytes, on a character boundary, marking the
+// cut.
+func shorten(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+// Add records finished runs, masking secrets in their params, warnings and
+// error messages (before shortening them, so no secret is cut in two), and
 // checkpoints the JSON document.
 func (s *Sink) Add(runs ...result.Run) {
 	s.endLine()
@@ -142,7 +159,10 @@ func (s *Sink) Add(runs ...result.Run) {
 			run.Params[k] = redact.Scrub(v, s.secrets...)
 		}
 		for k, v := range run.ErrorSamples {
-			run.ErrorSamples[k] = redact.Scrub(v, s.secrets...)
+			run.ErrorSamples[k] = shorten(redact.Scrub(v, s.secrets...), maxSample)
+		}
+		for i, w := range run.Warnings {
+			run.Warnings[i] = redact.Scrub(w, s.secrets...)
 		}
 		s.doc.Runs = append(s.doc.Runs, run)
 		s.stepLine(run)

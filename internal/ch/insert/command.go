@@ -82,6 +82,9 @@ func (cmd Command) Resolve(warmup time.Duration, runFlags func() (load.Config, e
 	if c.DSN, err = ch.ResolveDSN(cmd.DSN, cmd.Getenv); err != nil {
 		return c, err
 	}
+	if cmd.DSN == "" && c.Params != nil {
+		c.Params["dsn"] = c.DSN.String() // from the environment: the result still names the server
+	}
 	if cmd.Clients != "auto" {
 		for n := range strings.SplitSeq(cmd.Clients, ",") {
 			if n = strings.TrimSpace(n); n != "" && !slices.Contains(c.Clients, n) {

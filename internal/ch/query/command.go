@@ -65,6 +65,9 @@ func (cmd Command) Resolve(raw *load.Config, runFlags func() (load.Config, error
 	if c.DSN, err = ch.ResolveDSN(cmd.DSN, cmd.Getenv); err != nil {
 		return c, err
 	}
+	if cmd.DSN == "" && c.Params != nil {
+		c.Params["dsn"] = c.DSN.String() // from the environment: the result still names the server
+	}
 	if c.HTTPURL = cmd.HTTPURL; c.HTTPURL == "" {
 		c.HTTPURL = DefaultHTTPURL(cmd.Getenv, c.DSN)
 	}
