@@ -50,7 +50,7 @@ func TestV1HandshakeCutShort(t *testing.T) {
 		name  string
 		reply []byte // what the server sends after the client's hello, before it closes
 	}{
-		{"closed before the hello", nil}, // a control: v1 said this one right already
+		{"closed before the hello", nil},       // a control: v1 said this one right already
 		{"closed inside the hello", []byte{0}}, // packet ServerHello, then nothing
 		{"closed inside the version", []byte{0, 10, 'C', 'l', 'i', 'c', 'k', 'H', 'o', 'u', 's', 'e', 18}},
 	} {

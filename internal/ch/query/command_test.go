@@ -113,7 +113,9 @@ func TestCommandResolve(t *testing.T) {
 		{"http url given", func(c *Command, _ *load.Config) { c.HTTPURL = "http://h:2" }, []string{"http-url"}, func(c Config) bool { return c.HTTPURL == "http://h:2" }},
 		{"dsn from the environment, recorded masked", func(c *Command, _ *load.Config) {
 			c.DSN = ""
-			c.Getenv = func(k string) string { return map[string]string{"DBMETER_CLICKHOUSE_DSN": "tcp://envhost:9000?username=u&password=envpw"}[k] }
+			c.Getenv = func(k string) string {
+				return map[string]string{"DBMETER_CLICKHOUSE_DSN": "tcp://envhost:9000?username=u&password=envpw"}[k]
+			}
 		}, nil, func(c Config) bool {
 			return c.DSN.Addr == "envhost:9000" && strings.Contains(c.Params["dsn"], "envhost:9000") && !strings.Contains(c.Params["dsn"], "envpw")
 		}},
