@@ -4,7 +4,7 @@ TAGS      ?= rocksdb
 FUZZTIME  ?= 5s
 SERVICES  := scripts/dev-services.sh
 
-.PHONY: build test unit services services-down bench fuzz faults kv
+.PHONY: build test unit services services-down bench fuzz faults race kv
 
 # The binary records which commit it was built from, and -dirty when the
 # checkout had uncommitted changes (`dbmeter version`, every result's
@@ -24,15 +24,22 @@ build:
 
 # The whole suite on a fresh machine: Debian packages, throwaway PostgreSQL
 # and ClickHouse servers on loopback, every test against them with the
-# rocksdb engine built in, and a short run of every fuzz target. The
-# servers are stopped at the end whatever happens.
+# rocksdb engine built in, the concurrent core under the race detector, and
+# a short run of every fuzz target. The servers are stopped at the end
+# whatever happens.
 test:
 	scripts/deps.sh
 	$(SERVICES) up
 	set -e; trap '$(SERVICES) down' EXIT; eval "$$($(SERVICES) env)"; \
 	  DBMETER_E2E=1 $(GO) test -tags '$(TAGS)' -count=1 -timeout 40m ./... ; \
+	  $(MAKE) --no-print-directory race; \
 	  $(MAKE) --no-print-directory faults; \
 	  $(MAKE) --no-print-directory fuzz
+
+# The load engine, its histograms and where runs go are concurrent by
+# design: their tests also run under the race detector.
+race:
+	$(GO) test -race -count=1 ./internal/load ./internal/hist ./internal/sink ./internal/plan
 
 # Unit tests only: no servers, no cgo engines.
 unit:

@@ -9,6 +9,7 @@ import (
 // for concurrent use; Drain must be called by one goroutine at a time.
 type Recorder struct {
 	kept Kept
+	ops  int // operation types: fixed, so a Buffer made during a Drain need not read spare
 	mu   struct {
 		sync.Mutex
 		live Set
@@ -18,7 +19,7 @@ type Recorder struct {
 
 // NewRecorder returns a Recorder for n operation types keeping k.
 func NewRecorder(n int, k Kept) *Recorder {
-	r := &Recorder{kept: k, spare: NewSet(n, k)}
+	r := &Recorder{kept: k, ops: n, spare: NewSet(n, k)}
 	r.mu.live = NewSet(n, k)
 	return r
 }
@@ -85,7 +86,7 @@ const MaxAge = int64(time.Millisecond)
 
 // NewBuffer returns a buffer of size records in front of r.
 func NewBuffer(r *Recorder, size int) *Buffer {
-	b := &Buffer{rec: r, op: make([]uint8, size), lat: make([]int64, size), totals: make([]bufTotals, len(r.spare))}
+	b := &Buffer{rec: r, op: make([]uint8, size), lat: make([]int64, size), totals: make([]bufTotals, r.ops)}
 	if r.kept.Service {
 		b.svc = make([]int64, size)
 	}
