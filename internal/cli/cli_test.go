@@ -51,6 +51,11 @@ func TestBadInput(t *testing.T) {
 		{"stall longer than period", []string{"null", "--stall", "2s", "--stall-every", "1s"}, "shorter than"},
 		{"unwritable json", []string{"null", "--json", "/nonexistent-dir/r.json"}, "cannot write --json"},
 		{"calibrate bad rate", []string{"calibrate", "--rate", "0"}, "must be positive"},
+		{"kv engine typo", []string{"kv", "--engines", "pebbel"}, `unknown --engines value "pebbel" (did you mean "pebble"?)`},
+		{"kv no engine", []string{"kv", "--engines", " , "}, "--engines is empty"},
+		{"kv op typo", []string{"kv", "--ops", "sett"}, `unknown --ops value "sett"`},
+		{"kv dir is a file", []string{"kv", "--engines", "map", "--dir", "/etc/passwd"}, "--dir /etc/passwd is not a directory"},
+		{"kv shard", []string{"kv", "--shard", "0/2"}, "drop --shard and --start-at"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
