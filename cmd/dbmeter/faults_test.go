@@ -1,34 +1,16 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/dbmeter/dbmeter/internal/servertest"
 )
-
-// lockedBuffer is a bytes.Buffer the test reads while dbmeter writes it.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 type faultRun struct {
 	Errors     int64            `json:"errors"`
@@ -52,7 +34,7 @@ func outage(t *testing.T, env map[string]string, which string, after, down time.
 	path := filepath.Join(t.TempDir(), "r.json")
 	cmd := exec.Command(os.Args[0], append(args, "--json", path, "--quiet")...)
 	cmd.Env = append(os.Environ(), "DBMETER_TEST_MAIN=1")
-	var stderr lockedBuffer
+	var stderr servertest.LockedBuffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -16,6 +16,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dbmeter/dbmeter/internal/servertest"
+
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -39,18 +41,9 @@ type rendered struct {
 	pvcs       map[string]*corev1.PersistentVolumeClaim
 }
 
-// needKubectl skips the test without kubectl, unless DBMETER_E2E=1 says
-// every real part must be there.
+// needKubectl is kubectl, which renders the manifests (it bundles kustomize).
 func needKubectl(t *testing.T) string {
-	t.Helper()
-	p, err := exec.LookPath("kubectl")
-	if err != nil {
-		if os.Getenv("DBMETER_E2E") == "1" {
-			t.Fatalf("kubectl not on PATH (DBMETER_E2E=1): the manifests cannot be rendered; install kubectl (it bundles kustomize)")
-		}
-		t.Skip("kubectl not on PATH: the manifests are rendered with `kubectl kustomize`; install kubectl to run this test")
-	}
-	return p
+	return servertest.Tool(t, "kubectl", "the manifests are rendered with `kubectl kustomize`; install kubectl")
 }
 
 // render runs `kubectl kustomize dir`, offline.

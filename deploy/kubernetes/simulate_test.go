@@ -15,6 +15,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dbmeter/dbmeter/internal/servertest"
+
 	"github.com/HdrHistogram/hdrhistogram-go"
 	corev1 "k8s.io/api/core/v1"
 
@@ -529,12 +531,7 @@ func needEnv(t *testing.T, names ...string) []string {
 	t.Helper()
 	vals := make([]string, len(names))
 	for i, n := range names {
-		if vals[i] = os.Getenv(n); vals[i] == "" {
-			if os.Getenv("DBMETER_E2E") == "1" {
-				t.Fatalf("%s is not set (DBMETER_E2E=1): start the servers with scripts/dev-services.sh up and eval its env", n)
-			}
-			t.Skipf("%s is not set: run scripts/dev-services.sh up and eval \"$(scripts/dev-services.sh env)\" to simulate against a real server", n)
-		}
+		vals[i] = servertest.Env(t, n)
 	}
 	return vals
 }

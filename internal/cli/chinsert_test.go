@@ -12,6 +12,7 @@ import (
 
 	"github.com/dbmeter/dbmeter/internal/ch"
 	"github.com/dbmeter/dbmeter/internal/result"
+	"github.com/dbmeter/dbmeter/internal/servertest"
 )
 
 func TestCHInsertBadInput(t *testing.T) {
@@ -60,16 +61,7 @@ func TestCHInsertDump(t *testing.T) {
 // server, scaled down: clickhouse-go-v1 inserts and the rows reconcile;
 // listed modern clients are each refused with one line; exit 1.
 func TestCHInsertLegacy(t *testing.T) {
-	if os.Getenv("DBMETER_E2E") == "0" {
-		t.Skip("DBMETER_E2E=0: integration tests off")
-	}
-	dsn := os.Getenv("DBMETER_CLICKHOUSE_LEGACY_DSN")
-	if dsn == "" {
-		if os.Getenv("DBMETER_E2E") == "1" {
-			t.Fatal("DBMETER_E2E=1 but DBMETER_CLICKHOUSE_LEGACY_DSN is not set")
-		}
-		t.Skip("DBMETER_CLICKHOUSE_LEGACY_DSN is not set: no ClickHouse server")
-	}
+	dsn := legacyDSN(t)
 	d, err := ch.ParseDSN(dsn)
 	if err != nil {
 		t.Fatal(err)
@@ -125,18 +117,7 @@ func dropDB(t *testing.T, d ch.DSN, db string) {
 
 // legacyDSN gates a test on dev-services' 18.16.
 func legacyDSN(t *testing.T) string {
-	t.Helper()
-	if os.Getenv("DBMETER_E2E") == "0" {
-		t.Skip("DBMETER_E2E=0: integration tests off")
-	}
-	dsn := os.Getenv("DBMETER_CLICKHOUSE_LEGACY_DSN")
-	if dsn == "" {
-		if os.Getenv("DBMETER_E2E") == "1" {
-			t.Fatal("DBMETER_E2E=1 but DBMETER_CLICKHOUSE_LEGACY_DSN is not set")
-		}
-		t.Skip("DBMETER_CLICKHOUSE_LEGACY_DSN is not set: no ClickHouse server")
-	}
-	return dsn
+	return servertest.Env(t, "DBMETER_CLICKHOUSE_LEGACY_DSN")
 }
 
 // TestCHPhasesCountEveryOp runs ch insert with a warm-up and ch query on

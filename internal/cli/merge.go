@@ -33,12 +33,7 @@ by interval into --hdr-log, whose percentiles are then exact per interval.`,
   dbmeter merge shard-*.json --json all.json --html all.html
   dbmeter merge s0.json s1.json s0.hlog s1.hlog --json all.json --hdr-log all.hlog
   dbmeter compare single.json all.json`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return usagef("merge needs the result documents of the shards (SHARD.json ...)")
-			}
-			return nil
-		},
+		Args: someArgs("merge needs the result documents of the shards (SHARD.json ...)"),
 	}
 	f := cmd.Flags()
 	f.StringVar(&hdrLog, "hdr-log", "", "write the merge of the given shard interval logs (*.hlog) to this file")

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"net/http"
@@ -9,30 +8,13 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/dbmeter/dbmeter/internal/servertest"
+
 	"github.com/dbmeter/dbmeter/internal/result"
 )
-
-// lockedBuffer is a bytes.Buffer that a test may read while dbmeter writes.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 var metricsURL = regexp.MustCompile(`Prometheus metrics at (http://\S+)`)
 
@@ -62,7 +44,7 @@ func TestMetricsEndpointDuringRun(t *testing.T) {
 
 func scrapeDuringRun(t *testing.T, args []string, ops *regexp.Regexp) {
 	dir := t.TempDir()
-	var stderr lockedBuffer
+	var stderr servertest.LockedBuffer
 	done := make(chan int)
 	go func() {
 		done <- Main(context.Background(), Env{

@@ -31,13 +31,7 @@ func runPGCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
 // pgbenchRun runs the real pgbench and returns its tps and transactions.
 func pgbenchRun(t *testing.T, dsn string, args ...string) (tps float64, txns int64) {
 	t.Helper()
-	bin, err := exec.LookPath("pgbench")
-	if err != nil {
-		if os.Getenv("DBMETER_E2E") == "1" {
-			t.Fatal("pgbench is not installed (postgresql-client)")
-		}
-		t.Skip("pgbench is not installed")
-	}
+	bin := servertest.Tool(t, "pgbench", "install postgresql-client")
 	out, err := exec.Command(bin, append(args, dsn)...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("pgbench %s: %v\n%s", strings.Join(args, " "), err, out)

@@ -23,12 +23,7 @@ overlay their runs. With no output flag it prints the text tables. A path
 of - writes to stdout.`,
 		Example: `  dbmeter report r.json --html r.html
   dbmeter report fsync-on.json fsync-off.json --html kv.html --md kv.md`,
-		Args: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return usagef("report needs at least one result document (FILE.json)")
-			}
-			return nil
-		},
+		Args: someArgs("report needs at least one result document (FILE.json)"),
 	}
 	f := cmd.Flags()
 	f.StringVar(&html, "html", "", "write a self-contained HTML report with charts to this file")

@@ -94,6 +94,17 @@ func noArgs(cmd *cobra.Command, args []string) error {
 	return usagef("%s takes no arguments, got %q", cmd.CommandPath(), args[0])
 }
 
+// someArgs requires at least one positional argument, saying missing when
+// there is none.
+func someArgs(missing string) cobra.PositionalArgs {
+	return func(_ *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return usagef("%s", missing)
+		}
+		return nil
+	}
+}
+
 // runE marks every error a command returns as a failed run unless it says
 // it is a usage error.
 func runE(fn func(cmd *cobra.Command, args []string) error) func(*cobra.Command, []string) error {

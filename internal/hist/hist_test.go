@@ -126,3 +126,25 @@ func BenchmarkBufferRecord(b *testing.B) {
 		buf.Record(now, 0, &Sample{Latency: 50})
 	}
 }
+
+// TestBufferDuringDrain: an open-loop worker made mid-run takes its buffer
+// while the runner drains the recorder at an interval tick. Under the race
+// detector (make race) this failed while NewBuffer read the spare set that
+// Drain swaps.
+func TestBufferDuringDrain(t *testing.T) {
+	rec := NewRecorder(2, Kept{Service: true, Lag: true})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		dst := NewSet(2, Kept{Service: true, Lag: true})
+		for range 200 {
+			rec.Drain(dst)
+		}
+	}()
+	for range 200 {
+		b := NewBuffer(rec, 4)
+		b.Record(1, 0, &Sample{Latency: 1})
+		b.Flush()
+	}
+	<-done
+}

@@ -44,10 +44,7 @@ func groups(ins []Input) ([][]*run, error) {
 		return g, nil
 	}
 	first := ins[0].doc.Runs
-	out := make([][]*run, len(first))
-	for i := range first {
-		out[i] = make([]*run, len(ins))
-	}
+	out := grid(len(first), len(ins))
 	for s, in := range ins {
 		if len(in.doc.Runs) != len(first) {
 			return nil, fmt.Errorf("%s: %d runs, but %s has %d: the shards did not run the same test", in.Name, len(in.doc.Runs), ins[0].Name, len(first))
@@ -66,10 +63,7 @@ func groups(ins []Input) ([][]*run, error) {
 
 func byKey(ins []Input) ([][]*run, bool) {
 	first := ins[0].doc.Runs
-	out := make([][]*run, len(first))
-	for i := range first {
-		out[i] = make([]*run, len(ins))
-	}
+	out := grid(len(first), len(ins))
 	for s, in := range ins {
 		if len(in.doc.Runs) != len(first) {
 			return nil, false
@@ -89,4 +83,13 @@ func byKey(ins []Input) ([][]*run, bool) {
 		}
 	}
 	return out, true
+}
+
+// grid is the runs of each place (one per run of a shard) × shard.
+func grid(runs, shards int) [][]*run {
+	out := make([][]*run, runs)
+	for i := range out {
+		out[i] = make([]*run, shards)
+	}
+	return out
 }

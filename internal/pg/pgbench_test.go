@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dbmeter/dbmeter/internal/servertest"
+
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/pg/script"
 )
@@ -26,18 +28,10 @@ import (
 // what they did: the debug() lines (so every value, type and random draw),
 // whether the run failed and why, and table contents.
 
-// pgbenchBin returns the real pgbench, skipping (or failing under
-// DBMETER_E2E=1) when it is not installed.
+// pgbenchBin is the real pgbench, the reference for everything
+// pgbench-compatible.
 func pgbenchBin(t *testing.T) string {
-	t.Helper()
-	p, err := exec.LookPath("pgbench")
-	if err != nil {
-		if os.Getenv("DBMETER_E2E") == "1" {
-			t.Fatal("DBMETER_E2E=1 but pgbench is not on PATH")
-		}
-		t.Skip("pgbench is not on PATH")
-	}
-	return p
+	return servertest.Tool(t, "pgbench", "install postgresql-client")
 }
 
 // run is one side-by-side case.

@@ -1,6 +1,7 @@
-// Package servertest finds the real servers integration tests run against
-// (started by scripts/dev-services.sh, named by environment variables) and
-// gives each test a database of its own on them.
+// Package servertest finds the real servers and tools integration tests
+// run against (servers started by scripts/dev-services.sh and named by
+// environment variables; pgbench, kubectl, git on PATH) and gives each
+// test a database of its own on them.
 //
 // Gates, as ch-go's: a variable unset skips the test with the reason;
 // DBMETER_E2E=1 (make test) turns that skip into a failure, so CI cannot
@@ -8,11 +9,14 @@
 package servertest
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"math/rand/v2"
 	"net/url"
 	"os"
+	"os/exec"
+	"sync"
 	"testing"
 	"time"
 
@@ -33,6 +37,57 @@ func Env(t testing.TB, name string) string {
 		t.Skipf("%s is not set: run scripts/dev-services.sh up and eval \"$(scripts/dev-services.sh env)\"", name)
 	}
 	return v
+}
+
+// Optional returns the value of the environment variable name, skipping t
+// when it is unset whatever DBMETER_E2E says: a server this machine may
+// lack (a modern ClickHouse).
+func Optional(t testing.TB, name string) string {
+	t.Helper()
+	v := os.Getenv(name)
+	switch {
+	case os.Getenv("DBMETER_E2E") == "0":
+		t.Skip("DBMETER_E2E=0: integration tests off")
+	case v == "":
+		t.Skipf("%s is not set: no server for this test", name)
+	}
+	return v
+}
+
+// Tool returns the path of the program name, skipping t when it is not on
+// PATH, or failing it under DBMETER_E2E=1, which says every real part must
+// be there. hint says what the program is for or where it comes from.
+func Tool(t testing.TB, name, hint string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	switch {
+	case err == nil:
+		return p
+	case os.Getenv("DBMETER_E2E") == "1":
+		t.Fatalf("DBMETER_E2E=1 but %s is not on PATH: %s", name, hint)
+	default:
+		t.Skipf("%s is not on PATH: %s", name, hint)
+	}
+	return ""
+}
+
+// LockedBuffer is a bytes.Buffer that a process's output goroutines and
+// the test reading it may use at once.
+type LockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *LockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *LockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 // PostgresDB creates a database of the test's own on the server of

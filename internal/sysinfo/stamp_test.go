@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dbmeter/dbmeter/internal/servertest"
+
 	"github.com/dbmeter/dbmeter/internal/result"
 )
 
@@ -21,9 +23,7 @@ import (
 // code on disk, committed or not.
 func TestMakeBuildStampsTheCommit(t *testing.T) {
 	for _, tool := range []string{"git", "make", "go"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s is not on PATH: %v", tool, err)
-		}
+		servertest.Tool(t, tool, "make build stamps the commit git reports")
 	}
 	repo := filepath.Join(t.TempDir(), "dbmeter")
 	copyTree(t, "../..", repo)

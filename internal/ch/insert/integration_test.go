@@ -5,9 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"strings"
 	"testing"
+
+	"github.com/dbmeter/dbmeter/internal/servertest"
 
 	"github.com/dbmeter/dbmeter/internal/ch"
 	"github.com/dbmeter/dbmeter/internal/ch/event"
@@ -20,21 +21,25 @@ import (
 // DBMETER_E2E=0 skips.
 func serverDSN(t *testing.T, env string, required bool) ch.DSN {
 	t.Helper()
-	if os.Getenv("DBMETER_E2E") == "0" {
-		t.Skip("DBMETER_E2E=0: integration tests off")
+	gate := servertest.Optional
+	if required {
+		gate = servertest.Env
 	}
-	s := os.Getenv(env)
-	if s == "" {
-		if required && os.Getenv("DBMETER_E2E") == "1" {
-			t.Fatalf("DBMETER_E2E=1 but %s is not set: run scripts/dev-services.sh up and eval \"$(scripts/dev-services.sh env)\"", env)
-		}
-		t.Skipf("%s is not set: no ClickHouse server for this test", env)
-	}
-	d, err := ch.ParseDSN(s)
+	d, err := ch.ParseDSN(gate(t, env))
 	if err != nil {
 		t.Fatalf("%s: %v", env, err)
 	}
 	return d
+}
+
+// versionOf asks the server of d its version.
+func versionOf(t *testing.T, d ch.DSN) ch.Version {
+	t.Helper()
+	v, err := ch.ServerVersion(context.Background(), d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }
 
 // scratchDB makes a uniquely named database and drops it (only it) at the
@@ -113,10 +118,7 @@ func TestLegacyServer(t *testing.T) {
 	if err := a.Prepare(ctx, table, true, 5); err != nil {
 		t.Fatalf("create: %v", err)
 	}
-	version, err := ch.ServerVersion(ctx, d)
-	if err != nil {
-		t.Fatal(err)
-	}
+	version := versionOf(t, d)
 
 	t.Run("refuses modern clients", func(t *testing.T) {
 		for _, name := range Names() {
@@ -193,10 +195,7 @@ func TestModernServer(t *testing.T) {
 	d := serverDSN(t, "DBMETER_CLICKHOUSE_DSN", false)
 	ctx := context.Background()
 	a := openAdmin(t, d)
-	version, err := ch.ServerVersion(ctx, d)
-	if err != nil {
-		t.Fatal(err)
-	}
+	version := versionOf(t, d)
 	db := scratchDB(t, a)
 	table := Table{Database: db, Name: "event"}
 	if err := a.Prepare(ctx, table, true, 0); err != nil {

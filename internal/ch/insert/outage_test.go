@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dbmeter/dbmeter/internal/ch"
 	"github.com/dbmeter/dbmeter/internal/ch/chtest"
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/plan"
@@ -20,10 +19,7 @@ func TestOutage(t *testing.T) {
 	d := serverDSN(t, "DBMETER_CLICKHOUSE_LEGACY_DSN", true)
 	script := chtest.Gate(t)
 	ctx := context.Background()
-	version, err := ch.ServerVersion(ctx, d)
-	if err != nil {
-		t.Fatal(err)
-	}
+	version := versionOf(t, d)
 	a := openAdmin(t, d)
 	db := scratchDB(t, a)
 	for _, tc := range []struct {
@@ -83,10 +79,7 @@ func TestOutageAtEnd(t *testing.T) {
 	d := serverDSN(t, "DBMETER_CLICKHOUSE_LEGACY_DSN", true)
 	script := chtest.Gate(t)
 	ctx := context.Background()
-	version, err := ch.ServerVersion(ctx, d)
-	if err != nil {
-		t.Fatal(err)
-	}
+	version := versionOf(t, d)
 	a := openAdmin(t, d)
 	db := scratchDB(t, a)
 	cfg := load.DefaultConfig()

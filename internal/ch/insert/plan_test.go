@@ -151,10 +151,7 @@ func (s *sink) Add(runs ...result.Run)                                 { s.runs 
 func TestPlanOnLegacyServer(t *testing.T) {
 	d := serverDSN(t, "DBMETER_CLICKHOUSE_LEGACY_DSN", true)
 	ctx := context.Background()
-	version, err := ch.ServerVersion(ctx, d)
-	if err != nil {
-		t.Fatal(err)
-	}
+	version := versionOf(t, d)
 	db := scratchDB(t, openAdmin(t, d))
 	c := validConfig()
 	c.DSN, c.Table, c.Create, c.Rows, c.Repeat = d, Table{Database: db, Name: "plan"}, true, 2500, 2

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dbmeter/dbmeter/internal/servertest"
+
 	"github.com/dbmeter/dbmeter/internal/ch"
 	"github.com/dbmeter/dbmeter/internal/ch/query"
 	"github.com/dbmeter/dbmeter/internal/ch/query/clients"
@@ -25,17 +27,7 @@ func (s *sink) Add(runs ...result.Run)                                 { s.runs 
 // every combination × repetition gives one run with its knobs, seed and
 // decode phase.
 func TestPlanOnLegacyServer(t *testing.T) {
-	if os.Getenv("DBMETER_E2E") == "0" {
-		t.Skip("DBMETER_E2E=0")
-	}
-	dsn := os.Getenv("DBMETER_CLICKHOUSE_LEGACY_DSN")
-	if dsn == "" {
-		if os.Getenv("DBMETER_E2E") == "1" {
-			t.Fatal("DBMETER_E2E=1 but DBMETER_CLICKHOUSE_LEGACY_DSN is unset")
-		}
-		t.Skip("DBMETER_CLICKHOUSE_LEGACY_DSN unset")
-	}
-	d, err := ch.ParseDSN(dsn)
+	d, err := ch.ParseDSN(servertest.Env(t, "DBMETER_CLICKHOUSE_LEGACY_DSN"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,19 +50,25 @@ func BuiltinNames() []string {
 	return out
 }
 
-// ShowBuiltin returns what pgbench --show-script prints for the built-in
-// script called name (or an unambiguous prefix of it).
-func ShowBuiltin(name string) (string, error) {
+// matching returns the built-in script called name, or every one name is
+// a prefix of, as pgbench matches -b and --show-script.
+func matching(name string) []builtin {
 	var found []builtin
 	for _, b := range builtins() {
 		if b.name == name {
-			found = []builtin{b}
-			break
+			return []builtin{b}
 		}
 		if strings.HasPrefix(b.name, name) && name != "" {
 			found = append(found, b)
 		}
 	}
+	return found
+}
+
+// ShowBuiltin returns what pgbench --show-script prints for the built-in
+// script called name (or an unambiguous prefix of it).
+func ShowBuiltin(name string) (string, error) {
+	found := matching(name)
 	if len(found) != 1 {
 		var list strings.Builder
 		for _, b := range builtins() {
@@ -83,16 +89,7 @@ func Builtin(name string, extra []string) (string, *Script, error) {
 
 // BuiltinIn is Builtin parsing into the run's shared namespace ns.
 func BuiltinIn(ns *Names, name string) (string, *Script, error) {
-	var found []builtin
-	for _, b := range builtins() {
-		if b.name == name {
-			found = []builtin{b}
-			break
-		}
-		if strings.HasPrefix(b.name, name) && name != "" {
-			found = append(found, b)
-		}
-	}
+	found := matching(name)
 	switch len(found) {
 	case 0:
 		return "", nil, fmt.Errorf("no built-in script %q (built-in scripts: %s)", name, strings.Join(BuiltinNames(), ", "))

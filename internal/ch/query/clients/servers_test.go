@@ -4,6 +4,8 @@ import (
 	"os"
 	"testing"
 
+	"github.com/dbmeter/dbmeter/internal/servertest"
+
 	"github.com/dbmeter/dbmeter/internal/ch"
 )
 
@@ -18,13 +20,7 @@ type testServer struct {
 // DBMETER_E2E=1 says a missing server is a failure.
 func legacyServer(t *testing.T) testServer {
 	t.Helper()
-	s := os.Getenv("DBMETER_CLICKHOUSE_LEGACY_DSN")
-	if s == "" {
-		if os.Getenv("DBMETER_E2E") == "1" {
-			t.Fatal("DBMETER_E2E=1 but DBMETER_CLICKHOUSE_LEGACY_DSN is unset: run scripts/dev-services.sh up and eval its env")
-		}
-		t.Skip("DBMETER_CLICKHOUSE_LEGACY_DSN unset: run scripts/dev-services.sh up and eval \"$(scripts/dev-services.sh env)\"")
-	}
+	s := servertest.Env(t, "DBMETER_CLICKHOUSE_LEGACY_DSN")
 	return parseServer(t, "legacy", s, os.Getenv("DBMETER_CLICKHOUSE_HTTP_URL"))
 }
 
