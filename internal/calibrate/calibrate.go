@@ -295,9 +295,10 @@ func All(ctx context.Context, l Limits, show func(Check)) (runs []result.Run, fa
 	}
 	for _, c := range measured {
 		run := c.Result.Fill(result.Run{Family: "null", Target: "null", Workload: null.Op, Repeat: 1}, c.Config, 0)
-		run.Extra = map[string]float64{"clock_cost_ns": float64(cost.Nanoseconds())}
+		x := null.FigureDeclarations()
+		x.Set(&run, "clock_cost_ns", float64(cost.Nanoseconds()))
 		if !c.Config.Open() && run.Ops > 0 {
-			run.Extra["overhead_ns_per_op"] = run.DurationS * 1e9 / float64(run.Ops)
+			x.Set(&run, "overhead_ns_per_op", run.DurationS*1e9/float64(run.Ops))
 		}
 		runs = append(runs, run)
 	}

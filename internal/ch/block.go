@@ -133,9 +133,3 @@ func (f BatchFunc) Send(ctx context.Context) error { return f(ctx) }
 type Committer interface {
 	Commit(ctx context.Context) error
 }
-
-// ServerVersioner is a client that knows the oldest server it supports, so
-// it can be refused before any protocol error.
-type ServerVersioner interface {
-	MinServer() Version
-}

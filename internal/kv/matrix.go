@@ -191,9 +191,10 @@ func (m *Matrix) op(ctx context.Context, s Store, d *Data, engine, op string, cf
 		}
 	case "batchset":
 		run := res.Fill(withWorkload(base, op), cfg, 0)
-		run.Extra = map[string]float64{"keys_s": run.RowsPerS}
+		x := FigureDeclarations()
+		x.Set(&run, "keys_s", run.RowsPerS)
 		if run.Rows > 0 {
-			run.Extra["ns_per_key"] = run.Latency.Mean / float64(m.Spec.Batch)
+			x.Set(&run, "ns_per_key", run.Latency.Mean/float64(m.Spec.Batch))
 		}
 		add(run)
 	default:
@@ -240,4 +241,13 @@ func (m *Matrix) params(e Engine, knobs map[string]string, sync bool) map[string
 		p[e.Name+"."+k] = v
 	}
 	return p
+}
+
+// FigureDeclarations declares the extra figures a kv run writes, with how
+// the shards of one test would merge them.
+func FigureDeclarations() result.Declarations {
+	return result.Declarations{
+		"keys_s":     result.Sum("keys/s"),
+		"ns_per_key": result.Mean("ns", "ops"),
+	}
 }

@@ -175,3 +175,38 @@ func TestNoPrintingInLibraries(t *testing.T) {
 		})
 	}
 }
+
+// TestExtraFiguresAreDeclared: a family writes an extra figure only through
+// result.Declarations.Set (or Run.SetExtra), which records how shards
+// merge it, so merge never guesses a rule from a name. Only result, which
+// implements those, and merge, which builds merged runs, write Extra
+// itself.
+func TestExtraFiguresAreDeclared(t *testing.T) {
+	for _, f := range sources(t) {
+		if f.pkg == "internal/result" || f.pkg == "internal/merge" {
+			continue
+		}
+		isExtra := func(e ast.Expr) bool {
+			if ix, ok := e.(*ast.IndexExpr); ok {
+				e = ix.X
+			}
+			sel, ok := e.(*ast.SelectorExpr)
+			return ok && sel.Sel.Name == "Extra"
+		}
+		ast.Inspect(f.ast, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.AssignStmt:
+				for _, lhs := range n.Lhs {
+					if isExtra(lhs) {
+						t.Errorf("%s: writes a run's Extra directly; declare the figure and use result.Declarations.Set", f.fset.Position(lhs.Pos()))
+					}
+				}
+			case *ast.KeyValueExpr:
+				if id, ok := n.Key.(*ast.Ident); ok && id.Name == "Extra" {
+					t.Errorf("%s: sets a run's Extra in a literal; declare the figure and use result.Declarations.Set", f.fset.Position(n.Pos()))
+				}
+			}
+			return true
+		})
+	}
+}

@@ -3,33 +3,17 @@ package merge
 import (
 	"fmt"
 	"math"
-	"regexp"
-	"strings"
+
+	"github.com/dbmeter/dbmeter/internal/result"
 )
 
-// Extra figures are family-specific and named with their unit; how one
-// merges is read from its name, checked in this order:
-//
-//   - a percentile (p50, p90, p99, p999 in the name): cannot be merged from
-//     summaries; kept when every shard has the same value, else left out;
-//   - *max*, *min*: the highest, the lowest;
-//   - *_stddev: pooled with the matching *_mean, weighted as the mean;
-//   - counts and rates (*_ops, *_errors, *_s, reconnects, rows_counted,
-//     rows_acknowledged, rows_uncertain, connections and connection
-//     counters): summed, as shards add work;
-//   - means and per-unit costs (*_mean, *_per_row, *_per_op, *_per_key,
-//     *_ns): averaged, weighted by each shard's P_ops when there is one for
-//     the figure's prefix P, by rows for *_per_row, else by operations;
-//   - anything else: kept when equal across shards, else left out.
-//
-// Every figure left out is named in a warning.
-
-var percentileName = regexp.MustCompile(`(^|_)p\d+(_|$)`)
-
-var summed = map[string]bool{"reconnects": true, "rows_counted": true, "rows_acknowledged": true, "rows_uncertain": true,
-	"conns_opened": true, "conns_closed": true, "conn_setup_ns_total": true, "connections": true}
-
-func mergeExtra(rs []*run) (map[string]float64, []string) {
+// mergeExtra merges the shards' extra figures by the rule each figure's
+// declaration gives (result.Figure). A figure is left out, named in a
+// warning, when the shards declare it differently, when a shard lacks a
+// figure that is not a sum (a sum counts a missing value as zero), or when
+// shards disagree on a MergeEqual figure. A figure no shard declares (a
+// document older than declarations) is merged as MergeEqual.
+func mergeExtra(rs []*run) (map[string]float64, map[string]result.Figure, []string) {
 	names := map[string]bool{}
 	for _, r := range rs {
 		for k := range r.Extra {
@@ -37,11 +21,20 @@ func mergeExtra(rs []*run) (map[string]float64, []string) {
 		}
 	}
 	if len(names) == 0 {
-		return nil, nil
+		return nil, nil, nil
 	}
 	out := map[string]float64{}
-	var left []string
+	decls := map[string]result.Figure{}
+	var left, undeclared []string
 	for _, k := range sortedKeys(names) {
+		f, declared, agree := declaration(rs, k)
+		if !agree {
+			left = append(left, k+" (declared differently)")
+			continue
+		}
+		if !declared {
+			undeclared = append(undeclared, k)
+		}
 		vals := make([]float64, len(rs))
 		present := 0
 		for i, r := range rs {
@@ -50,93 +43,93 @@ func mergeExtra(rs []*run) (map[string]float64, []string) {
 				present++
 			}
 		}
-		switch {
-		case present < len(rs) && !isSum(k):
+		if present < len(rs) && f.Merge != result.MergeSum {
+			left = append(left, k+" (missing in a shard)")
+			continue
+		}
+		v, ok := combine(rs, k, f, vals)
+		if !ok {
 			left = append(left, k)
-		case percentileName.MatchString(k):
-			if v, ok := allEqual(vals); ok {
-				out[k] = v
-			} else {
-				left = append(left, k)
-			}
-		case strings.Contains(k, "max"):
-			out[k] = slicesMax(vals)
-		case strings.Contains(k, "min"):
-			out[k] = slicesMin(vals)
-		case strings.HasSuffix(k, "_stddev"):
-			mean := strings.TrimSuffix(k, "_stddev") + "_mean"
-			v, ok := pooledStddev(rs, k, mean)
-			if !ok {
-				left = append(left, k)
-				continue
-			}
-			out[k] = v
-		case isSum(k):
-			var sum float64
-			for _, v := range vals {
-				sum += v
-			}
-			out[k] = sum
-		case isMean(k):
-			out[k] = weightedMean(rs, k)
-		default:
-			if v, ok := allEqual(vals); ok {
-				out[k] = v
-			} else {
-				left = append(left, k)
-			}
+			continue
+		}
+		out[k] = v
+		if declared {
+			decls[k] = f
 		}
 	}
-	if len(left) == 0 {
-		return out, nil
+	var warns []string
+	if len(undeclared) > 0 {
+		warns = append(warns, fmt.Sprintf("extra figures %s have no merge rule in the shards' documents (written before figures were declared); kept only where every shard agrees", joinNames(undeclared)))
 	}
-	return out, []string{fmt.Sprintf("extra figures %s differ between shards and cannot be merged from their values; left out", joinNames(left))}
+	if len(left) > 0 {
+		warns = append(warns, fmt.Sprintf("extra figures %s cannot be merged from the shards' values; left out", joinNames(left)))
+	}
+	if len(decls) == 0 {
+		decls = nil
+	}
+	return out, decls, warns
 }
 
-func isSum(k string) bool {
-	return summed[k] || strings.HasSuffix(k, "_ops") || strings.HasSuffix(k, "_errors") || strings.HasSuffix(k, "_s")
-}
-
-func isMean(k string) bool {
-	for _, s := range []string{"_mean", "_per_row", "_per_op", "_per_key", "_ns"} {
-		if strings.HasSuffix(k, s) {
-			return true
+// declaration is figure k's declaration in the shards that declare it:
+// declared says whether any does, agree whether they all say the same.
+func declaration(rs []*run, k string) (f result.Figure, declared, agree bool) {
+	for _, r := range rs {
+		d, ok := r.Figures[k]
+		if !ok {
+			continue
 		}
+		if declared && d != f {
+			return f, true, false
+		}
+		f, declared = d, true
 	}
-	return false
+	if !declared {
+		f = result.Equal("")
+	}
+	return f, declared, true
 }
 
-// weight is what run r's value of figure k stands for.
-func weight(r *run, k string) float64 {
-	if strings.HasSuffix(k, "_per_row") {
+// combine merges the values vals of figure k, declared as f.
+func combine(rs []*run, k string, f result.Figure, vals []float64) (float64, bool) {
+	switch f.Merge {
+	case result.MergeSum:
+		var sum float64
+		for _, v := range vals {
+			sum += v
+		}
+		return sum, true
+	case result.MergeMean:
+		var sum, n float64
+		for _, r := range rs {
+			w := weight(r, f.Of)
+			sum += w * r.Extra[k]
+			n += w
+		}
+		if n == 0 {
+			return 0, true
+		}
+		return sum / n, true
+	case result.MergeMax:
+		return slicesMax(vals), true
+	case result.MergeMin:
+		return slicesMin(vals), true
+	case result.MergeStddev:
+		return pooledStddev(rs, k, f.Of)
+	default: // MergeEqual, and a rule this dbmeter does not know
+		return allEqual(vals)
+	}
+}
+
+// weight is what a run's value of a mean stands for: its operations, its
+// rows, or the value of another of its figures.
+func weight(r *run, of string) float64 {
+	switch of {
+	case "", "ops":
+		return float64(r.Ops)
+	case "rows":
 		return float64(r.Rows)
 	}
-	// The longest prefix P of k with a P_ops figure: "select_latency_ns_mean"
-	// is weighted by "select_ops".
-	for p := k; ; {
-		i := strings.LastIndexByte(p, '_')
-		if i <= 0 {
-			break
-		}
-		p = p[:i]
-		if n, ok := r.Extra[p+"_ops"]; ok {
-			return n
-		}
-	}
-	return float64(r.Ops)
-}
-
-func weightedMean(rs []*run, k string) float64 {
-	var sum, n float64
-	for _, r := range rs {
-		w := weight(r, k)
-		sum += w * r.Extra[k]
-		n += w
-	}
-	if n == 0 {
-		return 0
-	}
-	return sum / n
+	return r.Extra[of]
 }
 
 // pooledStddev is the standard deviation of the union of the shards'
@@ -149,7 +142,7 @@ func pooledStddev(rs []*run, k, meanKey string) (float64, bool) {
 		if !ok1 || !ok2 {
 			return 0, false
 		}
-		w := weight(r, meanKey)
+		w := weight(r, r.Figures[meanKey].Of)
 		n += w
 		sum += w * mu
 		sq += w * (sd*sd + mu*mu)

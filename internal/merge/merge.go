@@ -114,14 +114,18 @@ func header(ins []Input) *document {
 // mergeRun merges the runs rs, one a shard in shard order.
 func mergeRun(ins []Input, rs []*run) (run, []string, error) {
 	first := rs[0]
-	out := run{Run: first.Run}
-	out.Params = maps.Clone(first.Params)
-	delete(out.Params, "shard")
+	params := maps.Clone(first.Params)
+	delete(params, "shard")
+	// Each field is set here by what it means for the whole test (a test
+	// lists them all, so a new field of result.Run fails it until it is
+	// merged here): what names the run is the same in every shard, since
+	// groups matched the shards' runs by it.
+	out := run{Run: result.Run{
+		Family: first.Family, Target: first.Target, Workload: first.Workload, Mode: first.Mode,
+		Repeat: first.Repeat, Seed: first.Seed, Step: first.Step, Verdict: first.Verdict,
+		Server: first.Server, Params: params,
+	}}
 	out.ErrorKinds = map[string]int64{}
-	out.Phases, out.Shard = nil, nil
-	out.Workers, out.Rate = 0, 0
-	out.Ops, out.Errors, out.Dropped, out.Rows, out.Bytes = 0, 0, 0, 0, 0
-	out.Warnings, out.Interrupted, out.ErrorSamples = nil, false, nil
 	var warns []string
 	name := label(first)
 	for i, r := range rs {
@@ -205,8 +209,8 @@ func mergeRun(ins []Input, rs []*run) (run, []string, error) {
 	}
 	out.Intervals = mergeIntervals(rs)
 	out.Client = mergeClient(rs, out.Ops)
-	extra, ewarns := mergeExtra(rs)
-	out.Extra = extra
+	var ewarns []string
+	out.Extra, out.Figures, ewarns = mergeExtra(rs)
 	for _, w := range ewarns {
 		warns = append(warns, name+": "+w)
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -13,7 +14,12 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/dbmeter/dbmeter/internal/ch/insert"
+	"github.com/dbmeter/dbmeter/internal/ch/query"
 	"github.com/dbmeter/dbmeter/internal/hist"
+	"github.com/dbmeter/dbmeter/internal/kv"
+	"github.com/dbmeter/dbmeter/internal/null"
+	"github.com/dbmeter/dbmeter/internal/pg"
 	"github.com/dbmeter/dbmeter/internal/result"
 )
 
@@ -30,6 +36,7 @@ type shardSpec struct {
 	phase        []int64 // values of phase "build"
 	intervals    []int64 // ops per 1 s interval
 	extra        map[string]float64
+	figures      result.Declarations
 }
 
 func shardCommand(i, n int) string {
@@ -91,7 +98,16 @@ func (s shardSpec) build() *document {
 		r.Intervals = append(r.Intervals, result.Interval{TS: float64(k + 1), Ops: n, P50: 100 * int64(k+1), P99: 1000 + int64(s.index)})
 	}
 	r.Client = result.Client{CPUS: 2, Allocs: 10, AllocBytes: 1000, CPUUtil: 0.5}
-	r.Extra = s.extra
+	for k, v := range s.extra {
+		if f, ok := s.figures.Lookup(k); ok {
+			r.SetExtra(k, v, f)
+			continue
+		}
+		if r.Extra == nil {
+			r.Extra = map[string]float64{}
+		}
+		r.Extra[k] = v // as a document written before declarations
+	}
 	r.Shard = &Shard{Index: s.index, Count: s.count, StartAt: startAt.Format(time.RFC3339Nano), StartOffsetNs: int64(s.offset)}
 	doc := &document{Document: result.Document{
 		Schema: result.Schema, Tool: result.Tool{Name: "dbmeter", Version: "test"},
@@ -332,28 +348,84 @@ func TestThroughputOverTheCommonWindow(t *testing.T) {
 
 func TestMergeExtra(t *testing.T) {
 	t.Parallel()
+	decl := map[string]result.Figure{
+		"select_ops": result.Sum("ops"), "select_latency_ns_mean": result.Mean("ns", "select_ops"),
+		"select_latency_ns_stddev": result.Stddev("ns", "select_latency_ns_mean"),
+		"reconnects":               result.Sum("reconnects"), "keys_s": result.Sum("keys/s"), "latency_max_ns": result.Max("ns"),
+		"latency_min_ns": result.Min("ns"), "service_p99_ns": result.Equal("ns"), "clock_cost_ns": result.Equal("ns"),
+	}
 	a := &run{Run: result.Run{Extra: map[string]float64{
 		"select_ops": 100, "select_latency_ns_mean": 10, "select_latency_ns_stddev": 0,
-		"reconnects": 1, "keys_s": 1000, "latency_max_ns": 5, "service_p99_ns": 7, "clock_cost_ns": 20, "mystery": 1,
-	}}}
+		"reconnects": 1, "keys_s": 1000, "latency_max_ns": 5, "latency_min_ns": 5, "service_p99_ns": 7, "clock_cost_ns": 20, "mystery": 1,
+	}, Figures: decl}}
 	a.Ops = 100
 	b := &run{Run: result.Run{Extra: map[string]float64{
 		"select_ops": 300, "select_latency_ns_mean": 20, "select_latency_ns_stddev": 0,
-		"reconnects": 2, "keys_s": 3000, "latency_max_ns": 9, "service_p99_ns": 8, "clock_cost_ns": 20, "mystery": 2,
-	}}}
+		"reconnects": 2, "keys_s": 3000, "latency_max_ns": 9, "latency_min_ns": 9, "service_p99_ns": 8, "clock_cost_ns": 20, "mystery": 2,
+	}, Figures: decl}}
 	b.Ops = 300
-	got, warns := mergeExtra([]*run{a, b})
+	got, figs, warns := mergeExtra([]*run{a, b})
 	want := map[string]float64{
 		"select_ops": 400, "select_latency_ns_mean": 17.5, "select_latency_ns_stddev": math.Sqrt(0.25*100 + 0.75*400 - 17.5*17.5),
-		"reconnects": 3, "keys_s": 4000, "latency_max_ns": 9, "clock_cost_ns": 20,
+		"reconnects": 3, "keys_s": 4000, "latency_max_ns": 9, "latency_min_ns": 5, "clock_cost_ns": 20,
 	}
 	for k, v := range want {
 		if math.Abs(got[k]-v) > 1e-9 {
 			t.Errorf("%s = %v, want %v", k, got[k], v)
 		}
+		if figs[k] != decl[k] {
+			t.Errorf("%s: merged declaration %+v, want %+v", k, figs[k], decl[k])
+		}
 	}
-	if _, ok := got["service_p99_ns"]; ok || len(warns) != 1 || !strings.Contains(warns[0], "mystery, service_p99_ns") {
-		t.Errorf("percentile and unknown figures: got %v, warnings %q", got, warns)
+	_, p99 := got["service_p99_ns"]
+	_, mystery := got["mystery"]
+	if p99 || mystery || len(warns) != 2 || !strings.Contains(warns[0], "mystery have no merge rule") || !strings.Contains(warns[1], "mystery, service_p99_ns") {
+		t.Errorf("a percentile and an undeclared figure that differ: got %v, warnings %q", got, warns)
+	}
+}
+
+// TestMergeFamilyFigures: what each family writes merges by its declared
+// rule, with no warning, in a merge of two shards read from their JSON.
+// Six of them were once dropped because their names fit no rule.
+func TestMergeFamilyFigures(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		family string
+		decl   result.Declarations
+		name   string
+		a, b   float64 // shard 0 has 100 operations, shard 1 300, rows twice that
+		want   float64
+	}{
+		{"pg", pg.FigureDeclarations(), "retries", 3, 4, 7},
+		{"pg", pg.FigureDeclarations(), "deadlock_failures", 1, 0, 1},
+		{"pg", pg.FigureDeclarations(), "command_0_1_latency_ns_mean", 10, 20, 17.5},
+		{"ch insert", insert.FigureDeclarations(), "rows_unverified", 0, 1, 1},
+		{"ch insert", insert.FigureDeclarations(), "client_cpu_us_per_row", 2, 4, 3.5},
+		{"ch query", query.FigureDeclarations(), "pool_waits", 5, 6, 11},
+		{"ch query", query.FigureDeclarations(), "pool_wait_ns_total", 500, 600, 1100},
+		{"ch query", query.FigureDeclarations(), "rows_per_query", 1000, 2000, 1750},
+		{"kv", kv.FigureDeclarations(), "ns_per_key", 10, 20, 17.5},
+		{"null", null.FigureDeclarations(), "overhead_ns_per_op", 40, 48, 46},
+	} {
+		extra := func(v float64) map[string]float64 {
+			x := map[string]float64{tc.name: v}
+			if tc.name == "command_0_1_latency_ns_mean" { // weighted by its executions
+				x["command_0_1_count"] = map[float64]float64{10: 100, 20: 300}[v]
+			}
+			return x
+		}
+		docs := []*document{
+			shardSpec{index: 0, count: 2, latency: values(1, 100), extra: extra(tc.a), figures: tc.decl}.build(),
+			shardSpec{index: 1, count: 2, latency: values(2, 300), extra: extra(tc.b), figures: tc.decl}.build(),
+		}
+		m, err := Merge(context.Background(), inputs(t, docs...))
+		if err != nil {
+			t.Fatalf("%s %s: %v", tc.family, tc.name, err)
+		}
+		r := m.doc.Runs[0]
+		if got, ok := r.Extra[tc.name]; !ok || math.Abs(got-tc.want) > 1e-9 || len(m.Warnings) > 0 {
+			t.Errorf("%s %s: merged %v (present %v), want %v; warnings %q", tc.family, tc.name, got, ok, tc.want, m.Warnings)
+		}
 	}
 }
 
@@ -411,5 +483,48 @@ func TestMergeClosedLoop(t *testing.T) {
 	r := m.doc.Runs[0]
 	if r.Mode != "closed" || r.Service != r.Latency || r.Latency.Max == 0 || len(m.Warnings) > 0 {
 		t.Errorf("mode %s, service %+v, latency %+v, warnings %q; want service = latency, no warning", r.Mode, r.Service, r.Latency, m.Warnings)
+	}
+}
+
+// TestMergeRunKnowsEveryField: mergeRun builds the merged run field by
+// field, each by what it means for the whole test. A field added to
+// result.Run fails this test until it is merged there and listed here,
+// rather than being copied from shard 0 unnoticed.
+func TestMergeRunKnowsEveryField(t *testing.T) {
+	t.Parallel()
+	merged := map[string]string{
+		"Family": "same in every shard", "Target": "same", "Workload": "same", "Mode": "same",
+		"Repeat": "same", "Seed": "shard 0's (shards draw their own streams from it)", "Step": "same", "Verdict": "same",
+		"Server": "shard 0's, a warning where shards differ", "Params": "shard 0's without shard",
+		"Shard":   "none: the merged run is the whole test",
+		"Workers": "sum", "Rate": "sum", "Ops": "sum", "Errors": "sum", "ErrorKinds": "sum by kind", "Dropped": "sum",
+		"Rows": "sum", "Bytes": "sum",
+		"DurationS": "the common window", "OpsPerS": "over the common window", "RowsPerS": "over the common window", "BytesPerS": "over the common window",
+		"Latency": "histograms added", "LatencyHDR": "histograms added", "Service": "histograms added", "ServiceHDR": "histograms added",
+		"Lag": "histograms added", "LagHDR": "histograms added", "Phases": "histograms added per phase",
+		"Intervals": "slot by slot", "Client": "summed, per-op figures recomputed",
+		"Extra": "by each figure's declaration", "Figures": "the declarations kept",
+		"Warnings": "every shard's, named", "ErrorSamples": "the first shard's per kind, named", "Interrupted": "any shard's",
+	}
+	seen := map[string]bool{}
+	var walk func(reflect.Type)
+	walk = func(rt reflect.Type) {
+		for i := range rt.NumField() {
+			f := rt.Field(i)
+			if f.Anonymous {
+				walk(f.Type)
+				continue
+			}
+			seen[f.Name] = true
+			if _, ok := merged[f.Name]; !ok {
+				t.Errorf("result.Run.%s is new: merge it in mergeRun and say how here", f.Name)
+			}
+		}
+	}
+	walk(reflect.TypeOf(result.Run{}))
+	for name := range merged {
+		if !seen[name] {
+			t.Errorf("%s is listed but result.Run has no such field", name)
+		}
 	}
 }

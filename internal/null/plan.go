@@ -58,9 +58,18 @@ func NewPlan(o Options) (plan.Plan, error) {
 		}
 		run := res.Fill(result.Run{Target: "null", Workload: Op, Params: params, Repeat: r.N}, cfg, 0)
 		if !cfg.Open() && cfg.Workers == 1 && o.Target == (Config{}) && run.Ops > 0 {
-			run.Extra = map[string]float64{"overhead_ns_per_op": run.DurationS * 1e9 / float64(run.Ops)}
+			FigureDeclarations().Set(&run, "overhead_ns_per_op", run.DurationS*1e9/float64(run.Ops))
 		}
 		return []result.Run{run}, nil
 	}}
 	return plan.Plan{Family: "null", Steps: []plan.Step{st}, Repeat: o.Repeat, Seed: o.Load.Seed, Search: o.Search}, nil
+}
+
+// FigureDeclarations declares the extra figures null and calibrate runs
+// write, with how the shards of one test merge them.
+func FigureDeclarations() result.Declarations {
+	return result.Declarations{
+		"overhead_ns_per_op": result.Mean("ns", "ops"),
+		"clock_cost_ns":      result.Mean("ns", "ops"),
+	}
 }

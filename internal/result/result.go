@@ -156,8 +156,10 @@ type Run struct {
 	// times apart, such as "build" and "send" of an insert batch, over the
 	// same measured operations as the latency.
 	Phases map[string]Phase `json:"phases,omitempty"`
-	// Extra holds family-specific figures, named with their unit.
+	// Extra holds family-specific figures, named with their unit, and
+	// Figures declares each one's unit and merge rule (Run.SetExtra).
 	Extra    map[string]float64 `json:"extra,omitempty"`
+	Figures  map[string]Figure  `json:"figures,omitempty"`
 	Warnings []string           `json:"warnings,omitempty"`
 	// ErrorSamples holds the first message of each error kind the run
 	// counted, so a count of errors comes with what they said.

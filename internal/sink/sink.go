@@ -71,6 +71,8 @@ type Sink struct {
 	// hlog writes the intervals to --hdr-log, as they end.
 	hlog     *hlog.Writer
 	hlogFile *os.File
+	// checkpointFailed: a checkpoint's error has been said already.
+	checkpointFailed bool
 }
 
 // Open opens the outputs of one invocation of family's command, before any
@@ -173,12 +175,19 @@ func (s *Sink) Add(runs ...result.Run) {
 // checkpoint rewrites the --json file after every run, so that a process
 // killed later (an engine that crashes on a full disk, a kill -9) leaves
 // the runs that finished on disk. finish writes the final document.
+//
+// A checkpoint that fails (a full disk) is said once, on stderr: the runs
+// stay in memory, and Finish tries the whole document again and reports
+// its own error.
 func (s *Sink) checkpoint() {
 	for _, o := range s.files {
 		if o.write != nil {
 			continue // only the JSON document
 		}
-		rewriteJSON(o.f, s.doc)
+		if err := rewriteJSON(o.f, s.doc); err != nil && !s.checkpointFailed {
+			s.checkpointFailed = true
+			fmt.Fprintf(s.io.Stderr, "dbmeter: cannot checkpoint --json %s: %v; the runs so far are kept and written again at the end\n", o.path, err)
+		}
 	}
 }
 

@@ -2,6 +2,7 @@ package sink
 
 import (
 	"io"
+	"os"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -34,5 +35,30 @@ func TestAddMasksThenShortens(t *testing.T) {
 	}
 	if strings.Contains(r.Warnings[0], secret) {
 		t.Errorf("warning %q shows the secret", r.Warnings[0])
+	}
+}
+
+// TestCheckpointErrorIsSaid: a --json file that cannot be written (here a
+// device that is always full) is said once on stderr, not dropped, and the
+// runs stay in the document for the final write.
+func TestCheckpointErrorIsSaid(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full on this system")
+	}
+	var stderr strings.Builder
+	s, err := Open(IO{Stdout: io.Discard, Stderr: &stderr}, "null", Options{JSON: "/dev/full", Quiet: true, NoDiskProbe: true}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Not Abort or Finish: Abort removes the output path.
+	defer func() {
+		for _, o := range s.files {
+			o.f.Close()
+		}
+	}()
+	s.Add(result.Run{Target: "t", Workload: "a", Params: map[string]string{}})
+	s.Add(result.Run{Target: "t", Workload: "b", Params: map[string]string{}})
+	if got := strings.Count(stderr.String(), "cannot checkpoint --json /dev/full"); got != 1 || len(s.Doc().Runs) != 2 {
+		t.Errorf("stderr %q (%d mentions), %d runs kept; want one line and both runs", stderr.String(), got, len(s.Doc().Runs))
 	}
 }

@@ -274,23 +274,22 @@ func (r *runner) run(ctx context.Context, rep plan.Rep) ([]result.Run, error) {
 	params["blocks-per-insert"] = strconv.Itoa(opts.BlocksPerInsert)
 	params["module"] = cl.Module
 	run := res.Fill(result.Run{Family: "ch", Target: r.name, Workload: Op, Params: params, Server: r.server.String(), Repeat: rep.N}, cfg, 0)
-	run.Extra = map[string]float64{
-		"rows_acknowledged": float64(wl.Acked()),
-		"rows_uncertain":    float64(wl.Uncertain()),
-		"build_s":           float64(run.Phases["build"].TotalNs) / 1e9,
-		"send_s":            float64(run.Phases["send"].TotalNs) / 1e9,
-		"generator_rows_s":  ring.rowsPerSec,
-	}
+	x := FigureDeclarations()
+	x.Set(&run, "rows_acknowledged", float64(wl.Acked()))
+	x.Set(&run, "rows_uncertain", float64(wl.Uncertain()))
+	x.Set(&run, "build_s", float64(run.Phases["build"].TotalNs)/1e9)
+	x.Set(&run, "send_s", float64(run.Phases["send"].TotalNs)/1e9)
+	x.Set(&run, "generator_rows_s", ring.rowsPerSec)
 	if run.Rows > 0 {
-		run.Extra["client_cpu_us_per_row"] = run.Client.CPUS * 1e6 / float64(run.Rows)
-		run.Extra["allocs_per_row"] = float64(run.Client.Allocs) / float64(run.Rows)
-		run.Extra["bytes_per_row"] = float64(run.Bytes) / float64(run.Rows)
+		x.Set(&run, "client_cpu_us_per_row", run.Client.CPUS*1e6/float64(run.Rows))
+		x.Set(&run, "allocs_per_row", float64(run.Client.Allocs)/float64(run.Rows))
+		x.Set(&run, "bytes_per_row", float64(run.Bytes)/float64(run.Rows))
 	}
 	run.Warnings = append(run.Warnings, warnings...)
 	after, err := r.countAfter(actx)
 	if err != nil {
 		// What was measured stands; only the reconciliation is missing.
-		run.Extra["rows_unverified"] = 1
+		x.Set(&run, "rows_unverified", 1)
 		run.Warnings = append(run.Warnings, fmt.Sprintf("rows not verified: %v; the server acknowledged %d rows (%d more uncertain)", err, wl.Acked(), wl.Uncertain()))
 		return []result.Run{run}, fmt.Errorf("rows not verified: %w", err)
 	}
@@ -320,15 +319,13 @@ func (r *runner) countAfter(ctx context.Context) (int64, error) {
 // (INSERTs that failed after sending), any number may be. A mismatch is an
 // error of kind lost_rows or extra_rows.
 func Reconcile(run *result.Run, t Table, acked, counted, uncertain int64) {
-	if run.Extra == nil {
-		run.Extra = map[string]float64{}
-	}
 	if run.ErrorKinds == nil {
 		run.ErrorKinds = map[string]int64{}
 	}
-	run.Extra["rows_acknowledged"] = float64(acked)
-	run.Extra["rows_counted"] = float64(counted)
-	run.Extra["rows_uncertain"] = float64(uncertain)
+	x := FigureDeclarations()
+	x.Set(run, "rows_acknowledged", float64(acked))
+	x.Set(run, "rows_counted", float64(counted))
+	x.Set(run, "rows_uncertain", float64(uncertain))
 	switch {
 	case counted < acked:
 		run.Errors++
@@ -343,5 +340,24 @@ func Reconcile(run *result.Run, t Table, acked, counted, uncertain int64) {
 	case uncertain > 0:
 		run.Warnings = append(run.Warnings, fmt.Sprintf("%d rows were in INSERTs that failed after sending them; %d of them landed (acknowledged rows all reconcile)",
 			uncertain, counted-acked))
+	}
+}
+
+// FigureDeclarations declares the extra figures an insert run writes, with
+// how the shards of one test merge them.
+func FigureDeclarations() result.Declarations {
+	return result.Declarations{
+		"rows_acknowledged": result.Sum("rows"),
+		"rows_counted":      result.Sum("rows"),
+		"rows_uncertain":    result.Sum("rows"),
+		// 1 when a shard could not count its table: the merged test is
+		// unverified if any shard is.
+		"rows_unverified":       result.Max("flag"),
+		"build_s":               result.Sum("s"),
+		"send_s":                result.Sum("s"),
+		"generator_rows_s":      result.Sum("rows/s"),
+		"client_cpu_us_per_row": result.Mean("µs", "rows"),
+		"allocs_per_row":        result.Mean("allocations", "rows"),
+		"bytes_per_row":         result.Mean("bytes", "rows"),
 	}
 }

@@ -371,37 +371,53 @@ func (r *runner) run(ctx context.Context, rep plan.Rep) ([]result.Run, error) {
 	}
 	maps.Copy(params, r.combo.knobs())
 	run := res.Fill(result.Run{Family: "ch", Target: r.combo.Name, Workload: r.spec.Name, Server: r.server.String(), Params: params, Repeat: rep.N}, cfg, 0)
-	run.Extra = figures(run, pool)
+	figures(&run, pool)
 	run.Warnings = append(run.Warnings, warnings(run, wl, r.combo, cfg)...)
 	return []result.Run{run}, nil
 }
 
 // figures are the decode phase per row and the pool and rate figures.
-func figures(run result.Run, pool PoolStats) map[string]float64 {
-	x := map[string]float64{}
+func figures(run *result.Run, pool PoolStats) {
+	x := FigureDeclarations()
 	if run.DurationS > 0 {
-		x["achieved_rate_ops_s"] = float64(run.Ops+run.Errors) / run.DurationS
+		x.Set(run, "achieved_rate_ops_s", float64(run.Ops+run.Errors)/run.DurationS)
 	}
 	if run.Rows > 0 {
-		x["decode_ns_per_row"] = float64(run.Phases["decode"].TotalNs) / float64(run.Rows)
+		x.Set(run, "decode_ns_per_row", float64(run.Phases["decode"].TotalNs)/float64(run.Rows))
 	}
 	if n := run.Ops; n > 0 {
-		x["rows_per_query"] = float64(run.Rows) / float64(n)
+		x.Set(run, "rows_per_query", float64(run.Rows)/float64(n))
 	}
 	put := func(key string, v int64) {
 		if v >= 0 {
-			x[key] = float64(v)
+			x.Set(run, key, float64(v))
 		}
 	}
 	put("conns_opened", pool.Opened)
 	put("conns_closed", pool.Closed)
 	put("conn_setup_ns_total", pool.SetupNs)
 	if pool.Opened > 0 && pool.SetupNs >= 0 {
-		x["conn_setup_ns_mean"] = float64(pool.SetupNs) / float64(pool.Opened)
+		x.Set(run, "conn_setup_ns_mean", float64(pool.SetupNs)/float64(pool.Opened))
 	}
 	put("pool_waits", pool.Waits)
 	put("pool_wait_ns_total", pool.WaitNs)
-	return x
+}
+
+// FigureDeclarations declares the extra figures a query run writes, with
+// how the shards of one test merge them.
+func FigureDeclarations() result.Declarations {
+	return result.Declarations{
+		// Shards' rates add over the common window.
+		"achieved_rate_ops_s": result.Sum("ops/s"),
+		"decode_ns_per_row":   result.Mean("ns", "rows"),
+		"rows_per_query":      result.Mean("rows", "ops"),
+		"conns_opened":        result.Sum("connections"),
+		"conns_closed":        result.Sum("connections"),
+		"conn_setup_ns_total": result.Sum("ns"),
+		"conn_setup_ns_mean":  result.Mean("ns", "conns_opened"),
+		"pool_waits":          result.Sum("waits"),
+		"pool_wait_ns_total":  result.Sum("ns"),
+	}
 }
 
 func warnings(run result.Run, wl *Workload, c Combo, cfg load.Config) []string {
