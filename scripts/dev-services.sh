@@ -375,6 +375,9 @@ start_pg() {
         die "initdb failed"
     fi
     rm -f "$pgdir/pwfile"
+    # pg_stat_statements (in Debian's postgresql-15) must be preloaded for
+    # dbmeter pg's server figures; track_io_timing gives its block times.
+    printf "shared_preload_libraries = 'pg_stat_statements'\ntrack_io_timing = on\n" >>"$pgdir/data/postgresql.conf"
 
     log "starting PostgreSQL on 127.0.0.1:$S_PG_PORT"
     if ! (cd "$dir" && as_user "$user" "$bin/pg_ctl" start -D "$pgdir/data" -l "$pgdir/postgres.log" \
@@ -384,7 +387,13 @@ start_pg() {
         show_log_tail "$pgdir/pg_ctl.log" "$pgdir/postgres.log"
         die "PostgreSQL did not start"
     fi
-    if ! pg_psql -d postgres -c "CREATE DATABASE $DB_NAME" >"$pgdir/createdb.log" 2>&1; then
+    # In template1, so that every database made afterwards (the tests' own
+    # among them) has the extension's view.
+    if ! pg_psql -d template1 -c "CREATE EXTENSION IF NOT EXISTS pg_stat_statements" >"$pgdir/createdb.log" 2>&1; then
+        show_log_tail "$pgdir/createdb.log" "$pgdir/postgres.log"
+        die "could not create the extension pg_stat_statements"
+    fi
+    if ! pg_psql -d postgres -c "CREATE DATABASE $DB_NAME" >>"$pgdir/createdb.log" 2>&1; then
         show_log_tail "$pgdir/createdb.log" "$pgdir/postgres.log"
         die "could not create database $DB_NAME"
     fi

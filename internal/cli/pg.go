@@ -77,6 +77,8 @@ func (f *pgFlags) bind(fs *pflag.FlagSet) {
 	fs.DurationVar(&f.Grace, "grace", load.DefaultGrace, "how long transactions running at the end may take before they are cancelled")
 	fs.StringVar(&f.Shard, "shard", "", "run part I of N of the test (I/N, 0-based): -c and -R are divided among the shards, :client_id runs on across them; merge with 'dbmeter merge'")
 	fs.StringVar(&f.StartAt, "start-at", "", "start at this wall-clock time, RFC 3339 or +DURATION from now, so that shards measure the same seconds")
+	fs.BoolVar(&f.NoServerStats, "no-server-stats", false, "do not read the server's own figures (pg_stat_statements, pg_stat_database, wait events of the run's backends)")
+	fs.DurationVar(&f.ServerStatsInterval, "server-stats-interval", pg.DefaultServerStatsInterval, "sample the run's backends' wait events this often")
 	f.search.bind(fs, nil)
 	f.output.bind(fs)
 }

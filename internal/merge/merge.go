@@ -211,6 +211,7 @@ func mergeRun(ins []Input, rs []*run) (run, []string, error) {
 	out.Client = mergeClient(rs, out.Ops)
 	var ewarns []string
 	out.Extra, out.Figures, ewarns = mergeExtra(rs)
+	out.ServerStats = mergeServerStats(rs, out.Ops+out.Errors)
 	for _, w := range ewarns {
 		warns = append(warns, name+": "+w)
 	}

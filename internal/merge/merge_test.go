@@ -504,7 +504,8 @@ func TestMergeRunKnowsEveryField(t *testing.T) {
 		"Lag": "histograms added", "LagHDR": "histograms added", "Phases": "histograms added per phase",
 		"Intervals": "slot by slot", "Client": "summed, per-op figures recomputed",
 		"Extra": "by each figure's declaration", "Figures": "the declarations kept",
-		"Warnings": "every shard's, named", "ErrorSamples": "the first shard's per kind, named", "Interrupted": "any shard's",
+		"ServerStats": "statements, database deltas and wait-event samples added",
+		"Warnings":    "every shard's, named", "ErrorSamples": "the first shard's per kind, named", "Interrupted": "any shard's",
 	}
 	seen := map[string]bool{}
 	var walk func(reflect.Type)
@@ -526,5 +527,47 @@ func TestMergeRunKnowsEveryField(t *testing.T) {
 		if !seen[name] {
 			t.Errorf("%s is listed but result.Run has no such field", name)
 		}
+	}
+}
+
+// TestMergeServerStats: the shards' server figures add exactly: a
+// statement's calls and time, its mean and standard deviation as those of
+// the union of its executions, the database deltas, and the wait-event
+// samples with their shares.
+func TestMergeServerStats(t *testing.T) {
+	t.Parallel()
+	stmt := func(exec ...float64) result.Statement {
+		s := result.Statement{QueryID: "42", Query: "SELECT 1", Calls: int64(len(exec)), Rows: int64(len(exec))}
+		for _, v := range exec {
+			s.TotalNs += v
+			s.SumSqNs2 += v * v
+		}
+		s.SetMoments()
+		return s
+	}
+	a, b := []float64{10, 20, 30}, []float64{40, 50}
+	docs := []*document{
+		shardSpec{index: 0, count: 2, latency: values(1, 3)}.build(),
+		shardSpec{index: 1, count: 2, latency: values(2, 2)}.build(),
+	}
+	docs[0].Runs[0].ServerStats = &result.ServerStats{Statements: []result.Statement{stmt(a...)}, Database: map[string]float64{"xact_commit": 3},
+		WaitEvents: &result.WaitEvents{IntervalNs: 1e8, Samples: 4, Events: map[string]int64{"CPU": 1, "Client:ClientRead": 3}}}
+	docs[1].Runs[0].ServerStats = &result.ServerStats{Statements: []result.Statement{stmt(b...)}, Database: map[string]float64{"xact_commit": 2},
+		WaitEvents: &result.WaitEvents{IntervalNs: 1e8, Samples: 4, Events: map[string]int64{"CPU": 3, "IO:DataFileRead": 1}}}
+	m, err := Merge(context.Background(), inputs(t, docs...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := m.doc.Runs[0].ServerStats
+	want := stmt(append(a, b...)...)
+	if len(got.Statements) != 1 || math.Abs(got.Statements[0].MeanNs-want.MeanNs) > 1e-9 || math.Abs(got.Statements[0].StddevNs-want.StddevNs) > 1e-9 || got.Statements[0].Calls != 5 {
+		t.Errorf("statements %+v, want %+v", got.Statements, want)
+	}
+	if got.Database["xact_commit"] != 5 || got.WaitEvents.Samples != 8 || got.WaitEvents.Shares["CPU"] != 0.5 || got.WaitEvents.Shares["IO:DataFileRead"] != 0.125 {
+		t.Errorf("database %v, wait events %+v", got.Database, got.WaitEvents)
+	}
+	// Shard 1 failed one transaction: 6 ran, and the server spent time on each.
+	if r := m.doc.Runs[0]; r.Ops+r.Errors != 6 || math.Abs(got.ServerNsPerOp-want.TotalNs/6) > 1e-9 {
+		t.Errorf("server time per transaction %v over %d transactions, want %v over 6", got.ServerNsPerOp, r.Ops+r.Errors, want.TotalNs/6)
 	}
 }

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/dbmeter/dbmeter/internal/capacity"
@@ -53,7 +55,12 @@ type Command struct {
 	Host, Port, User                string
 	Force                           bool
 	Warmup, Grace                   time.Duration
-	Shard, StartAt                  string
+	// NoServerStats turns off reading the server's own figures
+	// (pg_stat_statements, pg_stat_database, wait events);
+	// ServerStatsInterval is how often wait events are sampled.
+	NoServerStats       bool
+	ServerStatsInterval time.Duration
+	Shard, StartAt      string
 	// Given says whether the user set an option, by its long name.
 	Given func(name string) bool
 	// Getenv reads PG* variables; Stderr gets pgbench's messages.
@@ -90,6 +97,9 @@ func (f *Command) Prepare(args []string) (*Prepared, error) {
 		AggInterval: f.AggInterval, Warmup: f.Warmup, Grace: f.Grace, Given: f.Given}
 	if err := opts.Validate(); err != nil {
 		return nil, err
+	}
+	if f.ServerStatsInterval < 0 {
+		return nil, fmt.Errorf("--server-stats-interval must be positive, got %s", f.ServerStatsInterval)
 	}
 	mode, err := ParseMode(f.Protocol)
 	if err != nil {
@@ -227,7 +237,10 @@ func (f *Command) runOne(ctx context.Context, p *Prepared, r plan.Rep, srv *Serv
 		vars[k] = v
 	}
 	defer func() { p.runs++ }()
-	bench, err := NewBench(Config{Driver: drv, DSN: srv.DSN, Mode: p.mode, Scripts: p.scripts, Vars: vars,
+	// The run's own backends are the ones with this name, for the server
+	// figures' wait-event samples.
+	app := fmt.Sprintf("dbmeter-%d-%d", os.Getpid(), p.runs)
+	bench, err := NewBench(Config{Driver: drv, DSN: WithApplicationName(srv.DSN, app), Mode: p.mode, Scripts: p.scripts, Vars: vars,
 		Seed: f.Seed, Throttled: p.Load.Rate > 0 || p.Search != nil, Clients: p.clients, ClientOffset: p.clientOffset, TotalClients: p.totalClients, Threads: min(f.Jobs, p.clients),
 		Debug: f.Stderr, Timed: f.given("time") || p.Search != nil,
 		MaxTries: maxTries(f.MaxTries), LatencyLimit: time.Duration(f.LatencyMS * float64(time.Millisecond)), VerboseErrors: verboseTo(f.VerboseErrors, f.Stderr),
@@ -262,8 +275,31 @@ func (f *Command) runOne(ctx context.Context, p *Prepared, r plan.Rep, srv *Serv
 		params = maps.Clone(params)
 		params["rate"] = strconv.FormatFloat(r.Rate, 'f', -1, 64)
 	}
+	var stats *statsCapture
+	var starting sync.WaitGroup
+	if !f.NoServerStats {
+		// Outside the measured window: before it, or, after a warm-up, when
+		// it begins (the server then also counts the few transactions in
+		// flight at that instant).
+		begin := func() {
+			var err error
+			if stats, err = startStats(ctx, srv.DSN, app, f.serverStatsInterval()); err != nil {
+				fmt.Fprintf(f.Stderr, "dbmeter pg: %s: %s; measuring without them\n", target, redact.Line(redact.Err(err, p.Secrets...)))
+			}
+		}
+		if cfg.Warmup == 0 {
+			begin()
+		} else {
+			// OnMeasure must not block the runner.
+			cfg.OnMeasure = func() { starting.Go(begin) }
+		}
+	}
 	res, err := load.Run(ctx, cfg, bench.Ops(), bench.NewWorker, watch)
+	starting.Wait()
 	if err != nil {
+		if stats != nil {
+			stats.finish(ctx, 0)
+		}
 		return result.Run{}, fmt.Errorf("%s: %w", target, startError(srv.DSN, err))
 	}
 	if err := bench.CloseLogs(); err != nil {
@@ -284,9 +320,19 @@ func (f *Command) runOne(ctx context.Context, p *Prepared, r plan.Rep, srv *Serv
 		Server:   "PostgreSQL " + srv.Version,
 		Repeat:   1,
 	}, cfg, -1)
+	if stats != nil {
+		run.ServerStats = stats.finish(ctx, run.Ops+run.Errors)
+	}
 	bench.Describe(&run, res, cfg, Figures{Server: srv, Driver: drvName, Mode: p.mode, Scripts: p.scripts, Jobs: f.Jobs,
 		LatencyLimit: time.Duration(f.LatencyMS * float64(time.Millisecond)), Connect: f.Connect, PerCommand: f.PerCommand})
 	return run, nil
+}
+
+func (f *Command) serverStatsInterval() time.Duration {
+	if f.ServerStatsInterval > 0 {
+		return f.ServerStatsInterval
+	}
+	return DefaultServerStatsInterval
 }
 
 // txLog is -l, or nil.

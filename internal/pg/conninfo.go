@@ -60,19 +60,31 @@ func (c ConnInfo) DSN() string {
 // unreachable host fails in bounded time with every driver: pgx and lib/pq
 // both read it.
 func WithConnectTimeout(dsn string, d time.Duration) string {
-	secs := strconv.Itoa(max(1, int(math.Ceil(d.Seconds()))))
+	return withDefault(dsn, "connect_timeout", strconv.Itoa(max(1, int(math.Ceil(d.Seconds())))))
+}
+
+// WithApplicationName returns dsn with libpq's application_name set to
+// name, unless the DSN sets one itself: the server then lists the run's
+// backends under that name (pg_stat_activity).
+func WithApplicationName(dsn, name string) string {
+	return withDefault(dsn, "application_name", name)
+}
+
+// withDefault sets the connection parameter key to value (a word with no
+// spaces or quotes) in a URL or key=value DSN that does not set it.
+func withDefault(dsn, key, value string) string {
 	if u, err := url.Parse(dsn); err == nil && (u.Scheme == "postgres" || u.Scheme == "postgresql") {
 		q := u.Query()
-		if q.Get("connect_timeout") == "" {
-			q.Set("connect_timeout", secs)
+		if q.Get(key) == "" {
+			q.Set(key, value)
 			u.RawQuery = q.Encode()
 		}
 		return u.String()
 	}
-	if strings.Contains(dsn, "connect_timeout=") {
+	if strings.Contains(dsn, key+"=") {
 		return dsn
 	}
-	return strings.TrimSpace(dsn) + " connect_timeout=" + secs
+	return strings.TrimSpace(dsn) + " " + key + "=" + value
 }
 
 // Endpoint names the server and database a DSN points at, as

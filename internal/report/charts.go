@@ -76,6 +76,9 @@ func Charts(srcs []Source) ([]Chart, error) {
 			}
 		}
 	}
+	if c := waitEventsChart(fmt.Sprintf("chart-%d-waits", len(out)+1), l, col, es); c != nil {
+		out = append(out, *c)
+	}
 	out = append(out, kneeCharts(srcs, col, func(kind string) string { return fmt.Sprintf("chart-%d-%s", len(out)+1, kind) })...)
 	return out, nil
 }

@@ -63,6 +63,9 @@ func Tables(srcs []Source, src int) []Grid {
 			out = append(out, runTable(family, l, runs))
 		}
 	}
+	if g, ok := serverStatsGrid(l, rebase(mine)); ok {
+		out = append(out, g)
+	}
 	if g, ok := capacityGrid(srcs[src].Doc); ok {
 		out = append(out, g)
 	}

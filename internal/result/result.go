@@ -158,9 +158,12 @@ type Run struct {
 	Phases map[string]Phase `json:"phases,omitempty"`
 	// Extra holds family-specific figures, named with their unit, and
 	// Figures declares each one's unit and merge rule (Run.SetExtra).
-	Extra    map[string]float64 `json:"extra,omitempty"`
-	Figures  map[string]Figure  `json:"figures,omitempty"`
-	Warnings []string           `json:"warnings,omitempty"`
+	Extra   map[string]float64 `json:"extra,omitempty"`
+	Figures map[string]Figure  `json:"figures,omitempty"`
+	// ServerStats is the server's own account of the measured operations,
+	// where the family can read it.
+	ServerStats *ServerStats `json:"server_stats,omitempty"`
+	Warnings    []string     `json:"warnings,omitempty"`
 	// ErrorSamples holds the first message of each error kind the run
 	// counted, so a count of errors comes with what they said.
 	ErrorSamples map[string]string `json:"error_samples,omitempty"`

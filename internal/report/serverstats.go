@@ -1,0 +1,154 @@
+package report
+
+import (
+	"cmp"
+	"fmt"
+	"io"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/dbmeter/dbmeter/internal/result"
+)
+
+// serverTime is how a run's mean latency splits between the server's own
+// execution time and the rest, from its server figures.
+type serverTime struct {
+	latency, server, rest float64 // ns per operation
+	ok                    bool
+}
+
+func serverTimeOf(r result.Run) serverTime {
+	s := r.ServerStats
+	if s == nil || s.ServerNsPerOp == 0 || r.Latency.Mean == 0 {
+		return serverTime{}
+	}
+	return serverTime{latency: r.Latency.Mean, server: s.ServerNsPerOp, rest: r.Latency.Mean - s.ServerNsPerOp, ok: true}
+}
+
+// waitShares lists a wait-event profile, largest share first.
+func waitShares(w *result.WaitEvents, most int) string {
+	if w == nil || w.Samples == 0 {
+		return ""
+	}
+	keys := slices.Collect(maps.Keys(w.Shares))
+	slices.SortFunc(keys, func(a, b string) int {
+		return cmp.Or(cmp.Compare(w.Shares[b], w.Shares[a]), strings.Compare(a, b))
+	})
+	var parts []string
+	for i, k := range keys {
+		if i == most {
+			parts = append(parts, "…")
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s %.1f%%", k, 100*w.Shares[k]))
+	}
+	return strings.Join(parts, "  ")
+}
+
+// blocks sums the statements' shared blocks hit and read.
+func blocks(s *result.ServerStats) (hit, read int64) {
+	for _, st := range s.Statements {
+		hit += st.SharedBlksHit
+		read += st.SharedBlksRead
+	}
+	return hit, read
+}
+
+// serverStatsText prints where one run's time went, from the server's own
+// figures, under its summary.
+func serverStatsText(w io.Writer, r result.Run) {
+	s := r.ServerStats
+	if s == nil {
+		return
+	}
+	fmt.Fprintln(w, "where the time goes (the server's own figures over the same window):")
+	if t := serverTimeOf(r); t.ok {
+		fmt.Fprintf(w, "  latency average %s ms = server execution %s ms (%.0f%%) + the rest %s ms (outside execution: network, dbmeter and the driver, parse and plan, the commit after END)\n",
+			ms(t.latency), ms(t.server), pct(t.server, t.latency), ms(t.rest))
+	}
+	if len(s.Statements) > 0 {
+		var calls int64
+		for _, st := range s.Statements {
+			calls += st.Calls
+		}
+		hit, read := blocks(s)
+		fmt.Fprintf(w, "  pg_stat_statements: %d statements, %s calls; shared blocks hit %s, read %s (%.1f%% from outside shared_buffers)\n",
+			len(s.Statements), Count(float64(calls)), Count(float64(hit)), Count(float64(read)), pct(float64(read), float64(hit+read)))
+	}
+	if d := s.Database; d != nil {
+		fmt.Fprintf(w, "  pg_stat_database: %s commits, %s rollbacks, blocks hit %s, read %s, temp %s, %s deadlocks\n",
+			Count(d["xact_commit"]), Count(d["xact_rollback"]), Count(d["blks_hit"]), Count(d["blks_read"]), Bytes(d["temp_bytes"]), Count(d["deadlocks"]))
+	}
+	if we := s.WaitEvents; we != nil {
+		fmt.Fprintf(w, "  the run's backends (%s samples every %s): %s\n", Count(float64(we.Samples)), nanos(float64(we.IntervalNs)), waitShares(we, 6))
+	}
+	for _, u := range s.Unavailable {
+		fmt.Fprintf(w, "  %s\n", u)
+	}
+}
+
+// serverStatsGrid is the "where the time goes" table of the runs that
+// have server figures.
+func serverStatsGrid(l labeler, es []entry) (Grid, bool) {
+	g := Grid{
+		Title:  "where the time goes: latency against the server's own execution time",
+		Header: []string{"run", "latency mean", "server execution", "server share", "the rest", "blocks read / hit", "backends' wait events"},
+		Note:   "server execution is the statements' execution time per transaction (pg_stat_statements) over the same window; the rest is outside execution: network, the client, parse and plan, and the commit after END",
+	}
+	for _, e := range es {
+		s := e.run.ServerStats
+		if s == nil {
+			continue
+		}
+		row := []string{l.run(e), nanos(e.run.Latency.Mean), "–", "–", "–", "–", waitShares(s.WaitEvents, 3)}
+		if t := serverTimeOf(*e.run); t.ok {
+			row[2], row[3], row[4] = nanos(t.server), fmt.Sprintf("%.0f%%", pct(t.server, t.latency)), nanos(t.rest)
+		}
+		if hit, read := blocks(s); hit+read > 0 {
+			row[5] = Count(float64(read)) + " / " + Count(float64(hit))
+		}
+		g.Rows = append(g.Rows, row)
+	}
+	return g, len(g.Rows) > 0
+}
+
+// waitEventsChart draws each run's wait-event profile as one stacked bar of
+// shares: what the run's backends were doing when sampled. Nil when no run
+// has a profile.
+func waitEventsChart(id string, l labeler, col colors, es []entry) *Chart {
+	var runs []string
+	var events []string
+	for _, e := range es {
+		if w := e.run.ServerStats; w != nil && w.WaitEvents != nil && w.WaitEvents.Samples > 0 {
+			runs = append(runs, l.run(e))
+			for k := range w.WaitEvents.Shares {
+				if !slices.Contains(events, k) {
+					events = append(events, k)
+				}
+			}
+		}
+	}
+	if len(runs) == 0 {
+		return nil
+	}
+	slices.Sort(events)
+	var series []any
+	for _, ev := range events {
+		var data []any
+		for _, e := range es {
+			if w := e.run.ServerStats; w != nil && w.WaitEvents != nil && w.WaitEvents.Samples > 0 {
+				data = append(data, math.Round(1000*w.WaitEvents.Shares[ev])/10)
+			}
+		}
+		series = append(series, map[string]any{"name": ev, "type": "bar", "stack": "waits", "data": data, "color": col.of(ev)})
+	}
+	o := base("where the server's backends were: wait events (% of samples)")
+	o["tooltip"] = map[string]any{"trigger": "axis", "axisPointer": map[string]any{"type": "shadow"}}
+	o["grid"] = map[string]any{"left": 20, "right": 40, "top": 50, "bottom": 70, "containLabel": true}
+	o["yAxis"] = map[string]any{"type": "category", "data": runs}
+	o["xAxis"] = map[string]any{"type": "value", "name": "%", "max": 100}
+	o["series"] = series
+	return &Chart{ID: id, Title: o["title"].(map[string]any)["text"].(string), Option: o}
+}
