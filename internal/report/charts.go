@@ -83,9 +83,11 @@ func Charts(srcs []Source) ([]Chart, error) {
 	return out, nil
 }
 
+// hasRows says whether a rows/s chart would say more than the ops/s one:
+// pg counts a transaction as a row.
 func hasRows(es []entry) bool {
 	for _, e := range es {
-		if e.run.RowsPerS > 0 {
+		if e.run.RowsPerS > 0 && e.run.RowsPerS != e.run.OpsPerS {
 			return true
 		}
 	}

@@ -77,3 +77,45 @@ func TestPGTablesCountMode(t *testing.T) {
 		}
 	}
 }
+
+// TestPGGridAndCharts: the Markdown/HTML table of pg runs keeps what a
+// pgbench user reads first (the query mode and the server), and no rows/s
+// chart repeats the transactions of the ops/s one.
+func TestPGGridAndCharts(t *testing.T) {
+	t.Parallel()
+	srcs := []Source{{Name: "pg.json", Doc: &result.Document{Runs: []result.Run{pgRun("h:5432/pgx", 25000)}}}}
+	srcs[0].Doc.Runs[0].RowsPerS = 25000 // pg counts a transaction as a row
+	g := Tables(srcs, 0)[0]
+	if g.Header[2] != "query mode" || g.Header[3] != "server" || g.Rows[0][2] != "prepared" || g.Rows[0][3] != "PostgreSQL 15.18" {
+		t.Errorf("pg grid header %q, row %q; want the query mode and the server beside the workload", g.Header, g.Rows[0])
+	}
+	charts, err := Charts(srcs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range charts {
+		if strings.Contains(c.Title, "rows/s") {
+			t.Errorf("chart %q repeats the transactions per second", c.Title)
+		}
+	}
+}
+
+// TestCapacityStepsInTheGrid: a search's step table says which steps
+// passed and why the others failed, and the drops a failing step was
+// expected to have are not repeated as warnings to heed.
+func TestCapacityStepsInTheGrid(t *testing.T) {
+	t.Parallel()
+	pass, fail := pgRun("h/pgx", 1000), pgRun("h/pgx", 2000)
+	pass.Step, pass.Verdict = 1, &result.Verdict{Pass: true}
+	fail.Step, fail.Verdict = 2, &result.Verdict{Pass: false, Reason: "p99 12ms > 5ms"}
+	fail.Warnings = []string{"dropped: 40 operations in flight could not keep up"}
+	doc := &result.Document{Runs: []result.Run{pass, fail}}
+	g := Tables([]Source{{Name: "s.json", Doc: doc}}, 0)[0]
+	last := len(g.Header) - 1
+	if g.Header[last] != "verdict" || g.Rows[0][last] != "pass" || g.Rows[1][last] != "FAIL: p99 12ms > 5ms" {
+		t.Errorf("header %q, rows %q; want a verdict column", g.Header, g.Rows)
+	}
+	if notes := Notes(doc); len(notes) != 0 {
+		t.Errorf("notes %q; want none for a failing step's expected drops", notes)
+	}
+}

@@ -58,7 +58,7 @@ func Tables(srcs []Source, src int) []Grid {
 				out = append(out, runTable("ch query: latency at the requested rate", l, rest))
 			}
 		case "pg":
-			out = append(out, runTable("pg: transactions per second and latency", l, runs))
+			out = append(out, pgTable(l, runs))
 		default:
 			out = append(out, runTable(family, l, runs))
 		}
@@ -174,6 +174,12 @@ func runTable(title string, l labeler, es []entry) Grid {
 		Title:  title,
 		Header: []string{"target", "workload", "mode", "workers", "rate/s", "rep", "ops/s", "p50", "p90", "p99", "p99.9", "max", "mean", "errors", "dropped"},
 	}
+	steps := slices.ContainsFunc(es, func(e entry) bool { return e.run.Verdict != nil })
+	if steps {
+		// A capacity search: each step's verdict, so the drops expected at
+		// a failing step read as what failed it.
+		t.Header = append(t.Header, "step", "verdict")
+	}
 	for _, e := range es {
 		r := e.run
 		rate := "-"
@@ -181,11 +187,43 @@ func runTable(title string, l labeler, es []entry) Grid {
 			rate = Count(r.Rate)
 		}
 		lat := r.Latency
-		t.Rows = append(t.Rows, []string{
+		row := []string{
 			l.target(e), r.Workload, r.Mode, strconv.Itoa(r.Workers), rate, strconv.Itoa(r.Repeat), Count(r.OpsPerS),
 			Nanos(lat.P50), Nanos(lat.P90), Nanos(lat.P99), Nanos(lat.P999), Nanos(lat.Max), nanos(lat.Mean),
 			strconv.FormatInt(r.Errors, 10), strconv.FormatInt(r.Dropped, 10),
-		})
+		}
+		if steps {
+			row = append(row, stepCells(r)...)
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t
+}
+
+// stepCells are a capacity search step's number and verdict, blank for a
+// run that was no step.
+func stepCells(r *result.Run) []string {
+	if r.Verdict == nil {
+		return []string{"", ""}
+	}
+	v := "pass"
+	if !r.Verdict.Pass {
+		v = "FAIL: " + r.Verdict.Reason
+	}
+	if r.Verdict.Confirm {
+		v += " (confirmation)"
+	}
+	return []string{strconv.Itoa(r.Step), v}
+}
+
+// pgTable is runTable with what a pgbench user reads first beside the
+// figures: the query mode (-M) and the server's version.
+func pgTable(l labeler, es []entry) Grid {
+	t := runTable("pg: transactions per second and latency", l, es)
+	t.Header = slices.Insert(t.Header, 2, "query mode", "server")
+	t.Labels += 2
+	for i, e := range es {
+		t.Rows[i] = slices.Insert(t.Rows[i], 2, e.run.Params["query_mode"], e.run.Server)
 	}
 	return t
 }
@@ -207,6 +245,11 @@ func Notes(doc *result.Document) []string {
 		}
 		if r.Interrupted {
 			lines = append(lines, name+": interrupted, partial result")
+		}
+		if r.Verdict != nil && !r.Verdict.Pass {
+			// The step table says why the step failed; its drops and
+			// shortfall are what failing means, not something to miss.
+			continue
 		}
 		for _, w := range r.Warnings {
 			lines = append(lines, name+": "+w)
