@@ -3,6 +3,8 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -34,7 +36,7 @@ func (f *pgFlags) bind(fs *pflag.FlagSet) {
 	fs.IntVarP(&f.PerClient, "transactions", "t", 10, "number of transactions each client runs (default when -T is not given)")
 	fs.IntVarP(&f.Progress, "progress", "P", 0, "show a pgbench progress line every NUM seconds")
 	fs.Float64VarP(&f.Rate, "rate", "R", 0, "target rate in transactions per second (open loop, latency from the scheduled start)")
-	fs.Float64VarP(&f.LatencyMS, "latency-limit", "L", 0, "count transactions lasting more than NUM ms as late (with -R, skip those already that late)")
+	fs.VarP((*millis)(&f.LatencyLimit), "latency-limit", "L", "count transactions lasting more than NUM ms as late (with -R, skip those already that late)")
 	fs.StringVarP(&f.Protocol, "protocol", "M", "simple", "query mode: simple, extended or prepared")
 	fs.Int64VarP(&f.Scale, "scale", "s", 1, "scaling factor (-i: rows to create; runs: read from pgbench_branches when not given)")
 	fs.IntVarP(&f.Fillfactor, "fillfactor", "F", 100, "-i: fill factor of the tables")
@@ -83,6 +85,60 @@ func (f *pgFlags) bind(fs *pflag.FlagSet) {
 	f.output.bind(fs)
 }
 
+// pgFields names the flag (long name) that sets each field of pg.Command:
+// the family names its fields in messages ({Clients}) and asks which were
+// given by field, and only here are they spelled as the user typed them.
+func pgFields() map[string]string {
+	return map[string]string{
+		"Clients": "client", "Jobs": "jobs", "Seconds": "time", "PerClient": "transactions", "Progress": "progress",
+		"Rate": "rate", "LatencyLimit": "latency-limit", "Protocol": "protocol", "Scale": "scale", "Fillfactor": "fillfactor",
+		"Initialize": "initialize", "InitSteps": "init-steps", "ForeignKeys": "foreign-keys", "QuietInit": "quiet-init",
+		"Partitions": "partitions", "PartitionMethod": "partition-method", "Unlogged": "unlogged-tables",
+		"Tablespace": "tablespace", "IndexTablespace": "index-tablespace", "NoVacuum": "no-vacuum",
+		"SimpleUpdate": "skip-some-updates", "SelectOnly": "select-only", "Builtins": "builtin", "Files": "file",
+		"Defines": "define", "ShowScript": "show-script", "ProgressStamp": "progress-timestamp", "Connect": "connect",
+		"PerCommand": "report-per-command", "Log": "log", "LogPrefix": "log-prefix", "SamplingRate": "sampling-rate",
+		"AggInterval": "aggregate-interval", "VacuumAll": "vacuum-all", "MaxTries": "max-tries",
+		"VerboseErrors": "verbose-errors", "FailuresDetailed": "failures-detailed", "SeedSpec": "random-seed",
+		"ConnectTimeout": "connect-timeout", "DSNs": "dsn", "Drivers": "driver", "Host": "host", "Port": "port",
+		"User": "username", "Force": "force", "Warmup": "warmup", "Grace": "grace", "Shard": "shard", "StartAt": "start-at",
+		"NoServerStats": "no-server-stats", "ServerStatsInterval": "server-stats-interval",
+	}
+}
+
+// spelling is how fs's flags for fields are written in messages: the short
+// form where there is one, except for the flags named long (as pgbench
+// writes --latency-limit).
+func spelling(fs *pflag.FlagSet, fields map[string]string, long ...string) map[string]string {
+	out := make(map[string]string, len(fields))
+	for field, name := range fields {
+		if fl := fs.Lookup(name); fl != nil && fl.Shorthand != "" && !slices.Contains(long, name) {
+			out[field] = "-" + fl.Shorthand
+		} else {
+			out[field] = "--" + name
+		}
+	}
+	return out
+}
+
+// millis is a time.Duration flag given in milliseconds, as pgbench's -L.
+type millis time.Duration
+
+func (m *millis) String() string {
+	return strconv.FormatFloat(float64(*m)/float64(time.Millisecond), 'f', -1, 64)
+}
+
+func (m *millis) Set(s string) error {
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return fmt.Errorf("want a number of milliseconds, got %q", s)
+	}
+	*m = millis(v * float64(time.Millisecond))
+	return nil
+}
+
+func (m *millis) Type() string { return "float" }
+
 func newPGCmd(env Env) *cobra.Command {
 	var f pgFlags
 	cmd := &cobra.Command{
@@ -130,11 +186,14 @@ func runPG(ctx context.Context, env Env, f *pgFlags, args []string) error {
 	case f.Initialize && f.output.writesFiles():
 		return usagef("-i only initialises the tables and writes no result: leave out --json, --html, --md and --csv")
 	}
-	f.Given, f.Getenv, f.Stderr = f.fs.Changed, env.Getenv, env.Stderr
+	fields := pgFields()
+	spelled := spelling(f.fs, fields, "latency-limit")
+	f.Given = func(field string) bool { return f.fs.Changed(fields[field]) }
+	f.Getenv, f.Stderr = env.Getenv, spellingWriter{env.Stderr, spelled}
 	f.Params = flagParams(f.fs, "help", "dsn", "host", "port", "username")
 	p, err := f.Prepare(args)
 	if err != nil {
-		return usage.Wrap(err)
+		return usage.Spell(usage.Wrap(err), spelled)
 	}
 	if p.Search, err = f.search.search(&p.Load, "rate"); err != nil {
 		return err
@@ -143,11 +202,24 @@ func runPG(ctx context.Context, env Env, f *pgFlags, args []string) error {
 		fmt.Fprintf(env.Stderr, "dbmeter pg: setting random seed to %d\n", f.Seed) // as pgbench says it
 	}
 	if f.Initialize {
-		return scrubbed(f.Init(ctx, p, f.output.o.Quiet), p.Secrets)
+		return usage.Spell(scrubbed(f.Init(ctx, p, f.output.o.Quiet), p.Secrets), spelled)
 	}
 	s, err := newSession(env, "pg", f.output, "", p.Secrets...)
 	if err != nil {
 		return err
 	}
-	return scrubbed(s.Execute(ctx, f.Plan(p)), p.Secrets)
+	return usage.Spell(scrubbed(s.Execute(ctx, f.Plan(p)), p.Secrets), spelled)
+}
+
+// spellingWriter spells the fields a family names in the lines it prints.
+type spellingWriter struct {
+	w        io.Writer
+	spelling map[string]string
+}
+
+func (s spellingWriter) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(s.w, usage.SpellText(string(p), s.spelling)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }

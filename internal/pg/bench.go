@@ -84,7 +84,7 @@ func (c Config) Validate() error {
 	}
 	for _, s := range c.Scripts {
 		if s.Script != nil && s.Script.HasPipeline() && c.Mode == ModeSimple {
-			return fmt.Errorf("script %s: cannot use pipeline mode with the simple query protocol (use -M extended or prepared)", s.Name)
+			return fmt.Errorf("script %s: cannot use pipeline mode with the simple query protocol (use {Protocol} extended or prepared)", s.Name)
 		}
 		if s.Weight < 0 {
 			return fmt.Errorf("script %s: weight must not be negative, got %d", s.Name, s.Weight)

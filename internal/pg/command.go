@@ -24,10 +24,12 @@ import (
 // Command is `dbmeter pg` as plain data: pgbench's options by pgbench's
 // meaning, and dbmeter's own. The CLI binds its flags to these fields.
 type Command struct {
-	Clients, Jobs                   int
-	Seconds, PerClient              int
-	Progress                        int
-	Rate, LatencyMS                 float64
+	Clients, Jobs      int
+	Seconds, PerClient int
+	Progress           int
+	Rate               float64
+	// LatencyLimit is -L: 0 for none.
+	LatencyLimit                    time.Duration
 	Protocol                        string
 	Scale                           int64
 	Fillfactor                      int
@@ -61,8 +63,9 @@ type Command struct {
 	NoServerStats       bool
 	ServerStatsInterval time.Duration
 	Shard, StartAt      string
-	// Given says whether the user set an option, by its long name.
-	Given func(name string) bool
+	// Given says whether the user set a field of this Command (by the
+	// field's name); nil means none was.
+	Given func(field string) bool
 	// Getenv reads PG* variables; Stderr gets pgbench's messages.
 	Getenv func(string) string
 	Stderr io.Writer
@@ -90,16 +93,11 @@ type Prepared struct {
 
 // Prepare checks the command line, as pgbench does, before anything
 // connects. args are the positional arguments (the database name). Every
-// error is a mistake on the command line.
+// error is a mistake on the command line; it names fields as {Field} (see
+// usage.Spell).
 func (f *Command) Prepare(args []string) (*Prepared, error) {
-	opts := Options{Clients: f.Clients, Jobs: f.Jobs, Seconds: f.Seconds, PerClient: f.PerClient, Progress: f.Progress,
-		Rate: f.Rate, LatencyMS: f.LatencyMS, Scale: f.Scale, MaxTries: f.MaxTries, Log: f.Log, SamplingRate: f.SamplingRate,
-		AggInterval: f.AggInterval, Warmup: f.Warmup, Grace: f.Grace, Given: f.Given}
-	if err := opts.Validate(); err != nil {
+	if err := f.Validate(); err != nil {
 		return nil, err
-	}
-	if f.ServerStatsInterval < 0 {
-		return nil, fmt.Errorf("--server-stats-interval must be positive, got %s", f.ServerStatsInterval)
 	}
 	mode, err := ParseMode(f.Protocol)
 	if err != nil {
@@ -115,9 +113,6 @@ func (f *Command) Prepare(args []string) (*Prepared, error) {
 	}
 	if p.dsns, p.Secrets, err = Servers(spec); err != nil {
 		return nil, err
-	}
-	if f.ConnectTimeout <= 0 {
-		return nil, fmt.Errorf("--connect-timeout must be positive, got %s", f.ConnectTimeout)
 	}
 	for i, d := range p.dsns {
 		p.dsns[i] = WithConnectTimeout(d, f.ConnectTimeout)
@@ -136,8 +131,7 @@ func (f *Command) Prepare(args []string) (*Prepared, error) {
 			return nil, err
 		}
 	}
-	opts.Seed = f.Seed
-	p.Load = opts.LoadConfig()
+	p.Load = f.loadConfig()
 	if err := f.shardPlan(p); err != nil {
 		return nil, err
 	}
@@ -154,10 +148,10 @@ func (f *Command) shardPlan(p *Prepared) error {
 	if f.Shard != "" {
 		sh, err := load.ParseShard(f.Shard)
 		if err != nil {
-			return fmt.Errorf("--shard %w", err)
+			return fmt.Errorf("{Shard} %w", err)
 		}
 		if f.Clients < sh.Count {
-			return fmt.Errorf("-c %d cannot be divided among %d shards: give at least %d", f.Clients, sh.Count, sh.Count)
+			return fmt.Errorf("{Clients} %d cannot be divided among %d shards: give at least %d", f.Clients, sh.Count, sh.Count)
 		}
 		for i := range sh.Index {
 			p.clientOffset += int(load.Shard{Index: i, Count: sh.Count}.Split(int64(f.Clients)))
@@ -173,7 +167,7 @@ func (f *Command) shardPlan(p *Prepared) error {
 	if f.StartAt != "" {
 		t, err := load.ParseStartAt(f.StartAt, time.Now())
 		if err != nil {
-			return fmt.Errorf("--start-at %w", err)
+			return fmt.Errorf("{StartAt} %w", err)
 		}
 		p.Load.StartAt = t
 	}
@@ -215,7 +209,7 @@ func (f *Command) Plan(p *Prepared) plan.Plan {
 				Run: func(ctx context.Context, r plan.Rep) ([]result.Run, error) {
 					if srv == nil {
 						var err error
-						if srv, err = PrepareServer(ctx, dsn, targets[i], p.builtin, f.Scale, f.given("scale"), f.Stderr); err != nil {
+						if srv, err = PrepareServer(ctx, dsn, targets[i], p.builtin, f.Scale, f.given("Scale"), f.Stderr); err != nil {
 							return nil, err
 						}
 					}
@@ -242,8 +236,8 @@ func (f *Command) runOne(ctx context.Context, p *Prepared, r plan.Rep, srv *Serv
 	app := fmt.Sprintf("dbmeter-%d-%d", os.Getpid(), p.runs)
 	bench, err := NewBench(Config{Driver: drv, DSN: WithApplicationName(srv.DSN, app), Mode: p.mode, Scripts: p.scripts, Vars: vars,
 		Seed: f.Seed, Throttled: p.Load.Rate > 0 || p.Search != nil, Clients: p.clients, ClientOffset: p.clientOffset, TotalClients: p.totalClients, Threads: min(f.Jobs, p.clients),
-		Debug: f.Stderr, Timed: f.given("time") || p.Search != nil,
-		MaxTries: maxTries(f.MaxTries), LatencyLimit: time.Duration(f.LatencyMS * float64(time.Millisecond)), VerboseErrors: verboseTo(f.VerboseErrors, f.Stderr),
+		Debug: f.Stderr, Timed: f.given("Seconds") || p.Search != nil,
+		MaxTries: maxTries(f.MaxTries), LatencyLimit: f.LatencyLimit, VerboseErrors: verboseTo(f.VerboseErrors, f.Stderr),
 		ConnectPerTx: f.Connect, PerCommand: f.PerCommand, Log: f.txLog(p.runs)})
 	if err != nil {
 		return result.Run{}, usage.Wrap(err)
@@ -323,8 +317,7 @@ func (f *Command) runOne(ctx context.Context, p *Prepared, r plan.Rep, srv *Serv
 	if stats != nil {
 		run.ServerStats = stats.finish(ctx, run.Ops+run.Errors)
 	}
-	bench.Describe(&run, res, cfg, Figures{Server: srv, Driver: drvName, Mode: p.mode, Scripts: p.scripts, Jobs: f.Jobs,
-		LatencyLimit: time.Duration(f.LatencyMS * float64(time.Millisecond)), Connect: f.Connect, PerCommand: f.PerCommand})
+	bench.Describe(&run, res, cfg, Figures{Server: srv, Driver: drvName, Jobs: f.Jobs})
 	return run, nil
 }
 

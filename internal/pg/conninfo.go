@@ -121,15 +121,15 @@ func ConnectError(dsn string, err error) error {
 	if errors.As(err, &pgErr) {
 		switch pgErr.Code {
 		case "28P01", "28000":
-			return fmt.Errorf("cannot connect to %s: %s: check the user and password (--dsn, -U, PGUSER, PGPASSWORD)", where, pgErr.Message)
+			return fmt.Errorf("cannot connect to %s: %s: check the user and password ({DSNs}, {User}, PGUSER, PGPASSWORD)", where, pgErr.Message)
 		case "3D000":
-			return fmt.Errorf("cannot connect to %s: database %q does not exist: create it or name another (--dsn, DBNAME argument, PGDATABASE)", where, db)
+			return fmt.Errorf("cannot connect to %s: database %q does not exist: create it or name another ({DSNs}, the DBNAME argument, PGDATABASE)", where, db)
 		}
 		return fmt.Errorf("cannot connect to %s: %s (SQLSTATE %s)", where, pgErr.Message, pgErr.Code)
 	}
 	switch {
 	case errors.Is(err, syscall.ECONNREFUSED):
-		return fmt.Errorf("cannot connect to %s: connection refused: is PostgreSQL running and listening there? (--dsn, -h, -p, PGHOST, PGPORT)", where)
+		return fmt.Errorf("cannot connect to %s: connection refused: is PostgreSQL running and listening there? ({DSNs}, {Host}, {Port}, PGHOST, PGPORT)", where)
 	case errors.Is(err, context.DeadlineExceeded) || pgconn.Timeout(err):
 		return fmt.Errorf("cannot connect to %s: timed out: check the host and port, and any firewall", where)
 	}

@@ -297,7 +297,7 @@ func (c *Client) step(ctx context.Context, si, j int, cmd *script.Command, env *
 	case script.KindStartPipeline:
 		p, ok := c.sess.(Pipeliner)
 		if !ok {
-			return 0, metaErr(fmt.Errorf("line %d: this driver has no pipeline mode (use --driver pgx)", cmd.Line))
+			return 0, metaErr(fmt.Errorf("line %d: this driver has no pipeline mode (use {Drivers} pgx)", cmd.Line))
 		}
 		// As pgbench, prepare the pipeline's statements before it starts.
 		if c.b.cfg.Mode == ModePrepared {

@@ -3,7 +3,6 @@ package pg
 import (
 	"fmt"
 	"strconv"
-	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 
@@ -11,16 +10,12 @@ import (
 	"github.com/dbmeter/dbmeter/internal/result"
 )
 
-// Figures is what Describe needs to know about a run beyond its results.
+// Figures is what Describe needs to know about a run beyond its results
+// and its Bench's Config.
 type Figures struct {
-	Server       *Server
-	Driver       string
-	Mode         QueryMode
-	Scripts      []Weighted
-	Jobs         int           // -j
-	LatencyLimit time.Duration // -L; 0: none
-	Connect      bool          // -C
-	PerCommand   bool          // -r
+	Server *Server
+	Driver string
+	Jobs   int // -j
 }
 
 // Describe adds to run what pgbench reports and the load engine does not
@@ -31,10 +26,10 @@ func (b *Bench) Describe(run *result.Run, res *load.Result, cfg load.Config, f F
 	pr["dsn"] = srv.DSN // masked by session.add
 	pr["driver"] = drv
 	pr["scale"] = strconv.FormatInt(srv.Scale, 10)
-	pr["query_mode"] = f.Mode.String()
+	pr["query_mode"] = b.cfg.Mode.String()
 	pr["transaction_type"] = "multiple scripts"
-	if len(f.Scripts) == 1 {
-		pr["transaction_type"] = f.Scripts[0].Script.Name
+	if len(b.cfg.Scripts) == 1 {
+		pr["transaction_type"] = b.cfg.Scripts[0].Script.Name
 	}
 	x := FigureDeclarations()
 	conn := b.ConnectTimes()
@@ -47,10 +42,10 @@ func (b *Bench) Describe(run *result.Run, res *load.Result, cfg load.Config, f F
 	// turn.
 	x.Set(run, "initial_connection_time_ns", conn.Mean()*float64(conn.TotalCount())/float64(max(f.Jobs, 1)))
 	x.Set(run, "reconnects", float64(b.Reconnects()))
-	if f.Connect {
+	if b.cfg.ConnectPerTx {
 		x.Set(run, "average_connection_time_ns", conn.Mean())
 	}
-	if f.PerCommand {
+	if b.cfg.PerCommand {
 		for _, c := range b.CommandStats() {
 			key := fmt.Sprintf("command_%d_%d", c.Script, c.Command)
 			pr[key] = c.Text
@@ -71,11 +66,11 @@ func (b *Bench) Describe(run *result.Run, res *load.Result, cfg load.Config, f F
 		x.Set(run, "schedule_lag_ns_mean", run.Lag.Mean)
 		x.Set(run, "skipped_ops", float64(run.Dropped))
 	}
-	if f.LatencyLimit > 0 {
-		x.Set(run, "late_ops", float64(above(all.Latency, int64(f.LatencyLimit))))
+	if b.cfg.LatencyLimit > 0 {
+		x.Set(run, "late_ops", float64(above(all.Latency, int64(b.cfg.LatencyLimit))))
 	}
-	if len(f.Scripts) > 1 {
-		for i, w := range f.Scripts {
+	if len(b.cfg.Scripts) > 1 {
+		for i, w := range b.cfg.Scripts {
 			st := res.Stats(i)
 			key := fmt.Sprintf("script_%d", i+1)
 			pr[key] = w.Script.Name

@@ -64,7 +64,7 @@ func (c InitConfig) Validate() error {
 	case c.PartitionMethod != "" && c.PartitionMethod != "range" && c.PartitionMethod != "hash":
 		return fmt.Errorf("invalid partition method, expecting \"range\" or \"hash\", got: %q", c.PartitionMethod)
 	case c.PartitionMethod != "" && c.Partitions == 0:
-		return fmt.Errorf("--partition-method requires greater than zero --partitions")
+		return fmt.Errorf("{PartitionMethod} requires greater than zero {Partitions}")
 	}
 	for _, s := range c.Steps {
 		if !strings.ContainsRune("dtgGvpf ", s) {
@@ -109,7 +109,7 @@ func Init(ctx context.Context, conn *pgx.Conn, c InitConfig) error {
 			return err
 		}
 		if f := st.Foreign(); len(f) > 0 {
-			return fmt.Errorf("table %s exists and was not created by dbmeter, so dbmeter will not drop or reload it: benchmark it as it is (leave out -i), or give --force to re-initialise it", f[0])
+			return fmt.Errorf("table %s exists and was not created by dbmeter, so dbmeter will not drop or reload it: benchmark it as it is (leave out {Initialize}), or give {Force} to re-initialise it", f[0])
 		}
 	}
 	steps := initSteps()

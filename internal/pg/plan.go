@@ -43,11 +43,11 @@ func Servers(s ServerSpec) (dsns, secrets []string, err error) {
 	}
 	if len(s.DSNs) > 0 {
 		if s.Host != "" || s.Port != "" || s.User != "" || s.DBName != "" {
-			return nil, nil, errors.New("give the server with --dsn or with -h/-p/-U/DBNAME, not both")
+			return nil, nil, errors.New("give the server with {DSNs} or with {Host}/{Port}/{User}/DBNAME, not both")
 		}
 		for _, d := range s.DSNs {
 			if _, _, err := Endpoint(d); err != nil {
-				return nil, nil, fmt.Errorf("--dsn %s: %v", redact.String(d), errors.Unwrap(err))
+				return nil, nil, fmt.Errorf("{DSNs} %s: %v", redact.String(d), errors.Unwrap(err))
 			}
 			secrets = append(secrets, redact.Values(d)...)
 		}
@@ -121,7 +121,7 @@ func LoadScripts(s ScriptSpec) (ws []Weighted, builtin bool, err error) {
 	}
 	ns := script.NewNames(append(script.Predefined(), s.Defined...)...)
 	for _, spec := range specs {
-		name, w, err := splitWeight(spec, "-b")
+		name, w, err := splitWeight(spec, "{Builtins}")
 		if err != nil {
 			return nil, false, err
 		}
@@ -133,13 +133,13 @@ func LoadScripts(s ScriptSpec) (ws []Weighted, builtin bool, err error) {
 		builtin = true
 	}
 	for _, spec := range s.Files {
-		path, w, err := splitWeight(spec, "-f")
+		path, w, err := splitWeight(spec, "{Files}")
 		if err != nil {
 			return nil, false, err
 		}
 		src, err := os.ReadFile(path)
 		if err != nil {
-			return nil, false, fmt.Errorf("-f %s: %v", path, errors.Unwrap(err))
+			return nil, false, fmt.Errorf("{Files} %s: %v", path, errors.Unwrap(err))
 		}
 		sc, err := script.ParseIn(ns, path, string(src))
 		if err != nil {
@@ -158,14 +158,14 @@ func LoadScripts(s ScriptSpec) (ws []Weighted, builtin bool, err error) {
 }
 
 // splitWeight cuts "NAME@WEIGHT" (weight 1 when absent).
-func splitWeight(spec, flag string) (string, int, error) {
+func splitWeight(spec, field string) (string, int, error) {
 	i := strings.LastIndex(spec, "@")
 	if i < 0 {
 		return spec, 1, nil
 	}
 	w, err := strconv.Atoi(spec[i+1:])
 	if err != nil || w < 0 {
-		return "", 0, fmt.Errorf("%s %q: the weight after @ must be a non-negative integer", flag, spec)
+		return "", 0, fmt.Errorf("%s %q: the weight after @ must be a non-negative integer", field, spec)
 	}
 	return spec[:i], w, nil
 }
@@ -186,7 +186,7 @@ func ParseDrivers(names []string) ([]string, error) {
 		}
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("--driver needs at least one of: %s", strings.Join(DriverNames(), ", "))
+		return nil, fmt.Errorf("{Drivers} needs at least one of: %s", strings.Join(DriverNames(), ", "))
 	}
 	return out, nil
 }
@@ -199,7 +199,7 @@ func ParseDefines(defs []string) (map[string]script.Value, []string, error) {
 	for _, d := range defs {
 		name, value, ok := strings.Cut(d, "=")
 		if !ok || name == "" {
-			return nil, nil, fmt.Errorf("-D %q: want NAME=VALUE", d)
+			return nil, nil, fmt.Errorf("{Defines} %q: want NAME=VALUE", d)
 		}
 		vars[name] = script.Text(value)
 		names = append(names, name)
@@ -228,7 +228,7 @@ func ParseSeed(s string) (uint64, error) {
 	case "rand":
 		var b [8]byte
 		if _, err := crand.Read(b[:]); err != nil {
-			return 0, fmt.Errorf("--random-seed rand: %w", err)
+			return 0, fmt.Errorf("{SeedSpec} rand: %w", err)
 		}
 		return binary.LittleEndian.Uint64(b[:]), nil
 	}
@@ -313,7 +313,7 @@ func PreRunVacuum(ctx context.Context, srv *Server, all, force bool, log io.Writ
 		fmt.Fprintln(log, "end.")
 	}
 	if st.Exists["pgbench_history"] && !truncated {
-		fmt.Fprintf(log, "dbmeter pg: %s: pgbench_history was not created by dbmeter, so it was not emptied (pgbench would; --force to allow)\n", srv.Target)
+		fmt.Fprintf(log, "dbmeter pg: %s: pgbench_history was not created by dbmeter, so it was not emptied (pgbench would; {Force} to allow)\n", srv.Target)
 	}
 	return nil
 }

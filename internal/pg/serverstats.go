@@ -31,6 +31,7 @@ const DefaultServerStatsInterval = 100 * time.Millisecond
 // in between.
 type statsCapture struct {
 	conn     *pgx.Conn
+	dsn      string
 	app      string
 	interval time.Duration
 
@@ -54,7 +55,7 @@ func startStats(ctx context.Context, dsn, app string, interval time.Duration) (*
 	if err != nil {
 		return nil, fmt.Errorf("server stats: %w", err)
 	}
-	c := &statsCapture{conn: conn, app: app, interval: interval, stats: &result.ServerStats{}, stop: make(chan struct{})}
+	c := &statsCapture{conn: conn, dsn: dsn, app: app, interval: interval, stats: &result.ServerStats{}, stop: make(chan struct{})}
 	if c.stmts0, err = readStatements(ctx, conn); err != nil {
 		c.statementsOff = true
 		c.unavailable("pg_stat_statements", err)
@@ -81,10 +82,13 @@ func (c *statsCapture) sample() {
 			return
 		case <-t.C:
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), c.interval)
+		// A sample slower than the interval delays the next (the ticker
+		// drops ticks); a deadline that cancelled the query would make pgx
+		// close the connection.
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		err := c.sampleOnce(ctx)
 		cancel()
-		if err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		if err != nil {
 			c.unavailable("pg_stat_activity", err)
 			return
 		}
@@ -124,6 +128,11 @@ func waitName(typ, event string) string {
 func (c *statsCapture) finish(ctx context.Context, transactions int64) *result.ServerStats {
 	close(c.stop)
 	c.sampled.Wait()
+	if c.conn.IsClosed() { // the server went away meanwhile, perhaps only for a while
+		if conn, err := Connect(ctx, c.dsn); err == nil {
+			c.conn = conn
+		}
+	}
 	defer c.conn.Close(context.Background())
 	c.awaitExit(ctx)
 	if c.waits.Samples > 0 {
@@ -178,11 +187,11 @@ func (c *statsCapture) awaitExit(ctx context.Context) {
 // enable it.
 func (c *statsCapture) unavailable(view string, err error) {
 	var pe *pgconn.PgError
-	how := "grant the role pg_read_all_stats, or --no-server-stats"
+	how := "grant the role pg_read_all_stats"
 	if errors.As(err, &pe) {
 		switch pe.Code {
 		case "42P01", "55000": // not created in this database; not preloaded
-			how = "set shared_preload_libraries = 'pg_stat_statements' in postgresql.conf, restart the server and run CREATE EXTENSION pg_stat_statements in this database, or --no-server-stats"
+			how = "set shared_preload_libraries = 'pg_stat_statements' in postgresql.conf, restart the server and run CREATE EXTENSION pg_stat_statements in this database"
 		}
 	}
 	line := fmt.Sprintf("%s not read: %s; %s", view, firstLine(err.Error()), how)

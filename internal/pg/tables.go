@@ -76,7 +76,7 @@ var ErrNoTables = errors.New("pgbench tables missing")
 // CheckTables fails with one line naming the missing tables.
 func CheckTables(st TableState, where string) error {
 	if m := st.Missing(); len(m) > 0 {
-		return fmt.Errorf("%w in %s: %s; initialise them with: dbmeter pg -i -s SCALE (or pgbench -i)", ErrNoTables, where, strings.Join(m, ", "))
+		return fmt.Errorf("%w in %s: %s; initialise them with: dbmeter pg {Initialize} {Scale} SCALE (or pgbench -i)", ErrNoTables, where, strings.Join(m, ", "))
 	}
 	return nil
 }
@@ -87,12 +87,12 @@ func Scale(ctx context.Context, conn *pgx.Conn) (int64, error) {
 	var n int64
 	if err := conn.QueryRow(ctx, "select count(*) from pgbench_branches").Scan(&n); err != nil {
 		if SQLState(err) == "42P01" {
-			return 0, fmt.Errorf("%w: pgbench_branches does not exist; initialise with: dbmeter pg -i -s SCALE (or pgbench -i)", ErrNoTables)
+			return 0, fmt.Errorf("%w: pgbench_branches does not exist; initialise with: dbmeter pg {Initialize} {Scale} SCALE (or pgbench -i)", ErrNoTables)
 		}
 		return 0, fmt.Errorf("read the scale from pgbench_branches: %w", err)
 	}
 	if n == 0 {
-		return 0, errors.New("pgbench_branches is empty, so the scale is unknown: re-initialise with dbmeter pg -i -s SCALE, or give -s")
+		return 0, errors.New("pgbench_branches is empty, so the scale is unknown: re-initialise with dbmeter pg {Initialize} {Scale} SCALE, or give {Scale}")
 	}
 	return n, nil
 }

@@ -143,7 +143,7 @@ func TestInitRefusesForeignTables(t *testing.T) {
 		c := DefaultInitConfig()
 		c.Steps = steps
 		err := Init(ctx, conn, c)
-		if err == nil || !strings.Contains(err.Error(), "pgbench_tellers") || !strings.Contains(err.Error(), "--force") {
+		if err == nil || !strings.Contains(err.Error(), "pgbench_tellers") || !strings.Contains(err.Error(), "{Force}") {
 			t.Fatalf("Init(%s) over a foreign table = %v, want a refusal naming pgbench_tellers", steps, err)
 		}
 	}

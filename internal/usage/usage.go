@@ -7,6 +7,7 @@ package usage
 import (
 	"errors"
 	"fmt"
+	"strings"
 )
 
 // Error is a mistake the user can fix by changing the command.
@@ -31,3 +32,53 @@ func Is(err error) bool {
 	var u Error
 	return errors.As(err, &u)
 }
+
+// Families name the settings of their config as {Field} in the messages
+// they return or print, never by the flag that sets them: only the CLI
+// knows how the user spelled a setting. Spell replaces each {Field} of
+// err's message that spelling names, and keeps what err is (a usage Error
+// stays one); a token spelling does not name is left as it is.
+func Spell(err error, spelling map[string]string) error {
+	if err == nil {
+		return nil
+	}
+	msg := SpellText(err.Error(), spelling)
+	if msg == err.Error() {
+		return err
+	}
+	return spelled{err: err, msg: msg}
+}
+
+// SpellText is Spell for a message that is not an error (a line a family
+// prints).
+func SpellText(s string, spelling map[string]string) string {
+	var b strings.Builder
+	for {
+		open := strings.IndexByte(s, '{')
+		if open < 0 {
+			break
+		}
+		end := strings.IndexByte(s[open:], '}')
+		if end < 0 {
+			break
+		}
+		field := s[open+1 : open+end]
+		b.WriteString(s[:open])
+		if name, ok := spelling[field]; ok {
+			b.WriteString(name)
+		} else {
+			b.WriteString(s[open : open+end+1])
+		}
+		s = s[open+end+1:]
+	}
+	b.WriteString(s)
+	return b.String()
+}
+
+type spelled struct {
+	err error
+	msg string
+}
+
+func (s spelled) Error() string { return s.msg }
+func (s spelled) Unwrap() error { return s.err }

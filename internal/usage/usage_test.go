@@ -32,3 +32,23 @@ func TestIs(t *testing.T) {
 		t.Errorf("message %q changed by the mark", u.Error())
 	}
 }
+
+func TestSpell(t *testing.T) {
+	t.Parallel()
+	spelling := map[string]string{"Jobs": "-j", "Clients": "-c", "LatencyLimit": "--latency-limit"}
+	for _, tc := range []struct{ in, want string }{
+		{"{Jobs} (8) must not exceed {Clients} (4)", "-j (8) must not exceed -c (4)"},
+		{"{LatencyLimit} must not be negative", "--latency-limit must not be negative"},
+		{"a {Field} it does not know, and {unclosed", "a {Field} it does not know, and {unclosed"},
+		{`SQL {"json": 1} stays`, `SQL {"json": 1} stays`},
+		{"no fields", "no fields"},
+	} {
+		err := usage.Spell(usage.Errorf("%s", tc.in), spelling)
+		if err.Error() != tc.want || !usage.Is(err) {
+			t.Errorf("usage.Spell(%q) = %q (usage %v), want %q and still a usage error", tc.in, err, usage.Is(err), tc.want)
+		}
+	}
+	if usage.Spell(nil, spelling) != nil {
+		t.Error("usage.Spell(nil) is not nil")
+	}
+}
