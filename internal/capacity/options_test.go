@@ -11,7 +11,7 @@ import (
 	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
-// TestOptionsResolve: a search's flags without --find-max-rate, or a
+// TestOptionsResolve: a search's flags without Find, or a
 // search that cannot run, are usage errors; a search sets one step's
 // window and starts from the rate given, else from DefaultStart.
 func TestOptionsResolve(t *testing.T) {
@@ -24,20 +24,20 @@ func TestOptionsResolve(t *testing.T) {
 		wantStart float64
 	}{
 		{"no search", capacity.Options{}, nil, "", 0},
-		{"slo without search", capacity.Options{SLO: "p99<1ms"}, []string{"slo"}, "--slo needs --find-max-rate", 0},
-		{"search without slo", capacity.Options{Find: true, Step: time.Second, Precision: 0.02}, nil, "--find-max-rate needs --slo", 0},
-		{"bad slo", capacity.Options{Find: true, SLO: "p99>1ms", Step: time.Second, Precision: 0.02}, nil, "--slo:", 0},
-		{"zero step", capacity.Options{Find: true, SLO: "p99<1ms", Precision: 0.02}, nil, "--step-duration must be positive", 0},
-		{"precision of one", capacity.Options{Find: true, SLO: "p99<1ms", Step: time.Second, Precision: 1}, nil, "--precision must be between 0 and 1", 0},
-		{"count", ok, []string{"count"}, "drop --count", 0},
+		{"slo without search", capacity.Options{SLO: "p99<1ms"}, []string{"SLO"}, "{SLO} needs {Find}", 0},
+		{"search without slo", capacity.Options{Find: true, Step: time.Second, Precision: 0.02}, nil, "{Find} needs {SLO}", 0},
+		{"bad slo", capacity.Options{Find: true, SLO: "p99>1ms", Step: time.Second, Precision: 0.02}, nil, "{SLO}:", 0},
+		{"zero step", capacity.Options{Find: true, SLO: "p99<1ms", Precision: 0.02}, nil, "{Step} must be positive", 0},
+		{"precision of one", capacity.Options{Find: true, SLO: "p99<1ms", Step: time.Second, Precision: 1}, nil, "{Precision} must be between 0 and 1", 0},
+		{"count", ok, []string{"Count"}, "drop {Count}", 0},
 		{"default start", ok, nil, "", capacity.DefaultStart},
-		{"start at the rate given", ok, []string{"rate"}, "", 250},
+		{"start at the rate given", ok, []string{"Rate"}, "", 250},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := load.DefaultConfig()
 			cfg.Rate, cfg.Count = 250, 0
-			s, err := tt.o.Resolve(&cfg, func(f string) bool { return slices.Contains(tt.given, f) }, "rate")
+			s, err := tt.o.Resolve(&cfg, func(f string) bool { return slices.Contains(tt.given, f) })
 			if tt.want != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.want) || !usage.Is(err) {
 					t.Fatalf("error %v, want a usage error containing %q", err, tt.want)
@@ -48,7 +48,7 @@ func TestOptionsResolve(t *testing.T) {
 				t.Fatal(err)
 			}
 			if (s == nil) != (tt.wantStart == 0) {
-				t.Fatalf("search %+v, want one only with --find-max-rate", s)
+				t.Fatalf("search %+v, want one only with {Find}", s)
 			}
 			if s != nil && (s.Start != tt.wantStart || cfg.Rate != tt.wantStart || cfg.Duration != tt.o.Step) {
 				t.Errorf("start %g, rate %g, window %s; want %g, %g, %s", s.Start, cfg.Rate, cfg.Duration, tt.wantStart, tt.wantStart, tt.o.Step)

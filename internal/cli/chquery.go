@@ -78,7 +78,7 @@ func runCHQuery(cmd *cobra.Command, env Env, rf *runFlags, f *query.Command, sf 
 	if err != nil {
 		return err
 	}
-	search, err := sf.search(&c.Load, "rate")
+	search, err := sf.search(&c.Load, "count")
 	if err != nil {
 		return err
 	}

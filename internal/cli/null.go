@@ -28,7 +28,7 @@ dbmeter's own cost and how a stalled target shows in open-loop percentiles.`,
 		if err != nil {
 			return err
 		}
-		search, err := sf.search(&cfg, "rate")
+		search, err := sf.search(&cfg, "count")
 		if err != nil {
 			return err
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -106,21 +105,6 @@ func pgFields() map[string]string {
 	}
 }
 
-// spelling is how fs's flags for fields are written in messages: the short
-// form where there is one, except for the flags named long (as pgbench
-// writes --latency-limit).
-func spelling(fs *pflag.FlagSet, fields map[string]string, long ...string) map[string]string {
-	out := make(map[string]string, len(fields))
-	for field, name := range fields {
-		if fl := fs.Lookup(name); fl != nil && fl.Shorthand != "" && !slices.Contains(long, name) {
-			out[field] = "-" + fl.Shorthand
-		} else {
-			out[field] = "--" + name
-		}
-	}
-	return out
-}
-
 // millis is a time.Duration flag given in milliseconds, as pgbench's -L.
 type millis time.Duration
 
@@ -188,14 +172,14 @@ func runPG(ctx context.Context, env Env, f *pgFlags, args []string) error {
 	}
 	fields := pgFields()
 	spelled := spelling(f.fs, fields, "latency-limit")
-	f.Given = func(field string) bool { return f.fs.Changed(fields[field]) }
+	f.Given = given(f.fs, fields)
 	f.Getenv, f.Stderr = env.Getenv, spellingWriter{env.Stderr, spelled}
 	f.Params = flagParams(f.fs, "help", "dsn", "host", "port", "username")
 	p, err := f.Prepare(args)
 	if err != nil {
 		return usage.Spell(usage.Wrap(err), spelled)
 	}
-	if p.Search, err = f.search.search(&p.Load, "rate"); err != nil {
+	if p.Search, err = f.search.search(&p.Load, "transactions"); err != nil {
 		return err
 	}
 	if f.fs.Changed("random-seed") {

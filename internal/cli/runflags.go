@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/dbmeter/dbmeter/internal/load"
+	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
 // runFlags are the load-engine flags shared by the families that use long
@@ -41,10 +42,22 @@ func (f *runFlags) bind(fs *pflag.FlagSet, def load.Config) {
 	f.output.bind(fs)
 }
 
+// runFields names the flag that sets each field of load.Options and its
+// Config.
+func runFields() map[string]string {
+	return map[string]string{
+		"Workers": "workers", "Rate": "rate", "Arrival": "arrival", "MaxInFlight": "max-in-flight",
+		"Duration": "duration", "Count": "count", "Warmup": "warmup", "Repeat": "repeat", "Seed": "seed",
+		"Interval": "progress", "Grace": "grace", "Shard": "shard", "StartAt": "start-at",
+	}
+}
+
 // config checks the flags and returns the load configuration.
 func (f *runFlags) config() (load.Config, error) {
 	o := load.Options{Config: f.cfg, Arrival: f.arrival, Repeat: f.repeat, Shard: f.shard, StartAt: f.startAt}
-	return o.Resolve(f.changed, f.search != nil && f.search.o.Find, time.Now())
+	fields := runFields()
+	cfg, err := o.Resolve(given(f.fs, fields), f.search != nil && f.search.o.Find, time.Now())
+	return cfg, usage.Spell(err, spelling(f.fs, fields))
 }
 
 // changed says whether the user gave flag name; false before bind.

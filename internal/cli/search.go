@@ -7,6 +7,7 @@ import (
 
 	"github.com/dbmeter/dbmeter/internal/capacity"
 	"github.com/dbmeter/dbmeter/internal/load"
+	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
 // searchFlags are the capacity-search flags of the open-loop families.
@@ -28,8 +29,17 @@ func (f *searchFlags) bind(fs *pflag.FlagSet, rf *runFlags) {
 	fs.Float64Var(&f.o.Precision, "precision", capacity.DefaultPrecision, "--find-max-rate: stop bisecting when the bracket is within this fraction")
 }
 
+// searchFields names the flag that sets each field capacity.Options.Resolve
+// asks about; countFlag is the family's name for a run's operation count.
+func searchFields(countFlag string) map[string]string {
+	return map[string]string{"Find": "find-max-rate", "SLO": "slo", "Step": "step-duration", "Precision": "precision",
+		"Rate": "rate", "Count": countFlag}
+}
+
 // search returns the capacity search the flags ask for, or nil, and sets
-// cfg's window to one step. rateFlag is the family's name for the rate.
-func (f *searchFlags) search(cfg *load.Config, rateFlag string) (*capacity.Search, error) {
-	return f.o.Resolve(cfg, func(n string) bool { return f.fs.Lookup(n) != nil && f.fs.Changed(n) }, rateFlag)
+// cfg's window to one step.
+func (f *searchFlags) search(cfg *load.Config, countFlag string) (*capacity.Search, error) {
+	fields := searchFields(countFlag)
+	s, err := f.o.Resolve(cfg, given(f.fs, fields))
+	return s, usage.Spell(err, spelling(f.fs, fields))
 }

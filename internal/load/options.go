@@ -8,9 +8,11 @@ import (
 )
 
 // Options are the load settings as the long-flag families (null, kv, ch)
-// take them on the command line; Resolve checks them and names the flags in
-// its errors, which are usage errors. pg binds pgbench's spellings to a
-// Config itself.
+// take them on the command line; Resolve checks them, and its errors are
+// usage errors that name settings as {Field}: a field of Config (Workers,
+// Rate, MaxInFlight, Duration, Count, Warmup, Interval, Grace) or of
+// Options (Arrival, Repeat, Shard, StartAt), which the CLI spells as its
+// flags. pg binds pgbench's spellings to a Config itself.
 type Options struct {
 	Config  Config
 	Arrival string
@@ -21,12 +23,12 @@ type Options struct {
 }
 
 // Resolve returns the Config the options describe. given says whether the
-// user set a flag (the defaults of --duration and --count contradict each
+// user set a field (the default Duration and a given Count contradict each
 // other only when both are given); search says a capacity search will make
-// the run open loop without --rate.
-func (o Options) Resolve(given func(flag string) bool, search bool, now time.Time) (Config, error) {
+// the run open loop without a Rate.
+func (o Options) Resolve(given func(field string) bool, search bool, now time.Time) (Config, error) {
 	cfg := o.Config
-	if given("count") && !given("duration") {
+	if given("Count") && !given("Duration") {
 		cfg.Duration = 0
 	}
 	a, err := ParseArrival(o.Arrival)
@@ -39,46 +41,46 @@ func (o Options) Resolve(given func(flag string) bool, search bool, now time.Tim
 	// said with the flags' names.
 	switch {
 	case cfg.Workers < 1:
-		return cfg, usage.Errorf("--workers must be at least 1, got %d", cfg.Workers)
+		return cfg, usage.Errorf("{Workers} must be at least 1, got %d", cfg.Workers)
 	case cfg.Warmup < 0:
-		return cfg, usage.Errorf("--warmup must not be negative, got %s", cfg.Warmup)
+		return cfg, usage.Errorf("{Warmup} must not be negative, got %s", cfg.Warmup)
 	case cfg.Grace < 0:
-		return cfg, usage.Errorf("--grace must not be negative, got %s", cfg.Grace)
+		return cfg, usage.Errorf("{Grace} must not be negative, got %s", cfg.Grace)
 	case !open && cfg.Count > 0 && cfg.Count < int64(cfg.Workers):
-		return cfg, usage.Errorf("--count %d must be at least --workers %d: each worker runs one operation at least", cfg.Count, cfg.Workers)
-	case given("duration") && cfg.Duration <= 0:
-		return cfg, usage.Errorf("--duration must be positive, got %s", cfg.Duration)
-	case given("count") && cfg.Count <= 0:
-		return cfg, usage.Errorf("--count must be positive, got %d", cfg.Count)
-	case given("count") && given("duration"):
-		return cfg, usage.Errorf("--count and --duration contradict each other: give one")
-	case given("rate") && cfg.Rate <= 0:
-		return cfg, usage.Errorf("--rate must be positive, got %g", cfg.Rate)
-	case given("arrival") && !open:
-		return cfg, usage.Errorf("--arrival needs --rate (it shapes open-loop arrivals)")
-	case given("max-in-flight") && !open:
-		return cfg, usage.Errorf("--max-in-flight needs --rate (it bounds open-loop arrivals)")
+		return cfg, usage.Errorf("{Count} %d must be at least {Workers} %d: each worker runs one operation at least", cfg.Count, cfg.Workers)
+	case given("Duration") && cfg.Duration <= 0:
+		return cfg, usage.Errorf("{Duration} must be positive, got %s", cfg.Duration)
+	case given("Count") && cfg.Count <= 0:
+		return cfg, usage.Errorf("{Count} must be positive, got %d", cfg.Count)
+	case given("Count") && given("Duration"):
+		return cfg, usage.Errorf("{Count} and {Duration} contradict each other: give one")
+	case given("Rate") && cfg.Rate <= 0:
+		return cfg, usage.Errorf("{Rate} must be positive, got %g", cfg.Rate)
+	case given("Arrival") && !open:
+		return cfg, usage.Errorf("{Arrival} needs {Rate} (it shapes open-loop arrivals)")
+	case given("MaxInFlight") && !open:
+		return cfg, usage.Errorf("{MaxInFlight} needs {Rate} (it bounds open-loop arrivals)")
 	case o.Repeat < 1:
-		return cfg, usage.Errorf("--repeat must be at least 1, got %d", o.Repeat)
-	case given("progress") && cfg.Interval < 0:
-		return cfg, usage.Errorf("--progress must not be negative, got %s", cfg.Interval)
+		return cfg, usage.Errorf("{Repeat} must be at least 1, got %d", o.Repeat)
+	case given("Interval") && cfg.Interval < 0:
+		return cfg, usage.Errorf("{Interval} must not be negative, got %s", cfg.Interval)
 	}
 	if cfg, err = o.split(cfg, now); err != nil {
 		return cfg, usage.Wrap(err)
 	}
-	if cfg.Open() && !given("max-in-flight") {
+	if cfg.Open() && !given("MaxInFlight") {
 		cfg.MaxInFlight = max(cfg.MaxInFlight, cfg.Workers)
 	}
 	return cfg, usage.Wrap(cfg.Validate())
 }
 
-// split applies --shard, dividing the test's totals among the shards, and
-// --start-at.
+// split applies Shard, dividing the test's totals among the shards, and
+// StartAt.
 func (o Options) split(cfg Config, now time.Time) (Config, error) {
 	if o.Shard != "" {
 		sh, err := ParseShard(o.Shard)
 		if err != nil {
-			return cfg, fmt.Errorf("--shard %w", err)
+			return cfg, fmt.Errorf("{Shard} %w", err)
 		}
 		if cfg, err = cfg.ForShard(sh); err != nil {
 			return cfg, err
@@ -87,7 +89,7 @@ func (o Options) split(cfg Config, now time.Time) (Config, error) {
 	if o.StartAt != "" {
 		t, err := ParseStartAt(o.StartAt, now)
 		if err != nil {
-			return cfg, fmt.Errorf("--start-at %w", err)
+			return cfg, fmt.Errorf("{StartAt} %w", err)
 		}
 		cfg.StartAt = t
 	}
