@@ -14,7 +14,7 @@ import (
 
 // kvOpOrder is the row order of the kv tables: the seed's operations, then
 // batchset. Operations not listed (from a newer dbmeter) follow.
-var kvOpOrder = []string{"set", "get", "del", "setmixed", "getmixed", "batchset"}
+var kvOpOrder = []string{"set", "update", "get", "del", "setmixed", "getmixed", "batchset"}
 
 // kvTables renders the kv family as the seed did: per fsync mode, a
 // throughput table and a latency table, operations as rows and engines as
