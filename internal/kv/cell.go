@@ -103,6 +103,9 @@ const firstDelRound = 100
 func (c *cellStore) delRounds(ctx context.Context, w *delWorkload, cfg load.Config, watch load.Watcher) (*load.Result, int, error) {
 	workers := uint64(cfg.Workers)
 	n := min(w.left(), firstDelRound*workers)
+	if cfg.Count > 0 {
+		n = uint64(cfg.Count)
+	}
 	var res *load.Result
 	rounds := 0
 	for {

@@ -98,11 +98,11 @@ func syncTree(dir string) error {
 
 // diskBytes is the space the files under dir take on disk (allocated
 // blocks, as du counts them: a preallocated, sparse value log counts for
-// what it holds, not its length).
+// what it holds, not its length), directories left out.
 func diskBytes(dir string) (int64, error) {
 	var total int64
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err == nil {
+		if err == nil && d.Type().IsRegular() {
 			var info fs.FileInfo
 			if info, err = d.Info(); err == nil {
 				if st, ok := info.Sys().(*syscall.Stat_t); ok {
