@@ -41,11 +41,21 @@ type Matrix struct {
 // one broken engine must not cost the numbers of the rest.
 func (m *Matrix) Plan() plan.Plan {
 	p := plan.Plan{Family: "kv", Repeat: m.Repeat, Seed: m.Load.Seed, KeepGoing: true}
+	tpl := &templates{root: m.Dir}
+	cells := m.cells()
 	for _, sync := range m.Fsync {
 		for _, e := range m.Engines {
-			for _, op := range m.cells() {
-				p.Steps = append(p.Steps, plan.Step{Target: e.Name, Workload: op, Run: func(ctx context.Context, r plan.Rep) ([]result.Run, error) {
-					return m.cell(ctx, e, sync, op, r)
+			for i, op := range cells {
+				last := i == len(cells)-1
+				p.Steps = append(p.Steps, plan.Step{Target: e.Name, Workload: op, Run: func(ctx context.Context, r plan.Rep) (runs []result.Run, err error) {
+					defer func() {
+						// The engine's templates are done with after its last
+						// cell, or when the run stops.
+						if ctx.Err() != nil || (last && (r.N >= max(m.Repeat, 1) || err != nil)) {
+							err = errors.Join(err, tpl.drop(e.Name, sync))
+						}
+					}()
+					return m.cell(ctx, e, sync, op, r, tpl)
 				}})
 			}
 		}
@@ -68,8 +78,10 @@ func (m *Matrix) cells() []string {
 
 // cell measures one operation on a store of its own and returns its runs
 // (two for the mixed pair), each with the store's key count and size on
-// disk before and after.
-func (m *Matrix) cell(ctx context.Context, e Engine, sync bool, op string, r plan.Rep) (runs []result.Run, err error) {
+// disk before and after. An engine that keeps data gets a copy of the
+// template for its fsync mode and seed, which openCell made once; a memory
+// engine is preloaded afresh.
+func (m *Matrix) cell(ctx context.Context, e Engine, sync bool, op string, r plan.Rep, tpl *templates) (runs []result.Run, err error) {
 	knobs, err := e.ResolveParams(m.Params[e.Name])
 	if err != nil {
 		return nil, err
@@ -86,7 +98,16 @@ func (m *Matrix) cell(ctx context.Context, e Engine, sync bool, op string, r pla
 	cfg := m.Load
 	cfg.Seed = r.Seed
 	cfg.InProcessTarget = true
-	c, err := openCell(ctx, e, Options{Dir: dir, Sync: sync, Params: m.Params[e.Name]}, m.Spec, cfg.Seed)
+	o := Options{Dir: dir, Sync: sync, Params: m.Params[e.Name]}
+	var c *cellStore
+	if e.Persistent() {
+		var from string
+		if from, err = tpl.get(ctx, e, o, m.Spec, cfg.Seed); err == nil {
+			c, err = copyCell(ctx, e, o, m.Spec, from)
+		}
+	} else {
+		c, err = openCell(ctx, e, o, m.Spec, cfg.Seed)
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, nil
