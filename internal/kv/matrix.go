@@ -203,8 +203,10 @@ func (m *Matrix) op(ctx context.Context, c *cellStore, engine, op string, cfg lo
 		if err != nil {
 			return nil, err
 		}
-		params["warmup"], params["del_rounds"] = "0s", strconv.Itoa(rounds)
-		return []result.Run{res.Fill(result.Run{Family: "kv", Target: engine, Workload: op, Params: params, Repeat: r.N}, cfg, 0)}, nil
+		params["warmup"] = "0s"
+		run := res.Fill(result.Run{Family: "kv", Target: engine, Workload: op, Params: params, Repeat: r.N}, cfg, 0)
+		run.Extra = map[string]float64{"del_rounds": float64(rounds)}
+		return []result.Run{run}, nil
 	default:
 		return nil, errors.New("unknown operation") // CheckOps rules it out
 	}
