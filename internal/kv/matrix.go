@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -98,6 +99,9 @@ func (m *Matrix) cell(ctx context.Context, e Engine, sync bool, op string, r pla
 	cfg := m.Load
 	cfg.Seed = r.Seed
 	cfg.InProcessTarget = true
+	// The cell before left garbage (a memtable's arenas, a batch's
+	// buffers): collected now, untimed, rather than in this cell's window.
+	runtime.GC()
 	o := Options{Dir: dir, Sync: sync, Params: m.Params[e.Name]}
 	var c *cellStore
 	if e.Persistent() {
