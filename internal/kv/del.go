@@ -9,16 +9,19 @@ import (
 	"github.com/dbmeter/dbmeter/internal/load"
 )
 
-// delWorkload deletes each preloaded key once, in order, workers taking
-// the next key from a shared counter.
+// delWorkload deletes the preloaded keys in order, workers taking the next
+// key from a shared counter. A matrix cell runs it in rounds (see
+// Matrix.delRounds): each round deletes some of the keys left, and once
+// they are all gone the keys are put back, untimed, before the next round.
 type delWorkload struct {
-	s    Store
-	d    *Data
-	next atomic.Uint64
+	s       Store
+	d       *Data
+	next    atomic.Uint64 // the next key to delete
+	deleted atomic.Uint64 // acknowledged deletes, reported by the workers
 }
 
 // NewDel returns the del workload over s, which must be preloaded. Call
-// End after the run: the keys are gone.
+// End after the run: the keys deleted are gone.
 func NewDel(s Store, d *Data) (*delWorkload, error) {
 	if d.Preloaded == 0 {
 		return nil, errNoPreload
@@ -28,21 +31,42 @@ func NewDel(s Store, d *Data) (*delWorkload, error) {
 
 func (w *delWorkload) Ops() []string { return []string{"del"} }
 
-func (w *delWorkload) NewWorker(_ context.Context, _ int, _ *rand.Rand) (load.Worker, error) {
-	key := make([]byte, w.d.KeySize)
-	n := w.d.Preloaded
-	return load.WorkerFunc(func(context.Context) (load.Outcome, error) {
-		i := w.next.Add(1) - 1
-		if i >= n {
-			return load.Outcome{}, fmt.Errorf("all %d preloaded keys are deleted: raise --keys or lower --count", n)
-		}
-		putKey(key, i)
-		if err := w.s.Delete(key); err != nil {
-			return load.Outcome{}, err
-		}
-		return load.Outcome{Bytes: int64(len(key))}, nil
-	}), nil
+// left is how many preloaded keys are not deleted yet.
+func (w *delWorkload) left() uint64 { return w.d.Preloaded - min(w.next.Load(), w.d.Preloaded) }
+
+func (w *delWorkload) NewWorker(context.Context, int, *rand.Rand) (load.Worker, error) {
+	return &deleter{w: w, key: make([]byte, w.d.KeySize)}, nil
 }
 
-// End records that the preloaded keys are gone.
-func (w *delWorkload) End() { w.d.Preloaded = 0 }
+// End takes the deleted keys off the held count.
+func (w *delWorkload) End() {
+	w.d.Held -= w.deleted.Swap(0)
+}
+
+// refilled starts over after the keys were put back.
+func (w *delWorkload) refilled() { w.next.Store(0) }
+
+type deleter struct {
+	w   *delWorkload
+	n   uint64 // acknowledged deletes
+	key []byte
+}
+
+func (d *deleter) Do(context.Context) (load.Outcome, error) {
+	i := d.w.next.Add(1) - 1
+	if i >= d.w.d.Preloaded {
+		return load.Outcome{}, fmt.Errorf("all %d preloaded keys are deleted: raise --keys or lower --count", d.w.d.Preloaded)
+	}
+	putKey(d.key, i)
+	if err := d.w.s.Delete(d.key); err != nil {
+		return load.Outcome{}, err
+	}
+	d.n++
+	return load.Outcome{Bytes: int64(len(d.key))}, nil
+}
+
+// Close reports the deletes.
+func (d *deleter) Close() error {
+	d.w.deleted.Add(d.n)
+	return nil
+}

@@ -11,10 +11,23 @@ import (
 type Engine struct {
 	Name string
 	Open Opener
-	// Sync names the engine's own durable-write switch that Options.Sync
-	// turns on; it is empty for memory engines, which keep nothing.
-	Sync  string
-	Knobs []Knob
+	// Sync names the engine's own durable-write switch as Options.Sync
+	// sets it, and SyncOff the same switch as fsync off leaves it; both are
+	// empty for memory engines, which keep nothing.
+	Sync, SyncOff string
+	Knobs         []Knob
+}
+
+// SyncLabel says what the engine's durable-write switch was in a run with
+// fsync on (sync) or off.
+func (e Engine) SyncLabel(sync bool) string {
+	switch {
+	case e.Sync == "":
+		return "none (memory engine)"
+	case sync:
+		return e.Sync
+	}
+	return e.SyncOff
 }
 
 // Persistent reports whether the engine keeps its data in Options.Dir, so
@@ -28,16 +41,16 @@ func (e Engine) Persistent() bool { return e.Sync != "" }
 // norocksdb.go leaves it nil) and a reason in unavailable.
 func registry() []Engine {
 	return []Engine{
-		{Name: "badger", Open: openBadger, Sync: "Options.SyncWrites = true", Knobs: badgerKnobs},
-		{Name: "bbolt", Open: openBbolt, Sync: "DB.NoSync = false (fdatasync per commit)", Knobs: bboltKnobs},
-		{Name: "bolt", Open: openBolt, Sync: "DB.NoSync = false (fdatasync per commit)", Knobs: boltKnobs},
-		{Name: "goleveldb", Open: openGoLevelDB, Sync: "opt.WriteOptions{Sync: true}", Knobs: goleveldbKnobs},
-		{Name: "pebble", Open: openPebble, Sync: "pebble.Sync write option (WAL fsync)", Knobs: pebbleKnobs},
-		{Name: "rocksdb", Open: openRocksDB, Sync: "WriteOptions.SetSync(true)", Knobs: rocksdbKnobs},
-		{Name: "buntdb", Open: openBuntDB, Sync: "Config.SyncPolicy = buntdb.Always", Knobs: buntdbKnobs},
-		{Name: "btree", Open: openBTreeAOF, Sync: "fsync of the append-only file after each write", Knobs: btreeKnobs},
+		{Name: "badger", Open: openBadger, Sync: "Options.SyncWrites = true", SyncOff: "Options.SyncWrites = false (writes not synced)", Knobs: badgerKnobs},
+		{Name: "bbolt", Open: openBbolt, Sync: "DB.NoSync = false (fdatasync per commit)", SyncOff: "DB.NoSync = true (no fdatasync on commit)", Knobs: bboltKnobs},
+		{Name: "bolt", Open: openBolt, Sync: "DB.NoSync = false (fdatasync per commit)", SyncOff: "DB.NoSync = true (no fdatasync on commit)", Knobs: boltKnobs},
+		{Name: "goleveldb", Open: openGoLevelDB, Sync: "opt.WriteOptions{Sync: true}", SyncOff: "opt.WriteOptions{Sync: false} (journal not synced)", Knobs: goleveldbKnobs},
+		{Name: "pebble", Open: openPebble, Sync: "pebble.Sync write option (WAL fsync)", SyncOff: "pebble.NoSync write option (WAL not synced)", Knobs: pebbleKnobs},
+		{Name: "rocksdb", Open: openRocksDB, Sync: "WriteOptions.SetSync(true)", SyncOff: "WriteOptions.SetSync(false) (WAL not synced)", Knobs: rocksdbKnobs},
+		{Name: "buntdb", Open: openBuntDB, Sync: "Config.SyncPolicy = buntdb.Always", SyncOff: "Config.SyncPolicy = buntdb.Never", Knobs: buntdbKnobs},
+		{Name: "btree", Open: openBTreeAOF, Sync: "fsync of the append-only file after each write", SyncOff: "no fsync of the append-only file", Knobs: btreeKnobs},
 		{Name: "btree:memory", Open: openBTreeMemory, Knobs: btreeKnobs},
-		{Name: "map", Open: openMapAOF, Sync: "fsync of the append-only file after each write"},
+		{Name: "map", Open: openMapAOF, Sync: "fsync of the append-only file after each write", SyncOff: "no fsync of the append-only file"},
 		{Name: "map:memory", Open: openMapMemory},
 		{Name: "cznic/kv"}, // unavailable
 	}

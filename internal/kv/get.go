@@ -39,30 +39,39 @@ func (w *getWorkload) NewWorker(_ context.Context, _ int, rng *rand.Rand) (load.
 	return newGetter(w.s, w.d, 0, rng), nil
 }
 
-// getter reads preloaded keys into a buffer it reuses.
-type getter struct {
-	s    Store
-	op   uint8
+// picker chooses preloaded key indexes as --dist says.
+type picker struct {
 	n    uint64
 	rng  *rand.Rand
 	zipf *rand.Zipf // nil: uniform
-	key  []byte
-	dst  []byte
+}
+
+func newPicker(d *Data, rng *rand.Rand) picker {
+	p := picker{n: d.Preloaded, rng: rng}
+	if d.Dist == "zipf" {
+		p.zipf = rand.NewZipf(rng, zipfS, zipfV, d.Preloaded-1)
+	}
+	return p
+}
+
+func (p *picker) pick() uint64 {
+	if p.zipf != nil {
+		return p.zipf.Uint64() * scramble % p.n
+	}
+	return p.rng.Uint64N(p.n)
+}
+
+// getter reads preloaded keys into a buffer it reuses.
+type getter struct {
+	picker
+	s   Store
+	op  uint8
+	key []byte
+	dst []byte
 }
 
 func newGetter(s Store, d *Data, op uint8, rng *rand.Rand) *getter {
-	g := &getter{s: s, op: op, n: d.Preloaded, rng: rng, key: make([]byte, d.KeySize), dst: make([]byte, 0, d.ValueSize)}
-	if d.Dist == "zipf" {
-		g.zipf = rand.NewZipf(rng, zipfS, zipfV, d.Preloaded-1)
-	}
-	return g
-}
-
-func (g *getter) pick() uint64 {
-	if g.zipf != nil {
-		return g.zipf.Uint64() * scramble % g.n
-	}
-	return g.rng.Uint64N(g.n)
+	return &getter{picker: newPicker(d, rng), s: s, op: op, key: make([]byte, d.KeySize), dst: make([]byte, 0, d.ValueSize)}
 }
 
 func (g *getter) Do(context.Context) (load.Outcome, error) {

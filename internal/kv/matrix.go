@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,9 +17,9 @@ import (
 	"github.com/dbmeter/dbmeter/internal/result"
 )
 
-// Matrix runs every engine × operation × fsync mode. Each engine gets a
-// fresh directory per fsync mode and repetition, is preloaded once (not
-// timed), runs the operations in run order, and is removed.
+// Matrix runs every engine × operation × fsync mode. Each cell (one
+// operation on one engine in one fsync mode, one repetition) gets a store
+// of its own, in the same state: see openCell.
 type Matrix struct {
 	Engines []Engine
 	Ops     []string // checked by CheckOps
@@ -35,72 +36,110 @@ type Matrix struct {
 	Flags map[string]string
 }
 
-// Plan returns the matrix as a plan: one step per fsync mode × engine,
-// each running every operation on one fresh store. An engine that fails to
-// open, preload or close is an error, but the other engines still run: one
-// broken engine must not cost the numbers of the rest.
+// Plan returns the matrix as a plan: one step per fsync mode × engine ×
+// cell, each repetition on a store of its own. A cell that fails (an
+// engine that cannot open) is an error, but the other cells still run:
+// one broken engine must not cost the numbers of the rest.
 func (m *Matrix) Plan() plan.Plan {
 	p := plan.Plan{Family: "kv", Repeat: m.Repeat, Seed: m.Load.Seed, KeepGoing: true}
+	tpl := &templates{root: m.Dir}
+	cells := m.cells()
 	for _, sync := range m.Fsync {
 		for _, e := range m.Engines {
-			p.Steps = append(p.Steps, plan.Step{Target: e.Name, Workload: "matrix", Run: func(ctx context.Context, r plan.Rep) ([]result.Run, error) {
-				var runs []result.Run
-				err := m.engine(ctx, e, sync, r, func(run result.Run) { runs = append(runs, run) })
-				return runs, err
-			}})
+			for i, op := range cells {
+				last := i == len(cells)-1
+				p.Steps = append(p.Steps, plan.Step{Target: e.Name, Workload: op, Run: func(ctx context.Context, r plan.Rep) (runs []result.Run, err error) {
+					defer func() {
+						// The engine's templates are done with after its last
+						// cell, or when the run stops.
+						if ctx.Err() != nil || (last && (r.N >= max(m.Repeat, 1) || err != nil)) {
+							err = errors.Join(err, tpl.drop(e.Name, sync))
+						}
+					}()
+					return m.cell(ctx, e, sync, op, r, tpl)
+				}})
+			}
 		}
 	}
 	return p
 }
 
-func (m *Matrix) engine(ctx context.Context, e Engine, sync bool, r plan.Rep, add func(result.Run)) (err error) {
+// cells are the operations that each need a run of their own: setmixed
+// and getmixed come from one run, named after the first one asked for.
+func (m *Matrix) cells() []string {
+	var out []string
+	for _, op := range m.Ops {
+		if op == "getmixed" && slices.Contains(m.Ops, "setmixed") {
+			continue
+		}
+		out = append(out, op)
+	}
+	return out
+}
+
+// cell measures one operation on a store of its own and returns its runs
+// (two for the mixed pair), each with the store's key count and size on
+// disk before and after. An engine that keeps data gets a copy of the
+// template for its fsync mode and seed, which openCell made once; a memory
+// engine is preloaded afresh.
+func (m *Matrix) cell(ctx context.Context, e Engine, sync bool, op string, r plan.Rep, tpl *templates) (runs []result.Run, err error) {
 	knobs, err := e.ResolveParams(m.Params[e.Name])
 	if err != nil {
-		return err
+		return nil, err
 	}
 	dir, err := os.MkdirTemp(m.Dir, strings.ReplaceAll(e.Name, ":", "-")+"-")
 	if err != nil {
-		return fmt.Errorf("make directory for %s: %w", e.Name, err)
+		return nil, fmt.Errorf("make directory for %s: %w", e.Name, err)
 	}
 	defer func() {
 		if rerr := os.RemoveAll(dir); rerr != nil && err == nil {
 			err = fmt.Errorf("remove %s: %w", dir, rerr)
 		}
 	}()
-	s, err := e.Open(ctx, Options{Dir: dir, Sync: sync, Params: m.Params[e.Name]})
-	if err != nil {
-		return fmt.Errorf("open %s: %w", e.Name, err)
-	}
-	defer func() {
-		if cerr := closeWithin(s, closeTimeout); cerr != nil && err == nil {
-			err = fmt.Errorf("close %s: %w", e.Name, cerr)
-		}
-	}()
 	cfg := m.Load
 	cfg.Seed = r.Seed
 	cfg.InProcessTarget = true
-	d := NewData(m.Spec)
-	if needsPreload(m.Ops) {
-		if err := d.Preload(ctx, s, cfg.Seed); err != nil {
-			if ctx.Err() != nil {
-				return nil
-			}
-			return fmt.Errorf("%s: %w", e.Name, err)
+	// The cell before left garbage (a memtable's arenas, a batch's
+	// buffers): collected now, untimed, rather than in this cell's window.
+	runtime.GC()
+	o := Options{Dir: dir, Sync: sync, Params: m.Params[e.Name]}
+	var c *cellStore
+	if e.Persistent() {
+		var from string
+		if from, err = tpl.get(ctx, e, o, m.Spec, cfg.Seed); err == nil {
+			c, err = copyCell(ctx, e, o, m.Spec, from)
 		}
+	} else {
+		c, err = openCell(ctx, e, o, m.Spec, cfg.Seed)
 	}
-	params := m.params(e, knobs, sync)
-	for _, op := range m.Ops {
-		if op == "getmixed" && slices.Contains(m.Ops, "setmixed") {
-			continue // the setmixed run reported it
-		}
+	if err != nil {
 		if ctx.Err() != nil {
-			return nil
+			return nil, nil
 		}
-		if err := m.op(ctx, s, d, e.Name, op, cfg, params, r, add); err != nil {
-			return fmt.Errorf("%s %s: %w", e.Name, op, err)
-		}
+		return nil, fmt.Errorf("%s: %w", e.Name, err)
 	}
-	return nil
+	defer func() {
+		if cerr := closeWithin(c.s, closeTimeout); cerr != nil && err == nil {
+			err = fmt.Errorf("close %s: %w", e.Name, cerr)
+		}
+	}()
+	before, err := c.state()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", e.Name, err)
+	}
+	runs, err = m.op(ctx, c, e.Name, op, cfg, m.params(e, knobs, sync), r)
+	if err != nil {
+		return runs, fmt.Errorf("%s %s: %w", e.Name, op, err)
+	}
+	after, err := c.state()
+	if err != nil {
+		return runs, fmt.Errorf("%s: %w", e.Name, err)
+	}
+	for i := range runs {
+		before.record(&runs[i], "start")
+		after.record(&runs[i], "end")
+	}
+	return runs, nil
 }
 
 // closeTimeout bounds the wait for an engine to close: one that failed
@@ -126,40 +165,51 @@ func closeWithin(s Store, d time.Duration) error {
 	}
 }
 
-// op runs one workload and adds its runs.
-func (m *Matrix) op(ctx context.Context, s Store, d *Data, engine, op string, cfg load.Config, params map[string]string, r plan.Rep, add func(result.Run)) error {
+// op runs one workload on c's store and returns its runs.
+func (m *Matrix) op(ctx context.Context, c *cellStore, engine, op string, cfg load.Config, params map[string]string, r plan.Rep) ([]result.Run, error) {
 	params = maps.Clone(params)
 	var w Workload
 	var end func()
 	switch op {
 	case "set":
-		ws := NewSet(s, d, cfg)
+		ws := NewSet(c.s, c.d, cfg)
 		w, end = ws, ws.End
-	case "get":
-		wg, err := NewGet(s, d)
+	case "update":
+		wu, err := NewUpdate(c.s, c.d)
 		if err != nil {
-			return err
+			return nil, err
+		}
+		w = wu
+	case "get":
+		wg, err := NewGet(c.s, c.d)
+		if err != nil {
+			return nil, err
 		}
 		w = wg
 	case "setmixed", "getmixed":
-		wm, err := NewMixed(s, d)
+		wm, err := NewMixed(c.s, c.d)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		w, end = wm, wm.End
 	case "batchset":
-		wb := NewBatchSet(s, d, cfg)
+		wb := NewBatchSet(c.s, c.d, cfg)
 		w, end = wb, wb.End
 	case "del":
-		wd, err := NewDel(s, d)
+		wd, err := NewDel(c.s, c.d)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		w, end = wd, wd.End
-		cfg = delConfig(cfg, d.Preloaded)
-		params["duration"], params["warmup"], params["count"] = "0s", "0s", strconv.FormatInt(cfg.Count, 10)
+		res, rounds, err := c.delRounds(ctx, wd, cfg, r.WatchAs(op, wd.Ops()...))
+		if err != nil {
+			return nil, err
+		}
+		params["warmup"] = "0s"
+		run := res.Fill(result.Run{Family: "kv", Target: engine, Workload: op, Params: params, Repeat: r.N}, cfg, 0)
+		FigureDeclarations().Set(&run, "del_rounds", float64(rounds))
+		return []result.Run{run}, nil
 	default:
-		return errors.New("unknown operation") // CheckOps rules it out
+		return nil, errors.New("unknown operation") // CheckOps rules it out
 	}
 	label := op
 	if op == "setmixed" || op == "getmixed" {
@@ -167,7 +217,7 @@ func (m *Matrix) op(ctx context.Context, s Store, d *Data, engine, op string, cf
 	}
 	res, err := load.Run(ctx, cfg, w.Ops(), w.NewWorker, r.WatchAs(label, w.Ops()...))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if end != nil {
 		end()
@@ -175,6 +225,7 @@ func (m *Matrix) op(ctx context.Context, s Store, d *Data, engine, op string, cf
 	base := result.Run{Family: "kv", Target: engine, Params: params, Repeat: r.N}
 	switch op {
 	case "setmixed", "getmixed":
+		var runs []result.Run
 		for i, name := range []string{"setmixed", "getmixed"} {
 			if !slices.Contains(m.Ops, name) {
 				continue
@@ -187,8 +238,9 @@ func (m *Matrix) op(ctx context.Context, s Store, d *Data, engine, op string, cf
 			if i == mixedGet {
 				run.Workers = cfg.Workers - 1
 			}
-			add(run)
+			runs = append(runs, run)
 		}
+		return runs, nil
 	case "batchset":
 		run := res.Fill(withWorkload(base, op), cfg, 0)
 		x := FigureDeclarations()
@@ -196,28 +248,14 @@ func (m *Matrix) op(ctx context.Context, s Store, d *Data, engine, op string, cf
 		if run.Rows > 0 {
 			x.Set(&run, "ns_per_key", run.Latency.Mean/float64(m.Spec.Batch))
 		}
-		add(run)
-	default:
-		add(res.Fill(withWorkload(base, op), cfg, 0))
+		return []result.Run{run}, nil
 	}
-	return nil
+	return []result.Run{res.Fill(withWorkload(base, op), cfg, 0)}, nil
 }
 
 func withWorkload(r result.Run, op string) result.Run {
 	r.Workload = op
 	return r
-}
-
-// delConfig makes the del run delete each preloaded key once: a count run
-// of --count keys, or of all of them, with no warm-up (a warm-up would
-// delete keys without measuring).
-func delConfig(cfg load.Config, preloaded uint64) load.Config {
-	n := int64(preloaded)
-	if cfg.Count > 0 {
-		n = min(cfg.Count, n)
-	}
-	cfg.Duration, cfg.Warmup, cfg.Count = 0, 0, max(n, int64(cfg.Workers))
-	return cfg
 }
 
 // params are the run's flags plus what the kv family adds: the fsync mode,
@@ -228,15 +266,8 @@ func (m *Matrix) params(e Engine, knobs map[string]string, sync bool) map[string
 		p = map[string]string{}
 	}
 	p["fsync"] = strconv.FormatBool(sync)
-	if e.Sync != "" {
-		p["fsync_switch"] = e.Sync
-	} else {
-		p["fsync_switch"] = "none (memory engine)"
-	}
-	p["preloaded_keys"] = "0"
-	if needsPreload(m.Ops) {
-		p["preloaded_keys"] = strconv.Itoa(m.Spec.Keys)
-	}
+	p["fsync_switch"] = e.SyncLabel(sync)
+	p["preloaded_keys"] = strconv.Itoa(m.Spec.Keys)
 	for k, v := range knobs {
 		p[e.Name+"."+k] = v
 	}
@@ -249,5 +280,12 @@ func FigureDeclarations() result.Declarations {
 	return result.Declarations{
 		"keys_s":     result.Sum("keys/s"),
 		"ns_per_key": result.Mean("ns", "ops"),
+		// A cell's store at its start and end (kv runs on one machine:
+		// shards never split a store).
+		"keys_start":       result.Equal("keys"),
+		"keys_end":         result.Max("keys"),
+		"disk_bytes_start": result.Max("bytes"),
+		"disk_bytes_end":   result.Max("bytes"),
+		"del_rounds":       result.Sum("rounds"),
 	}
 }

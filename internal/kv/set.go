@@ -61,7 +61,7 @@ func (w *setter) Do(context.Context) (load.Outcome, error) {
 func (w *setter) Close() error {
 	if w.k > 0 {
 		last, _ := w.fresh.index(w.id, w.k-1)
-		w.fresh.done(last + 1)
+		w.fresh.done(last+1, w.k)
 	}
 	return nil
 }

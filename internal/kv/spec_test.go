@@ -19,10 +19,10 @@ func TestCheckOps(t *testing.T) {
 		want    []string
 		wantErr string
 	}{
-		// Run order is fixed whatever the order given: del last.
-		{in: []string{"del", "get", "set"}, want: []string{"set", "get", "del"}},
+		// Run order is fixed whatever the order given.
+		{in: []string{"del", "get", "update", "set"}, want: []string{"set", "update", "get", "del"}},
 		{in: []string{"getmixed", "getmixed"}, want: []string{"getmixed"}},
-		{in: []string{"set", "scan"}, wantErr: `unknown operation "scan" (known: set, get, setmixed, getmixed, batchset, del)`},
+		{in: []string{"set", "scan"}, wantErr: `unknown operation "scan" (known: set, update, get, setmixed, getmixed, batchset, del)`},
 	}
 	for _, tt := range tests {
 		got, err := kv.CheckOps(tt.in)

@@ -65,8 +65,12 @@ type Workload interface {
 // preloaded keys and where never-written keys begin.
 type Data struct {
 	Spec
-	// Preloaded keys are 0 … Preloaded-1; del removes them.
+	// Preloaded keys are 0 … Preloaded-1.
 	Preloaded uint64
+	// Held counts the keys the store holds: the preloaded ones, plus every
+	// acknowledged write of a new key, minus every acknowledged delete.
+	// Workloads add theirs in End.
+	Held uint64
 	// next is the first index no workload has written.
 	next uint64
 }
@@ -98,7 +102,7 @@ func (d *Data) Preload(ctx context.Context, s Store, seed uint64) error {
 			return fmt.Errorf("preload keys %d-%d: %w", start, start+len(keys)-1, err)
 		}
 	}
-	d.Preloaded = uint64(d.Keys)
+	d.Preloaded, d.Held = uint64(d.Keys), uint64(d.Keys)
 	return nil
 }
 
@@ -130,7 +134,8 @@ type freshKeys struct {
 	stripes uint64
 	mu      struct {
 		sync.Mutex
-		end uint64
+		end     uint64
+		written uint64 // acknowledged writes, all of new keys
 	}
 }
 
@@ -149,17 +154,21 @@ func (f *freshKeys) index(id int, k uint64) (uint64, error) {
 	return i, nil
 }
 
-// done records that a worker wrote up to index end-1.
-func (f *freshKeys) done(end uint64) {
+// done records that a worker wrote n keys, up to index end-1.
+func (f *freshKeys) done(end, n uint64) {
 	f.mu.Lock()
 	f.mu.end = max(f.mu.end, end)
+	f.mu.written += n
 	f.mu.Unlock()
 }
 
-// End moves the data's next index past every key written.
+// End moves the data's next index past every key written and counts them
+// as held.
 func (f *freshKeys) End() {
 	f.mu.Lock()
 	f.data.next = max(f.data.next, f.mu.end)
+	f.data.Held += f.mu.written
+	f.mu.written = 0
 	f.mu.Unlock()
 }
 

@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/dbmeter/dbmeter/internal/kv"
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/plan"
+	"github.com/dbmeter/dbmeter/internal/result"
 )
 
 func countConfig(workers int, count int64) load.Config {
@@ -118,8 +120,8 @@ func TestMatrix(t *testing.T) {
 			t.Errorf("%s/%s: family %q, %d errors", r.Target, r.Workload, r.Family, r.Errors)
 		}
 	}
-	if len(runs) != 2*2*6 {
-		t.Fatalf("got %d runs, want 24: %q", len(runs), got)
+	if len(runs) != 2*2*7 {
+		t.Fatalf("got %d runs, want 28: %q", len(runs), got)
 	}
 	for _, r := range runs {
 		switch r.Workload {
@@ -129,8 +131,8 @@ func TestMatrix(t *testing.T) {
 			}
 		case "del":
 			// --count 100 of 200 preloaded keys: del deletes 100 of them.
-			if r.Ops != 100 || r.Params["count"] != "100" {
-				t.Errorf("%s del: %d ops, params count %q; want min(count, keys) = 100", r.Target, r.Ops, r.Params["count"])
+			if r.Ops != 100 || r.Extra["keys_end"] != 100 {
+				t.Errorf("%s del: %d ops, %v keys left; want 100 and 100", r.Target, r.Ops, r.Extra["keys_end"])
 			}
 		case "setmixed", "getmixed":
 			if r.Ops == 0 {
@@ -154,4 +156,88 @@ func readDir(dir string) ([]string, error) {
 		names = append(names, e.Name())
 	}
 	return names, err
+}
+
+// matrixRuns runs a matrix of map:memory and pebble over 200 keys with
+// cfg and returns its runs by fsync/engine/operation.
+func matrixRuns(t *testing.T, ops []string, cfg load.Config) map[string]result.Run {
+	t.Helper()
+	engines, err := kv.CheckEngines([]string{"map:memory", "pebble"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := kv.DefaultSpec()
+	spec.Keys, spec.Batch = 200, 10
+	m := kv.Matrix{Engines: engines, Ops: ops, Fsync: []bool{false}, Spec: spec, Dir: t.TempDir(), Load: cfg, Repeat: 1}
+	var c plan.Collector
+	if err := plan.Execute(context.Background(), m.Plan(), &c); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]result.Run{}
+	for _, r := range c.Runs {
+		if r.Errors != 0 {
+			t.Errorf("%s/%s: %d errors", r.Target, r.Workload, r.Errors)
+		}
+		out[r.Target+"/"+r.Workload] = r
+	}
+	return out
+}
+
+// Every cell starts from the same store, whatever ran before it: the
+// preloaded keys and nothing else, so get after set reads 200 keys, not
+// 200 plus what set wrote; and each cell says what its store held at its
+// end: set and batchset add a key per write, update and get none, del takes
+// one off per delete.
+func TestMatrixCellsStartAlike(t *testing.T) {
+	runs := matrixRuns(t, kv.Ops(), countConfig(2, 100))
+	for _, e := range []string{"map:memory", "pebble"} {
+		var size float64
+		for _, op := range kv.Ops() {
+			r, ok := runs[e+"/"+op]
+			if !ok {
+				t.Fatalf("no %s/%s run", e, op)
+			}
+			if r.Extra["keys_start"] != 200 {
+				t.Errorf("%s/%s started with %v keys, want the 200 preloaded", e, op, r.Extra["keys_start"])
+			}
+			if e == "pebble" && r.Extra["disk_bytes_start"] <= 0 {
+				t.Errorf("%s/%s: no size on disk at the start: %v", e, op, r.Extra)
+			}
+			if size == 0 {
+				size = r.Extra["disk_bytes_start"]
+			}
+			added := map[string]float64{"set": 100, "batchset": 100 * 10, "setmixed": float64(r.Ops), "del": -100}[op]
+			if op == "getmixed" {
+				added = float64(runs[e+"/setmixed"].Ops)
+			}
+			if want := 200 + added; r.Extra["keys_end"] != want {
+				t.Errorf("%s/%s ended with %v keys, want %v", e, op, r.Extra["keys_end"], want)
+			}
+		}
+	}
+}
+
+// del is measured for the window asked, however few keys there are: it
+// deletes them in rounds, putting them back between rounds, and a --count
+// larger than the keys deletes that many in all.
+func TestDelRounds(t *testing.T) {
+	runs := matrixRuns(t, []string{"del"}, countConfig(2, 500))
+	for _, e := range []string{"map:memory", "pebble"} {
+		r := runs[e+"/del"]
+		// 200 keys: rounds of 200, 200 and 100 deletes.
+		if r.Ops != 500 || r.Extra["del_rounds"] != 3 || r.Extra["keys_end"] != 100 {
+			t.Errorf("%s del --count 500 of 200 keys: %d deletes in %v rounds, %v keys left; want 500 in 3, 100 left",
+				e, r.Ops, r.Extra["del_rounds"], r.Extra["keys_end"])
+		}
+	}
+	cfg := countConfig(2, 0)
+	cfg.Duration, cfg.Interval = 150*time.Millisecond, 15*time.Millisecond
+	runs = matrixRuns(t, []string{"del"}, cfg)
+	for _, e := range []string{"map:memory", "pebble"} {
+		r := runs[e+"/del"]
+		if r.DurationS < 0.15 || len(r.Intervals) < 10 {
+			t.Errorf("%s del for 150ms over 200 keys: measured %.3fs (%d deletes), %d intervals; want at least 150ms and 10 intervals",
+				e, r.DurationS, r.Ops, len(r.Intervals))
+		}
+	}
 }

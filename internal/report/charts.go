@@ -20,6 +20,9 @@ type Chart struct {
 	// "pct" (1/(1-q) shown as a percentile), "count", "" (as is).
 	X string `json:"x"`
 	Y string `json:"y"`
+	// Height is the chart's height in pixels: room for a legend that
+	// shows every series name.
+	Height int `json:"-"`
 }
 
 // palette gives each series label the same colour in every chart.
@@ -52,9 +55,25 @@ func Charts(srcs []Source) ([]Chart, error) {
 			}
 		}
 		id := func(kind string) string { return fmt.Sprintf("chart-%d", len(out)+1) + "-" + kind }
-		out = append(out, throughputBars(id("throughput"), family, "ops/s", l, col, fam, func(r *result.Run) float64 { return r.OpsPerS }))
-		if hasRows(fam) {
-			out = append(out, throughputBars(id("rows"), family, "rows/s", l, col, fam, func(r *result.Run) float64 { return r.RowsPerS }))
+		// A batch is not an operation of the others' size: batches/s get
+		// a chart of their own, or their bars vanish beside millions of
+		// ops/s.
+		ops, batches := fam, []entry(nil)
+		if family == "kv" {
+			ops, batches = splitEntries(fam, func(e entry) bool { return e.run.Workload != "batchset" })
+		}
+		if len(ops) > 0 {
+			out = append(out, throughputBars(id("throughput"), family, "ops/s", l, col, ops, func(r *result.Run) float64 { return r.OpsPerS }))
+		}
+		if len(batches) > 0 {
+			out = append(out, throughputBars(id("batches"), family+" batchset", "batches/s", l, col, batches, func(r *result.Run) float64 { return r.OpsPerS }))
+		}
+		if rows, _ := splitEntries(fam, func(e entry) bool { return e.run.RowsPerS > 0 }); hasRows(rows) {
+			unit := "rows/s"
+			if family == "kv" {
+				unit = "keys/s"
+			}
+			out = append(out, throughputBars(id("rows"), family, unit, l, col, rows, func(r *result.Run) float64 { return r.RowsPerS }))
 		}
 		for _, w := range ordered(fam, func(e entry) string { return e.run.Workload }) {
 			var wl []entry
@@ -94,6 +113,18 @@ func hasRows(es []entry) bool {
 	return false
 }
 
+// splitEntries returns the entries keep holds for, and the others.
+func splitEntries(es []entry, keep func(entry) bool) (kept, rest []entry) {
+	for _, e := range es {
+		if keep(e) {
+			kept = append(kept, e)
+		} else {
+			rest = append(rest, e)
+		}
+	}
+	return kept, rest
+}
+
 // hasIntervals says whether a run has enough intervals to draw a line.
 func hasIntervals(es []entry) bool {
 	for _, e := range es {
@@ -108,10 +139,45 @@ func base(title string) map[string]any {
 	return map[string]any{
 		"animation": false,
 		"title":     map[string]any{"text": title, "left": "center", "textStyle": map[string]any{"fontSize": 14}},
-		"legend":    map[string]any{"bottom": 0, "type": "scroll"},
+		"legend":    map[string]any{"bottom": 0, "type": "plain"},
 		"grid":      map[string]any{"left": 80, "right": 40, "top": 50, "bottom": 70},
 		"toolbox":   map[string]any{"right": 8, "top": 24, "feature": map[string]any{"dataZoom": map[string]any{}, "restore": map[string]any{}}},
 	}
+}
+
+// Chart sizes: a legend shows every series name, wrapping onto as many
+// rows as it needs (ECharts' plain legend), and the plot keeps its height
+// above them.
+const (
+	chartPlot      = 300 // pixels above the legend
+	legendRow      = 24  // pixels per row of legend
+	legendRowChars = 80  // characters of names (with their markers) a row holds
+)
+
+// withLegend makes room under the plot for a legend of names.
+func withLegend(c Chart, names []string) Chart {
+	chars := 0
+	for _, n := range names {
+		chars += len([]rune(n)) + 6 // the marker and the gap
+	}
+	rows := max(1, (chars+legendRowChars-1)/legendRowChars)
+	bottom := 46 + legendRow*rows
+	c.Option["grid"].(map[string]any)["bottom"] = bottom
+	c.Height = chartPlot + bottom
+	return c
+}
+
+// seriesNames lists the names of a chart's series.
+func seriesNames(series []any) []string {
+	var out []string
+	for _, s := range series {
+		if m, ok := s.(map[string]any); ok {
+			if n, ok := m["name"].(string); ok {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
 }
 
 // throughputBars: operations along the axis, a bar per target; repetitions
@@ -139,7 +205,7 @@ func throughputBars(id, family, unit string, l labeler, col colors, es []entry, 
 	o["xAxis"] = map[string]any{"type": "category", "data": ops}
 	o["yAxis"] = map[string]any{"type": "value", "name": unit}
 	o["series"] = series
-	return Chart{ID: id, Title: o["title"].(map[string]any)["text"].(string), Option: o, Y: "count"}
+	return withLegend(Chart{ID: id, Title: o["title"].(map[string]any)["text"].(string), Option: o, Y: "count"}, seriesNames(series))
 }
 
 // percentileCurves draws latency against percentile on a log axis of
@@ -178,7 +244,8 @@ func percentileCurves(id, what string, l labeler, col colors, es []entry) (*Char
 	o["xAxis"] = map[string]any{"type": "log", "name": "percentile", "nameLocation": "middle", "nameGap": 28, "min": 1, "logBase": 10}
 	o["yAxis"] = map[string]any{"type": "log", "name": "latency", "logBase": 10}
 	o["series"] = series
-	return &Chart{ID: id, Title: what + ": latency by percentile", Option: o, X: "pct", Y: "ns"}, nil
+	c := withLegend(Chart{ID: id, Title: what + ": latency by percentile", Option: o, X: "pct", Y: "ns"}, seriesNames(series))
+	return &c, nil
 }
 
 // curve samples h at ten points per decade of 1/(1-q), up to the last
@@ -245,5 +312,5 @@ func overTime(id, what string, l labeler, col colors, es []entry, p99 bool) Char
 	o["xAxis"] = map[string]any{"type": "value", "name": "seconds into the measured window", "nameLocation": "middle", "nameGap": 28}
 	o["yAxis"] = y
 	o["series"] = series
-	return Chart{ID: id, Title: o["title"].(map[string]any)["text"].(string), Option: o, Y: yfmt}
+	return withLegend(Chart{ID: id, Title: o["title"].(map[string]any)["text"].(string), Option: o, Y: yfmt}, seriesNames(series))
 }

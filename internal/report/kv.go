@@ -14,7 +14,7 @@ import (
 
 // kvOpOrder is the row order of the kv tables: the seed's operations, then
 // batchset. Operations not listed (from a newer dbmeter) follow.
-var kvOpOrder = []string{"set", "get", "del", "setmixed", "getmixed", "batchset"}
+var kvOpOrder = []string{"set", "update", "get", "del", "setmixed", "getmixed", "batchset"}
 
 // kvTables renders the kv family as the seed did: per fsync mode, a
 // throughput table and a latency table, operations as rows and engines as
@@ -45,10 +45,18 @@ func kvMode(w io.Writer, mode string, runs []result.Run, disk result.Disk) error
 	rows := slices.Clone(ops.keys)
 	sort.SliceStable(rows, func(i, j int) bool { return kvOpRank(rows[i]) < kvOpRank(rows[j]) })
 	cells := map[[2]string]result.Run{}
+	reps := map[[2]string][]result.Run{}
+	repeat := 0
 	for _, e := range engines.keys {
 		for _, op := range rows {
 			if r, ok := kvMedian(engines.runs[e], op); ok {
 				cells[[2]string{op, e}] = r
+			}
+			for _, r := range engines.runs[e] {
+				if r.Workload == op {
+					reps[[2]string{op, e}] = append(reps[[2]string{op, e}], r)
+					repeat = max(repeat, r.Repeat)
+				}
 			}
 		}
 	}
@@ -57,12 +65,18 @@ func kvMode(w io.Writer, mode string, runs []result.Run, disk result.Disk) error
 		fsync = "fsync on (every write durable before it is acknowledged)"
 	}
 	p := runs[0].Params
-	preload := kvCount(p["preloaded_keys"]) + " keys preloaded"
+	for _, r := range runs {
+		if r.Workload != "del" { // del's params say it had no warm-up
+			p = r.Params
+			break
+		}
+	}
+	preload := kvCount(p["preloaded_keys"]) + " keys preloaded in every cell's store"
 	if p["preloaded_keys"] == "0" {
-		preload = "no keys preloaded" // only set and batchset ran
+		preload = "no keys preloaded" // from a dbmeter before 2026-11, where only set and batchset ran
 	}
 	fmt.Fprintf(w, "kv  %s  ·  %s workers  ·  %s  ·  key %sB value %sB  ·  %s\n",
-		fsync, p["workers"], preload, p["key-size"], p["value-size"], kvWindow(p, rows))
+		fsync, p["workers"], preload, p["key-size"], p["value-size"], kvWindow(p, repeat))
 	if mode == "true" {
 		fmt.Fprintln(w, kvDiskLine(disk))
 	}
@@ -83,6 +97,7 @@ func kvMode(w io.Writer, mode string, runs []result.Run, disk result.Disk) error
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, header)
+	flagged := false
 	for _, op := range rows {
 		label := op
 		if op == "batchset" {
@@ -90,7 +105,11 @@ func kvMode(w io.Writer, mode string, runs []result.Run, disk result.Disk) error
 		}
 		fmt.Fprint(tw, label+"\t")
 		for _, e := range engines.keys {
-			fmt.Fprint(tw, cell(op, e, func(r result.Run) string { return Count(r.OpsPerS) })+"\t")
+			fmt.Fprint(tw, cell(op, e, func(r result.Run) string {
+				s, f := kvThroughputCell(r.OpsPerS, reps[[2]string{op, e}])
+				flagged = flagged || f
+				return s
+			})+"\t")
 		}
 		fmt.Fprintln(tw)
 		if op == "batchset" {
@@ -104,6 +123,7 @@ func kvMode(w io.Writer, mode string, runs []result.Run, disk result.Disk) error
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	fmt.Fprintln(w, kvSpreadNote(repeat, flagged))
 	if mode == "true" {
 		for _, e := range engines.keys {
 			for _, op := range rows {
@@ -146,15 +166,19 @@ func kvMode(w io.Writer, mode string, runs []result.Run, disk result.Disk) error
 	return tw.Flush()
 }
 
-// kvWindow says how long each operation ran.
-func kvWindow(p map[string]string, ops []string) string {
+// kvWindow says how long each cell ran, and how often.
+func kvWindow(p map[string]string, repeat int) string {
+	s := p["duration"] + " per cell"
 	if c := p["count"]; c != "" && c != "0" {
-		return c + " ops per operation"
+		s = c + " ops per cell"
 	}
-	if slices.Contains(ops, "del") {
-		return p["duration"] + " per operation (del: each preloaded key once)"
+	if w := p["warmup"]; w != "" && w != "0s" {
+		s += " after " + w + " of warm-up"
 	}
-	return p["duration"] + " per operation"
+	if repeat > 1 {
+		s += fmt.Sprintf(", median of %d", repeat)
+	}
+	return s
 }
 
 // kvCount formats a whole number kept as a string param.

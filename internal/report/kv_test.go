@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 
@@ -38,10 +39,11 @@ func TestKVTables(t *testing.T) {
 	}
 	out := buf.String()
 	for _, want := range []string{
-		"kv  fsync off  ·  2 workers  ·  20,000 keys preloaded  ·  key 9B value 256B  ·  500ms per operation",
+		"kv  fsync off  ·  2 workers  ·  20,000 keys preloaded in every cell's store  ·  key 9B value 256B  ·  500ms per cell",
 		"throughput (ops/s)   pebble        map",
 		"                   set  400,000   300,000!",
 		"                   get   70,000  2,000,000",
+		"±: the largest distance of its progress intervals from their median (throughput)",
 		"  batchset (batches/s)        -      3,000",
 		"     batchset (keys/s)        -    300,000",
 		"                get p50  15.0µs    500ns",
@@ -55,5 +57,105 @@ func TestKVTables(t *testing.T) {
 	}
 	if strings.Index(out, "     set") > strings.Index(out, "     get") {
 		t.Errorf("set must come before get:\n%s", out)
+	}
+}
+
+// reps makes a cell's repetitions with the given ops/s.
+func reps(opsPerS ...float64) []result.Run {
+	var out []result.Run
+	for i, v := range opsPerS {
+		r := kvRun("pebble", "get", "false", v, 1000)
+		r.Repeat = i + 1
+		out = append(out, r)
+	}
+	return out
+}
+
+// withIntervals gives a run intervals of 100 ms with these ops each, and a
+// short tail of tail ops in 5 ms.
+func withIntervals(r result.Run, tail int64, ops ...int64) result.Run {
+	ts := 0.0
+	for _, n := range ops {
+		ts += 0.1
+		r.Intervals = append(r.Intervals, result.Interval{TS: ts, Ops: n})
+	}
+	r.Intervals = append(r.Intervals, result.Interval{TS: ts + 0.005, Ops: tail})
+	return r
+}
+
+// A cell's spread is the largest distance from the median, across its
+// repetitions, or across the whole intervals of a single one; past 25 % it
+// is flagged.
+func TestKVSpread(t *testing.T) {
+	tests := []struct {
+		name    string
+		reps    []result.Run
+		want    string // the cell as the tables print it
+		flagged bool
+	}{
+		{"three steady repetitions", reps(100000, 104000, 98000), "100,000 ±4%", false},
+		{"one repetition far off", reps(100000, 60000, 104000), "100,000 ±40%*", true},
+		{"two repetitions: the median is their mean", reps(100000, 140000), "120,000 ±17%", false},
+		{"one run, steady intervals, the tail left out", []result.Run{withIntervals(kvRun("map", "get", "false", 100000, 500), 3, 10000, 10500, 9800, 10000)}, "100,000 ±5%", false},
+		{"one run, an interval stalled", []result.Run{withIntervals(kvRun("map", "get", "false", 100000, 500), 0, 10000, 10000, 3000, 10000)}, "100,000 ±70%*", true},
+		{"one run without intervals: nothing to compare", []result.Run{kvRun("map", "get", "false", 100000, 500)}, "100,000", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var vals []float64
+			for _, r := range tt.reps {
+				vals = append(vals, r.OpsPerS)
+			}
+			got, flagged := kvThroughputCell(median(vals), tt.reps)
+			if got != tt.want || flagged != tt.flagged {
+				t.Errorf("cell = %q, flagged %v; want %q, %v", got, flagged, tt.want, tt.flagged)
+			}
+		})
+	}
+}
+
+// A flagged cell carries a "*" in the text, Markdown and HTML tables, and
+// the table a one-line hint; a table with none has no hint.
+func TestKVSpreadFlagged(t *testing.T) {
+	steady := reps(100000, 104000, 98000)
+	shaky := reps(100000, 60000, 104000)
+	for i := range shaky {
+		shaky[i].Target = "bbolt"
+	}
+	hint := "* above 25%: not a stable figure"
+	for _, tt := range []struct {
+		name string
+		runs []result.Run
+		want bool
+	}{
+		{"steady", steady, false},
+		{"shaky", append(slices.Clone(steady), shaky...), true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var text bytes.Buffer
+			if err := kvTables(result.Disk{})(&text, tt.runs); err != nil {
+				t.Fatal(err)
+			}
+			var md bytes.Buffer
+			doc := &result.Document{Runs: tt.runs}
+			if err := Markdown(&md, []Source{{Name: "kv.json", Doc: doc}}); err != nil {
+				t.Fatal(err)
+			}
+			var html bytes.Buffer
+			if err := renderHTML(&html, []Source{{Name: "kv.json", Doc: doc}}, ""); err != nil {
+				t.Fatal(err)
+			}
+			for name, out := range map[string]string{"text": text.String(), "markdown": md.String(), "html": html.String()} {
+				if got := strings.Contains(out, hint); got != tt.want {
+					t.Errorf("%s: hint shown %v, want %v:\n%s", name, got, tt.want, out)
+				}
+				if got := strings.Contains(out, "±40%*"); got != tt.want {
+					t.Errorf("%s: flagged cell shown %v, want %v:\n%s", name, got, tt.want, out)
+				}
+				if !strings.Contains(out, "100,000 ±4%") {
+					t.Errorf("%s: the steady cell lacks its spread:\n%s", name, out)
+				}
+			}
+		})
 	}
 }

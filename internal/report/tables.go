@@ -87,20 +87,30 @@ func rebase(es []entry) []entry {
 func kvMatrices(l labeler, es []entry) []Grid {
 	cols := ordered(es, l.target)
 	rows := ordered(es, func(e entry) string { return e.run.Workload })
-	cell := func(fig func(r *result.Run) float64, format func(float64) string) [][]string {
+	flagged := false
+	// cell formats the median of fig over a cell's repetitions; spread
+	// adds the throughput's spread and flag.
+	cell := func(fig func(r *result.Run) float64, format func(float64) string, spread bool) [][]string {
 		var out [][]string
 		for _, w := range rows {
 			line := []string{w}
 			for _, c := range cols {
 				var vs []float64
+				var reps []result.Run
 				for _, e := range es {
 					if e.run.Workload == w && l.target(e) == c {
 						vs = append(vs, fig(e.run))
+						reps = append(reps, *e.run)
 					}
 				}
-				if len(vs) == 0 {
+				switch {
+				case len(vs) == 0:
 					line = append(line, "-")
-				} else {
+				case spread:
+					s, f := kvThroughputCell(median(vs), reps)
+					flagged = flagged || f
+					line = append(line, s)
+				default:
 					line = append(line, format(median(vs)))
 				}
 			}
@@ -114,10 +124,15 @@ func kvMatrices(l labeler, es []entry) []Grid {
 		note = fmt.Sprintf("median of %d repetitions", n)
 	}
 	ns := func(v float64) string { return nanos(v) }
+	ops := cell(func(r *result.Run) float64 { return r.OpsPerS }, Count, true)
+	opsNote := kvSpreadNote(maxRepeat(es), flagged)
+	if note != "" {
+		opsNote = note + "; " + opsNote
+	}
 	return []Grid{
-		{Title: "kv throughput (ops/s)", Header: header, Rows: cell(func(r *result.Run) float64 { return r.OpsPerS }, Count), Note: note, Labels: 1},
-		{Title: "kv latency, mean", Header: header, Rows: cell(func(r *result.Run) float64 { return r.Latency.Mean }, ns), Note: note, Labels: 1},
-		{Title: "kv latency, p99", Header: header, Rows: cell(func(r *result.Run) float64 { return float64(r.Latency.P99) }, ns), Note: note, Labels: 1},
+		{Title: "kv throughput (ops/s; batchset: batches/s)", Header: header, Rows: ops, Note: opsNote, Labels: 1},
+		{Title: "kv latency, mean", Header: header, Rows: cell(func(r *result.Run) float64 { return r.Latency.Mean }, ns, false), Note: note, Labels: 1},
+		{Title: "kv latency, p99", Header: header, Rows: cell(func(r *result.Run) float64 { return float64(r.Latency.P99) }, ns, false), Note: note, Labels: 1},
 	}
 }
 

@@ -1,0 +1,171 @@
+package kv
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/syndtr/goleveldb/leveldb/util"
+)
+
+// Settler is a Store with background work of its own (an LSM tree's
+// memtable flushes and compactions). Settle writes what it buffers in
+// memory to its tables, compacts the whole key range and returns when no
+// background work is left, so that every cell of a matrix starts from the
+// same layout on disk, whatever the engine would have been doing next.
+type Settler interface {
+	Settle(ctx context.Context) error
+}
+
+var (
+	_ Settler = (*pebbleStore)(nil)
+	_ Settler = (*goleveldbStore)(nil)
+)
+
+// keysEnd sorts after every key dbmeter writes (decimal digits).
+var keysEnd = []byte{0xff}
+
+func (s *pebbleStore) Settle(ctx context.Context) error {
+	if err := s.db.Flush(); err != nil {
+		return fmt.Errorf("flush: %w", err)
+	}
+	if err := s.db.Compact(ctx, nil, keysEnd, true); err != nil {
+		return fmt.Errorf("compact: %w", err)
+	}
+	// A compaction the flush triggered may still run.
+	return waitIdle(ctx, func() bool {
+		m := s.db.Metrics()
+		return m.Compact.NumInProgress == 0 && m.Flush.NumInProgress == 0
+	})
+}
+
+// Settle compacts the memtable and every level: goleveldb does both, and
+// waits for them, in CompactRange.
+func (s *goleveldbStore) Settle(context.Context) error {
+	if err := s.db.CompactRange(util.Range{}); err != nil {
+		return fmt.Errorf("compact: %w", err)
+	}
+	return nil
+}
+
+// waitIdle polls idle until it holds or ctx ends.
+func waitIdle(ctx context.Context, idle func() bool) error {
+	for !idle() {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	return nil
+}
+
+// syncTree fsyncs every file under dir and dir itself, so that a cell
+// starts with nothing of the preload left in the page cache to write back:
+// with fsync off that write-back would land in the measured window.
+func syncTree(dir string) error {
+	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return nil // an obsolete table the engine removed meanwhile
+		case err != nil:
+			return err
+		case !d.Type().IsRegular() && !d.IsDir():
+			return nil
+		}
+		f, err := os.Open(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		serr := f.Sync()
+		if cerr := f.Close(); serr == nil {
+			serr = cerr
+		}
+		if serr != nil {
+			return fmt.Errorf("fsync %s: %w", path, serr)
+		}
+		return nil
+	})
+}
+
+// diskBytes is the space the files under dir take on disk (allocated
+// blocks, as du counts them: a preallocated, sparse value log counts for
+// what it holds, not its length), directories left out.
+func diskBytes(dir string) (int64, error) {
+	var total int64
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			var info fs.FileInfo
+			if info, err = d.Info(); err == nil {
+				if st, ok := info.Sys().(*syscall.Stat_t); ok {
+					total += st.Blocks * 512
+				} else {
+					total += info.Size()
+				}
+			}
+		}
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil // removed by the engine meanwhile
+		}
+		return err
+	})
+	return total, err
+}
+
+// copyTree copies the regular files under from into to, which exists.
+func copyTree(from, to string) error {
+	return filepath.WalkDir(from, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(from, path)
+		if err != nil {
+			return err
+		}
+		dst := filepath.Join(to, rel)
+		switch {
+		case d.IsDir():
+			return os.MkdirAll(dst, 0o755)
+		case !d.Type().IsRegular():
+			return nil
+		}
+		return copyFile(path, dst)
+	})
+}
+
+func copyFile(from, to string) error {
+	in, err := os.Open(from)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(out, in)
+	return errors.Join(err, out.Close())
+}
+
+// emptyDir removes everything in dir, keeping dir.
+func emptyDir(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
+			return err
+		}
+	}
+	return nil
+}
