@@ -2,6 +2,7 @@ package clients
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -28,9 +29,12 @@ func openCHGo(_ context.Context, o query.Options) (query.Querier, error) {
 		return nil, fmt.Errorf("ch-go has no parameter binding: run it without --prepared: %w", query.ErrUnsupported)
 	}
 	d := query.NewDialer()
-	opts := chgo.Options{
-		Address: o.DSN.Addr, Database: o.DSN.Database, User: o.DSN.User, Password: o.DSN.Password,
-		Dialer: d, DialTimeout: 10 * time.Second, ClientName: "dbmeter",
+	opts, err := o.DSN.CHGo(d.DialContext)
+	if err != nil {
+		return nil, err
+	}
+	if opts.DialTimeout == 0 {
+		opts.DialTimeout = 10 * time.Second
 	}
 	return &chgoQuerier{decode: o.Decode, pool: newCHGoPool(opts, o.Pool, d)}, nil
 }
@@ -42,6 +46,22 @@ func (q *chgoQuerier) Query(ctx context.Context, text string, args ...any) (quer
 	if len(args) > 0 {
 		return query.QueryStats{}, fmt.Errorf("ch-go cannot bind arguments: %w", query.ErrUnsupported)
 	}
+	st, err := q.query(ctx, text)
+	if errors.Is(err, errStale) {
+		// An idle connection the server had closed (it restarted): ch-go
+		// learns it only by using it. Retry once on a fresh connection, as
+		// database/sql does on driver.ErrBadConn and v2 by checking each
+		// connection it takes from its pool.
+		st, err = q.query(ctx, text)
+	}
+	return st, err
+}
+
+// errStale marks a query that failed on an idle connection before the
+// server answered anything.
+var errStale = errors.New("stale idle connection")
+
+func (q *chgoQuerier) query(ctx context.Context, text string) (query.QueryStats, error) {
 	c, err := q.pool.acquire(ctx)
 	if err != nil {
 		return query.QueryStats{}, err
@@ -74,6 +94,9 @@ func (q *chgoQuerier) Query(ctx context.Context, text string, args ...any) (quer
 	})
 	broken := err != nil && !chgo.IsException(err)
 	q.pool.release(c, broken)
+	if broken && c.reused && st.Rows == 0 && ctx.Err() == nil && len(cols) == 0 {
+		return st, fmt.Errorf("%w: %w", errStale, err)
+	}
 	if err != nil {
 		if chgo.IsException(err) {
 			err = query.ServerError(err)
