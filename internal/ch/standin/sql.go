@@ -26,7 +26,7 @@ type result struct {
 
 var (
 	formatRe       = regexp.MustCompile(`(?is)\s+FORMAT\s+(\w+)\s*;?\s*$`)
-	insertDataRe   = regexp.MustCompile(`(?is)^INSERT\s+INTO\s+(` + identRe + `(?:\.` + identRe + `)?)\s*(?:\(([^)]*)\))?\s*(?:VALUES|FORMAT\s+\w+)?\s*;?\s*$`)
+	insertDataRe   = regexp.MustCompile(`(?is)^INSERT\s+INTO\s+(` + identRe + `(?:\.` + identRe + `)?)\s*(?:\(([^)]*)\))?\s*(?:VALUES\b.*|FORMAT\s+\w+)?\s*;?\s*$`)
 	insertSelectRe = regexp.MustCompile(`(?is)^INSERT\s+INTO\s+(` + identRe + `(?:\.` + identRe + `)?)\s*(?:\([^)]*\))?\s*(SELECT\b.*)$`)
 	selectRe       = regexp.MustCompile(`(?is)^SELECT\s+(DISTINCT\s+)?(.*?)(?:\s+FROM\s+(` + identRe + `(?:\.` + identRe + `)?))?(?:\s+WHERE\s+(.*?))?(?:\s+ORDER\s+BY\s+.*?)?(?:\s+LIMIT\s+(\d+))?\s*;?\s*$`)
 	funcRe         = regexp.MustCompile(`(?is)^(\w+)\((.*)\)$`)
