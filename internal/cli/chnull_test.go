@@ -34,8 +34,8 @@ func TestCHNullServer(t *testing.T) {
 				t.Errorf("the stand-in counted %d rows, want %d", n, 6*rows)
 			}
 			for _, args := range [][]string{
-				{"--clients", "clickhouse-go,clickhouse-go-sql", "--prepared"},
-				{"--clients", "ch-go"},
+				{"--clients", "ch-go,clickhouse-go,clickhouse-go-sql", "--prepared"},
+				{"--clients", "ch-go,clickhouse-go,clickhouse-go-sql"},
 				{"--clients", "clickhouse-go,clickhouse-go-sql", "--prepared", "--protocol", "http", "--http-url", httpURL},
 			} {
 				code, stdout, stderr := run(t, append([]string{"ch", "query", "--dsn", dsn, "--preset", "select1k", "--rate", "50", "--duration", "1s"}, args...)...)

@@ -15,7 +15,9 @@ type Entry struct {
 	Query    string
 	// Settings are the settings sent with the query, with "!" after the
 	// name of those sent as important.
-	Settings   map[string]string
+	Settings map[string]string
+	// Parameters are the server-side query parameters, name → value.
+	Parameters map[string]string
 	Compressed bool
 	// Blocks and Rows are the data blocks and rows an INSERT sent; Acked
 	// says the INSERT completed and its rows were counted in the table.

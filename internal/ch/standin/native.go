@@ -170,7 +170,17 @@ func (n *nativeConn) query() error {
 		}
 	}
 	w := blockWriter{n: n, compressed: e.Compressed, method: method}
-	st, err := n.s.cat.run(q.Body, n.s.info(n.db, n.rev))
+	body, err := substitute(q.Body, q.Parameters)
+	if err != nil {
+		return n.fail(&e, err)
+	}
+	if len(q.Parameters) > 0 {
+		e.Parameters = map[string]string{}
+		for _, p := range q.Parameters {
+			e.Parameters[p.Key] = p.Value
+		}
+	}
+	st, err := n.s.cat.run(body, n.s.info(n.db, n.rev))
 	if err != nil {
 		return n.fail(&e, err)
 	}

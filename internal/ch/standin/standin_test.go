@@ -211,6 +211,30 @@ func TestUnknownSetting(t *testing.T) {
 	}
 }
 
+// TestParameters: the server-side parameters a query names are
+// substituted; one it names and does not send is refused, as a server
+// does (UNKNOWN_QUERY_PARAMETER).
+func TestParameters(t *testing.T) {
+	s := start(t, Options{})
+	ctx := t.Context()
+	c, err := chgo.Dial(ctx, chgo.Options{Address: s.Addr()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	var got proto.ColStr
+	err = c.Do(ctx, chgo.Query{Body: "SELECT {p0:String}", Parameters: []proto.Parameter{{Key: "p0", Value: "'x'"}},
+		Result: proto.Results{{Name: "'x'", Data: &got}}})
+	if err != nil || got.Rows() != 1 || got.Row(0) != "x" {
+		t.Errorf("SELECT {p0:String} with p0 = 'x': %v, %d rows", err, got.Rows())
+	}
+	err = c.Do(ctx, chgo.Query{Body: "SELECT {p1:String}", Result: discard()})
+	var ex *chgo.Exception
+	if !errors.As(err, &ex) || ex.Code != codeUnknownParameter {
+		t.Errorf("SELECT {p1:String} without p1: %v, want UNKNOWN_QUERY_PARAMETER", err)
+	}
+}
+
 func discard() proto.Result {
 	var r proto.Results
 	return r.Auto()

@@ -1,8 +1,11 @@
 package standin
 
 import (
+	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/ClickHouse/ch-go/proto"
 )
 
 // statement is a query classified: a SELECT answered with r, an INSERT
@@ -54,8 +57,36 @@ func (c *catalog) run(q string, in info) (statement, error) {
 	return statement{r: r, format: format}, err
 }
 
-// codeNoSuchColumn is ClickHouse's NO_SUCH_COLUMN_IN_TABLE.
-const codeNoSuchColumn = 16
+// codeNoSuchColumn is ClickHouse's NO_SUCH_COLUMN_IN_TABLE;
+// codeUnknownParameter its UNKNOWN_QUERY_PARAMETER.
+const (
+	codeNoSuchColumn     = 16
+	codeUnknownParameter = 456
+)
+
+var paramRe = regexp.MustCompile(`\{(\w+):[^{}]+\}`)
+
+// substitute puts the values of a query's parameters ({name:Type}) into
+// its text, as the server does after parsing; their values come quoted.
+func substitute(body string, params []proto.Parameter) (string, error) {
+	var missing string
+	out := paramRe.ReplaceAllStringFunc(body, func(m string) string {
+		name := paramRe.FindStringSubmatch(m)[1]
+		for _, p := range params {
+			if p.Key == name {
+				return p.Value
+			}
+		}
+		if missing == "" {
+			missing = name
+		}
+		return m
+	})
+	if missing != "" {
+		return "", errorf(codeUnknownParameter, "Substitution `%s` is not set", missing)
+	}
+	return out, nil
+}
 
 // knownSettings are the server settings the stand-in accepts: ClickHouse
 // settings a benchmark is likely to pass. Like a real server it refuses

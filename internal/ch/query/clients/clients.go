@@ -23,7 +23,7 @@ var registry = map[string]query.Client{
 	"clickhouse-go":     {Open: chv2.OpenNative, MinServer: modern, Protocols: []query.Protocol{query.Native, query.HTTP}, Prepare: true, Ignores: chv2.Ignores, MinHTTPServer: v2HTTP, DSN: ch.HonoursV2},
 	"clickhouse-go-sql": {Open: chv2.OpenSQL, MinServer: modern, Protocols: []query.Protocol{query.Native, query.HTTP}, Prepare: true, Ignores: noKnobsIgnored, MinHTTPServer: v2HTTP, DSN: ch.HonoursV2},
 	"clickhouse-go-v1":  {Open: openV1, Protocols: []query.Protocol{query.Native}, Prepare: true, Ignores: noKnobsIgnored, DSN: ch.HonoursV1},
-	"ch-go":             {Open: openCHGo, MinServer: modern, Protocols: []query.Protocol{query.Native}, Columnar: true, Ignores: noKnobsIgnored, DSN: ch.HonoursCHGo},
+	"ch-go":             {Open: openCHGo, MinServer: modern, Protocols: []query.Protocol{query.Native}, Prepare: true, Columnar: true, Ignores: noKnobsIgnored, DSN: ch.HonoursCHGo},
 	"http":              {Open: openHTTP, Protocols: []query.Protocol{query.HTTP}, Ignores: httpIgnores, DSN: ch.HonoursHTTP},
 }
 

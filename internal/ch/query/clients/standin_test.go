@@ -90,13 +90,20 @@ func TestStandIn(t *testing.T) {
 					}
 				}
 			}
+			bound := 0
 			for _, e := range srv.Log().Entries() {
+				if len(e.Parameters) > 0 {
+					bound++
+				}
 				if e.TLS != tls {
 					t.Errorf("%s %s: TLS %t, want %t", e.Protocol, e.Query, e.TLS, tls)
 				}
 				if e.Err != "" {
 					t.Errorf("%s %s: the stand-in answered %s", e.Protocol, e.Query, e.Err)
 				}
+			}
+			if bound == 0 {
+				t.Error("no query came with server-side parameters: ch-go's --prepared did not bind on the server")
 			}
 		})
 	}
