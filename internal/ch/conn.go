@@ -31,6 +31,9 @@ func Mark(err error) error {
 		return load.WithKind(err, load.KindServer)
 	case errors.Is(err, chgo.ErrClosed), errors.Is(err, clickhouse.ErrConnectionClosed):
 		return load.WithKind(err, load.KindConnection)
+	case errors.Is(err, clickhouse.ErrAcquireConnTimeout):
+		// v2's pool had no connection free within its DialTimeout.
+		return load.WithKind(err, load.KindTimeout)
 	}
 	return err
 }

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/dbmeter/dbmeter/internal/usage"
 )
@@ -15,7 +16,7 @@ func TestParseDSN(t *testing.T) {
 		want DSN
 	}{
 		{"clickhouse://u:p@127.0.0.1:9001/db?dial_timeout=1s", DSN{Addr: "127.0.0.1:9001", User: "u", Password: "p", Database: "db"}},
-		{"tcp://127.0.0.1:9001?username=u&password=p&database=db&debug=false", DSN{Addr: "127.0.0.1:9001", User: "u", Password: "p", Database: "db"}},
+		{"tcp://127.0.0.1:9001?username=u&password=p&database=db&read_timeout=10", DSN{Addr: "127.0.0.1:9001", User: "u", Password: "p", Database: "db"}},
 		{"clickhouse://localhost", DSN{Addr: "localhost:9000", User: "default", Database: "default"}},
 		{"tcp://h", DSN{Addr: "h:9000", User: "default", Database: "default"}},
 	}
@@ -30,7 +31,7 @@ func TestParseDSN(t *testing.T) {
 			t.Errorf("ParseDSN(%q) = %+v, want %+v", tt.in, got, tt.want)
 		}
 		// Both forms survive a round trip through the other.
-		for _, form := range []string{got.V1(), got.V2()} {
+		for _, form := range []string{got.V1(), got.URL()} {
 			again, err := ParseDSN(form)
 			if err != nil {
 				t.Errorf("ParseDSN(%q): %v", form, err)
@@ -152,6 +153,80 @@ func TestDSNSecrets(t *testing.T) {
 	for _, want := range []string{"p@ss", "t0ken"} {
 		if !slices.Contains(got, want) {
 			t.Errorf("Secrets() = %q, want %q among them", got, want)
+		}
+	}
+}
+
+// TestDSNClientKeys: the client parameters mean the same on every path
+// (read_timeout=10 is v1's seconds and v2's duration alike), a client key
+// dbmeter does not take is refused by name, and what is left is settings.
+func TestDSNClientKeys(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		query   string
+		check   func(d DSN) bool
+		wantErr string
+	}{
+		{"read_timeout=10", func(d DSN) bool { return d.ReadTimeout == 10*time.Second }, ""},
+		{"read_timeout=10s&dial_timeout=0.5", func(d DSN) bool { return d.ReadTimeout == 10*time.Second && d.DialTimeout == 500*time.Millisecond }, ""},
+		{"secure=true&skip_verify=true", func(d DSN) bool { return d.TLS != nil && d.TLS.SkipVerify }, ""},
+		{"compress=true", func(d DSN) bool { return d.Compress == "lz4" }, ""},
+		{"compress=zstd&async_insert=1", func(d DSN) bool { return d.Compress == "zstd" && d.Settings.Get("async_insert") == "1" }, ""},
+		{"no_delay=false", nil, "DSN key no_delay"},
+		{"block_size=10", nil, "DSN key block_size"},
+		{"skip_verify=true", nil, "need secure=true"},
+		{"read_timeout=soon", nil, "read_timeout=soon"},
+		{"compress=gzip", nil, "compress=gzip"},
+	}
+	for _, tt := range tests {
+		d, err := ParseDSN("clickhouse://h:9000/db?" + tt.query)
+		if tt.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("%s: error %v, want one containing %q", tt.query, err, tt.wantErr)
+			}
+			continue
+		}
+		if err != nil || !tt.check(d) {
+			t.Errorf("%s: %+v, %v", tt.query, d, err)
+		}
+		// The model survives a round trip through its URL form.
+		again, err := ParseDSN(d.URL())
+		if err != nil || !tt.check(again) {
+			t.Errorf("%s: round trip %q = %+v, %v", tt.query, d.URL(), again, err)
+		}
+	}
+}
+
+// TestDSNCheck: a parameter a path cannot honour is refused in one line
+// naming the path and the parameter.
+func TestDSNCheck(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		query, path string
+		h           Honours
+		want        string // "" for accepted
+	}{
+		{"compress=zstd", "clickhouse-go-v1", HonoursV1, "client clickhouse-go-v1 cannot honour DSN key compress=zstd"},
+		{"compress=zstd", "ch-go", HonoursCHGo, ""},
+		{"read_timeout=10", "ch-go", HonoursCHGo, "client ch-go cannot honour DSN key read_timeout"},
+		{"read_timeout=10", "database-sql", HonoursV2, ""},
+		{"write_timeout=10", "gorm", HonoursV2, "client gorm cannot honour DSN key write_timeout"},
+		{"write_timeout=10", "clickhouse-go-v1", HonoursV1, ""},
+		{"async_insert=1", "clickhouse-go-v1", HonoursV1, "client clickhouse-go-v1 cannot honour DSN setting async_insert"},
+		{"max_threads=2", "clickhouse-go-v1", HonoursV1, ""},
+		{"max_threads=2", "http", HonoursHTTP, "client http cannot honour DSN setting max_threads"},
+	}
+	for _, tt := range tests {
+		d, err := ParseDSN("clickhouse://h:9000/db?" + tt.query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = d.Check(tt.path, tt.h)
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("%s on %s: %v, want accepted", tt.query, tt.path, err)
+		case tt.want != "" && (err == nil || !strings.HasPrefix(err.Error(), tt.want) || strings.Contains(err.Error(), "\n")):
+			t.Errorf("%s on %s: %v, want one line starting %q", tt.query, tt.path, err, tt.want)
 		}
 	}
 }

@@ -18,7 +18,7 @@ func newCHCmd(env Env) *cobra.Command {
 		RunE:  func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	cmd.PersistentFlags().Duration("connect-timeout", defaultConnectTimeout, "give up reaching the server after this long")
-	cmd.AddCommand(newCHInsertCmd(env), newCHQueryCmd(env))
+	cmd.AddCommand(newCHInsertCmd(env), newCHQueryCmd(env), newCHNullServerCmd(env))
 	return cmd
 }
 

@@ -52,7 +52,7 @@ combination side by side.`,
 	fs.StringVar(&c.Preset, "preset", "", "query preset: "+strings.Join(query.PresetNames(), ", "))
 	fs.StringVar(&c.SQL, "query", "", "SQL to run instead of a preset, with ? placeholders")
 	fs.StringArrayVar(&c.Args, "arg", nil, "a value for the next ? of --query (repeat per placeholder; integers and floats are bound as numbers)")
-	fs.BoolSliceVar(&c.Prepared, "prepared", []bool{false}, "bind parameters through the client's prepare/bind API instead of inlining them (list: false,true)")
+	fs.BoolSliceVar(&c.Prepared, "prepared", []bool{false}, "bind parameters through the client's API instead of inlining them: clickhouse-go v1 and v2 bind on the client, ch-go sends server-side query parameters (list: false,true)")
 	fs.Lookup("prepared").NoOptDefVal = "true"
 	fs.StringSliceVar(&f.Decodes, "decode", []string{string(query.Row)}, "walk results row by row or column by column (list: row,column)")
 	fs.StringSliceVar(&f.Protocols, "protocol", nil, "native or http (list); default: each client's own")

@@ -284,3 +284,15 @@ func (qs *querySettings) Serialize(enc *binary.Encoder) error {
 
 	return nil
 }
+
+// KnownSetting reports whether v1 sends the setting name when a DSN
+// carries it; v1 drops every other one silently. (dbmeter patch: so that
+// dbmeter can refuse a setting v1 would drop.)
+func KnownSetting(name string) bool {
+	for _, info := range querySettingList {
+		if info.name == name {
+			return true
+		}
+	}
+	return false
+}

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"time"
 
 	chgo "github.com/ClickHouse/ch-go"
 	"github.com/ClickHouse/ch-go/proto"
@@ -33,20 +32,17 @@ var (
 	_ ch.Committer = (*chgoInserter)(nil)
 )
 
-// chgoReadTimeout replaces ch-go's 3 s default: the server's answer to a
-// large INSERT may take longer than that on a loaded machine.
-const chgoReadTimeout = 10 * time.Minute
-
+// openCHGo leaves ch-go's read timeout at its default (3 s): ch-go's
+// receiving loop treats a read timeout as a moment to check whether the
+// query's context is done and then waits again, never as a failure, so a
+// long answer is waited for and a cancelled INSERT is noticed within 3 s.
 func openCHGo(ctx context.Context, o Options) (ch.Inserter, error) {
-	c, err := chgo.Dial(ctx, chgo.Options{
-		Address:     o.DSN.Addr,
-		Database:    o.DSN.Database,
-		User:        o.DSN.User,
-		Password:    o.DSN.Password,
-		Dialer:      dialer{o},
-		DialTimeout: dialTimeout,
-		ReadTimeout: chgoReadTimeout,
-	})
+	opts, err := o.DSN.CHGo(o.dial)
+	if err != nil {
+		return nil, fmt.Errorf("ch-go cannot use DSN %s: %w", o.DSN, err)
+	}
+	opts.DialTimeout = o.dialTimeout()
+	c, err := chgo.Dial(ctx, opts)
 	if err != nil {
 		return nil, fmt.Errorf("connect with ch-go to %s: %w", o.DSN.Addr, err)
 	}
@@ -171,18 +167,23 @@ func (c *chgoInserter) Close() error {
 type chgoStream struct {
 	next    chan error    // nil: the input was refilled, send it; io.EOF: end the INSERT
 	written chan struct{} // Do wrote a block and waits in OnInput
-	done    chan error    // Do returned
-	cancel  context.CancelFunc
+	// done is closed when Do returned, with its error in err: closed, not
+	// sent, because several waiters (push, waitWritten, wait, Close) may
+	// each be the one to see it.
+	done   chan struct{}
+	err    error
+	cancel context.CancelFunc
 }
 
 func (c *chgoInserter) startStream() *chgoStream {
 	// The stream outlives the operation that started it, so it has its own
 	// context; an operation's cancellation reaches it through cancel.
 	sctx, cancel := context.WithCancel(context.Background())
-	s := &chgoStream{next: make(chan error), written: make(chan struct{}), done: make(chan error, 1), cancel: cancel}
+	s := &chgoStream{next: make(chan error), written: make(chan struct{}), done: make(chan struct{}), cancel: cancel}
 	input := c.input
 	go func() {
-		s.done <- c.client.Do(sctx, chgo.Query{
+		defer close(s.done)
+		s.err = c.client.Do(sctx, chgo.Query{
 			Body:  c.body,
 			Input: input,
 			OnInput: func(ctx context.Context) error {
@@ -224,8 +225,8 @@ func (s *chgoStream) push(ctx context.Context, v error) error {
 	select {
 	case s.next <- v:
 		return nil
-	case err := <-s.done:
-		return s.ended(err)
+	case <-s.done:
+		return s.ended(s.err)
 	case <-ctx.Done():
 		return s.interrupted(ctx)
 	}
@@ -236,8 +237,8 @@ func (s *chgoStream) waitWritten(ctx context.Context) error {
 	select {
 	case <-s.written:
 		return nil
-	case err := <-s.done:
-		return s.ended(err)
+	case <-s.done:
+		return s.ended(s.err)
 	case <-ctx.Done():
 		return s.interrupted(ctx)
 	}
@@ -247,8 +248,8 @@ func (s *chgoStream) waitWritten(ctx context.Context) error {
 func (s *chgoStream) wait(ctx context.Context) error {
 	defer s.cancel()
 	select {
-	case err := <-s.done:
-		return err
+	case <-s.done:
+		return s.err
 	case <-ctx.Done():
 		return s.interrupted(ctx)
 	}

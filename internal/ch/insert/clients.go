@@ -28,6 +28,8 @@ type Client struct {
 	// without a server. The conformance test checks that every path sends
 	// exactly the block it was given.
 	RoundTrip func(b *ch.Block) (*ch.Block, error)
+	// DSN is what the path can take from the DSN; Prepare refuses the rest.
+	DSN ch.Honours
 }
 
 // Oldest servers each library can talk to (see ch.MinModernServer).
@@ -41,15 +43,15 @@ var (
 
 // clients is the registry: one line per path.
 var clients = map[string]Client{
-	"clickhouse-go-row":       {Open: openV2Row, MinServer: minV2, Streams: true, NoDelay: true, Module: modV2, RoundTrip: roundTripV2Row},
-	"clickhouse-go-column":    {Open: openV2Column, MinServer: minV2, Streams: true, NoDelay: true, Module: modV2, RoundTrip: roundTripV2Column},
-	"ch-go":                   {Open: openCHGo, MinServer: minCHGo, Streams: true, NoDelay: true, Module: modCHGo, RoundTrip: roundTripCHGo},
-	"database-sql":            {Open: openSQL, MinServer: minV2, NoDelay: true, Module: modV2, RoundTrip: roundTripV2Row},
-	"sqlx":                    {Open: openSQLX, MinServer: minV2, NoDelay: true, Module: modSQLX, RoundTrip: roundTripV2Row},
-	"gorm":                    {Open: openGorm, MinServer: minV2, NoDelay: true, Module: modGorm, RoundTrip: roundTripGorm},
-	"clickhouse-go-v1":        {Open: openV1, MinServer: minV1, NoDelay: true, Module: modV1, RoundTrip: roundTripV1Row},
-	"sqlx-v1":                 {Open: openSQLXV1, MinServer: minV1, NoDelay: true, Module: modSQLX, RoundTrip: roundTripV1Row},
-	"clickhouse-go-v1-column": {Open: openV1Column, MinServer: minV1, Streams: true, NoDelay: true, Module: modV1, RoundTrip: roundTripV1Column},
+	"clickhouse-go-row":       {Open: openV2Row, MinServer: minV2, Streams: true, NoDelay: true, Module: modV2, RoundTrip: roundTripV2Row, DSN: ch.HonoursV2},
+	"clickhouse-go-column":    {Open: openV2Column, MinServer: minV2, Streams: true, NoDelay: true, Module: modV2, RoundTrip: roundTripV2Column, DSN: ch.HonoursV2},
+	"ch-go":                   {Open: openCHGo, MinServer: minCHGo, Streams: true, NoDelay: true, Module: modCHGo, RoundTrip: roundTripCHGo, DSN: ch.HonoursCHGo},
+	"database-sql":            {Open: openSQL, MinServer: minV2, NoDelay: true, Module: modV2, RoundTrip: roundTripV2Row, DSN: ch.HonoursV2},
+	"sqlx":                    {Open: openSQLX, MinServer: minV2, NoDelay: true, Module: modSQLX, RoundTrip: roundTripV2Row, DSN: ch.HonoursV2},
+	"gorm":                    {Open: openGorm, MinServer: minV2, NoDelay: true, Module: modGorm, RoundTrip: roundTripGorm, DSN: ch.HonoursV2},
+	"clickhouse-go-v1":        {Open: openV1, MinServer: minV1, NoDelay: true, Module: modV1, RoundTrip: roundTripV1Row, DSN: ch.HonoursV1},
+	"sqlx-v1":                 {Open: openSQLXV1, MinServer: minV1, NoDelay: true, Module: modSQLX, RoundTrip: roundTripV1Row, DSN: ch.HonoursV1},
+	"clickhouse-go-v1-column": {Open: openV1Column, MinServer: minV1, Streams: true, NoDelay: true, Module: modV1, RoundTrip: roundTripV1Column, DSN: ch.HonoursV1},
 }
 
 // Module paths, as `dbmeter version` and the result's env list them.

@@ -30,9 +30,10 @@ func (o Options) perInsert() int { return max(o.BlocksPerInsert, 1) }
 const dialTimeout = 10 * time.Second
 
 // dial connects to addr and sets TCP_NODELAY as asked: the one dialer
-// given to every client that accepts one.
+// given to every client that accepts one (with the DSN's TLS on top, see
+// ch.DSN.Dial).
 func (o Options) dial(ctx context.Context, network, addr string) (net.Conn, error) {
-	d := net.Dialer{Timeout: dialTimeout}
+	d := net.Dialer{Timeout: o.dialTimeout()}
 	c, err := d.DialContext(ctx, network, addr)
 	if err != nil {
 		return nil, err
@@ -46,9 +47,10 @@ func (o Options) dial(ctx context.Context, network, addr string) (net.Conn, erro
 	return c, nil
 }
 
-// dialer adapts Options.dial to interfaces that want a DialContext method.
-type dialer struct{ o Options }
-
-func (d dialer) DialContext(ctx context.Context, network, addr string) (net.Conn, error) {
-	return d.o.dial(ctx, network, addr)
+// dialTimeout is the DSN's dial_timeout, or dbmeter's.
+func (o Options) dialTimeout() time.Duration {
+	if o.DSN.DialTimeout > 0 {
+		return o.DSN.DialTimeout
+	}
+	return dialTimeout
 }

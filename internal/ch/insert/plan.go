@@ -14,6 +14,7 @@ import (
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/plan"
 	"github.com/dbmeter/dbmeter/internal/result"
+	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
 // Config is one `ch insert` command: the client paths, the rows, the
@@ -151,6 +152,12 @@ func Prepare(ctx context.Context, family string, c Config, server ch.Version) (*
 	names, refused := c.Gate(server)
 	if len(names) == 0 {
 		return nil, &GateError{Refused: refused, Server: server}
+	}
+	for _, n := range names {
+		cl, _ := Lookup(n)
+		if err := c.DSN.Check(n, cl.DSN); err != nil {
+			return nil, usage.Wrap(err)
+		}
 	}
 	admin, err := OpenAdmin(ctx, c.DSN)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dbmeter/dbmeter/internal/ch"
 	"github.com/dbmeter/dbmeter/internal/ch/chtest"
 	"github.com/dbmeter/dbmeter/internal/ch/event"
 	"github.com/dbmeter/dbmeter/internal/load"
@@ -23,7 +24,6 @@ import (
 // gap (a server error) is the proof it redials.
 func TestDroppedConnections(t *testing.T) {
 	d := serverDSN(t, "DBMETER_CLICKHOUSE_LEGACY_DSN", true)
-	ctx := context.Background()
 	a := openAdmin(t, d)
 	db := scratchDB(t, a)
 	for _, tc := range []struct {
@@ -40,63 +40,98 @@ func TestDroppedConnections(t *testing.T) {
 	} {
 		t.Run(tc.client, func(t *testing.T) {
 			table := Table{Database: db, Name: "drop_" + tc.client[len(tc.client)-3:]}
-			if err := a.Prepare(ctx, table, true, 0); err != nil {
-				t.Fatal(err)
-			}
-			proxy := chtest.NewProxy(t, d.Addr)
-			pd := d
-			pd.Addr = proxy.Addr()
-			c, err := Lookup(tc.client)
-			if err != nil {
-				t.Fatal(err)
-			}
-			const batch = 2000
-			wl := NewWorkload(c, Options{DSN: pd, Batch: batch, BlocksPerInsert: tc.perInsert, NoDelay: true}, table, event.Ring(1, batch, 4), 0)
-			cfg := load.DefaultConfig()
-			cfg.Workers, cfg.Duration, cfg.Warmup, cfg.Interval, cfg.Phases = 2, 9*time.Second, 0, time.Second, Phases
-			outage := proxy.Outage(t, 2*time.Second)
-			var ticks chtest.Ticks
-			before, err := a.Count(ctx, table)
-			if err != nil {
-				t.Fatal(err)
-			}
-			res, err := load.Run(ctx, cfg, Ops, wl.NewWorker, &ticks)
-			cyc := <-outage
-			if err != nil {
-				t.Fatal(err)
-			}
-			after, err := a.Count(ctx, table)
-			if err != nil {
-				t.Fatal(err)
-			}
-			r := res.Fill(result.Run{}, cfg, 0)
-			Reconcile(&r, table, wl.Acked(), after-before, wl.Uncertain())
-			opsAfter := ticks.OpsAfter(cyc.Back, cfg.Interval)
-			t.Logf("%s: errors %v, ops %d (%d after the gap), dials while dropping %d, rows acknowledged %d counted %d uncertain %d",
-				tc.client, r.ErrorKinds, r.Ops, opsAfter, cyc.DropAccepts, wl.Acked(), after-before, wl.Uncertain())
-			if r.ErrorKinds[load.KindConnection] == 0 || r.ErrorKinds[load.KindOther] > 0 {
-				t.Errorf("errors by kind %v: want connection errors during the gap and none of kind other", r.ErrorKinds)
-			}
-			if cyc.DropAccepts < 2 {
-				t.Errorf("%d dials while connections were dropped: the path did not redial", cyc.DropAccepts)
-			}
-			if r.Errors > 5000 {
-				t.Errorf("%d errors: the workers did not back off", r.Errors)
-			}
-			if !tc.served {
-				// Before the gap too, 18.16 refused every query; after it,
-				// the path must have dialed again and been refused again.
-				if n := proxy.Accepts() - cyc.ForwardAccepts; n < 2 || r.ErrorKinds[load.KindServer] == 0 {
-					t.Errorf("%d dials after the gap, errors %v: the path never reached the server again", n, r.ErrorKinds)
-				}
-				return
-			}
-			if opsAfter == 0 {
-				t.Error("no insert after the gap")
-			}
-			if r.ErrorKinds["lost_rows"]+r.ErrorKinds["extra_rows"] > 0 {
-				t.Errorf("rows do not reconcile: %q", r.Warnings)
-			}
+			dropCycle(t, d, a, table, tc.client, tc.perInsert, tc.served, 2*time.Second)
+		})
+	}
+}
+
+// dropCycle runs client into table through a proxy in front of d's server
+// that takes the server away in steps of step (chtest.Proxy.Outage), and
+// checks how the path lived through it; served says the server answers
+// the path's inserts.
+func dropCycle(t *testing.T, d ch.DSN, a *Admin, table Table, client string, perInsert int, served bool, step time.Duration) {
+	t.Helper()
+	ctx := context.Background()
+	if err := a.Prepare(ctx, table, true, 0); err != nil {
+		t.Fatal(err)
+	}
+	proxy := chtest.NewProxy(t, d.Addr)
+	pd := d
+	pd.Addr = proxy.Addr()
+	c, err := Lookup(client)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const batch = 2000
+	wl := NewWorkload(c, Options{DSN: pd, Batch: batch, BlocksPerInsert: perInsert, NoDelay: true}, table, event.Ring(1, batch, 4), 0)
+	cfg := load.DefaultConfig()
+	cfg.Workers, cfg.Duration, cfg.Warmup, cfg.Interval, cfg.Phases = 2, 4*step+time.Second, 0, step/2, Phases
+	outage := proxy.Outage(t, step)
+	var ticks chtest.Ticks
+	before, err := a.Count(ctx, table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := load.Run(ctx, cfg, Ops, wl.NewWorker, &ticks)
+	cyc := <-outage
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, err := a.Count(ctx, table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := res.Fill(result.Run{}, cfg, 0)
+	Reconcile(&r, table, wl.Acked(), after-before, wl.Uncertain())
+	opsAfter := ticks.OpsAfter(cyc.Back, cfg.Interval)
+	t.Logf("%s: errors %v, ops %d (%d after the gap), dials while dropping %d, rows acknowledged %d counted %d uncertain %d",
+		client, r.ErrorKinds, r.Ops, opsAfter, cyc.DropAccepts, wl.Acked(), after-before, wl.Uncertain())
+	if r.ErrorKinds[load.KindConnection] == 0 || r.ErrorKinds[load.KindOther] > 0 {
+		t.Errorf("errors by kind %v: want connection errors during the gap and none of kind other", r.ErrorKinds)
+	}
+	if cyc.DropAccepts < 2 {
+		t.Errorf("%d dials while connections were dropped: the path did not redial", cyc.DropAccepts)
+	}
+	if r.Errors > 5000 {
+		t.Errorf("%d errors: the workers did not back off", r.Errors)
+	}
+	if !served {
+		// Before the gap too, 18.16 refused every query; after it,
+		// the path must have dialed again and been refused again.
+		if n := proxy.Accepts() - cyc.ForwardAccepts; n < 2 || r.ErrorKinds[load.KindServer] == 0 {
+			t.Errorf("%d dials after the gap, errors %v: the path never reached the server again", n, r.ErrorKinds)
+		}
+		return
+	}
+	if opsAfter == 0 {
+		t.Error("no insert after the gap")
+	}
+	if r.ErrorKinds["lost_rows"]+r.ErrorKinds["extra_rows"] > 0 {
+		t.Errorf("rows do not reconcile: %q", r.Warnings)
+	}
+}
+
+// TestDroppedConnectionsStandIn is the same outage cycle with the protocol
+// stand-in behind the proxy: a server every modern path can insert into,
+// ch-go included, so each must insert again after the gap and its rows
+// reconcile.
+func TestDroppedConnectionsStandIn(t *testing.T) {
+	_, d := startStandIn(t, false, "")
+	a := openAdmin(t, d)
+	for _, tc := range []struct {
+		client    string
+		perInsert int
+	}{
+		{"clickhouse-go-row", 1},
+		{"clickhouse-go-column", 4},
+		{"database-sql", 1},
+		{"sqlx", 1},
+		{"gorm", 1},
+		{"ch-go", 4},
+	} {
+		t.Run(tc.client, func(t *testing.T) {
+			table := Table{Database: DefaultDatabase, Name: "drop_" + tc.client[len(tc.client)-3:]}
+			dropCycle(t, d, a, table, tc.client, tc.perInsert, true, time.Second)
 		})
 	}
 }

@@ -56,7 +56,7 @@ type Admin struct{ db *sql.DB }
 
 // OpenAdmin connects.
 func OpenAdmin(ctx context.Context, d ch.DSN) (*Admin, error) {
-	db, err := sql.Open(ch.V1Driver, d.V1())
+	db, err := sql.Open(ch.V1Driver, d.Admin().V1())
 	if err != nil {
 		return nil, fmt.Errorf("connect to ClickHouse %s: %w", d.Addr, err)
 	}

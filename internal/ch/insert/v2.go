@@ -5,7 +5,6 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"net"
 	"strings"
 	"time"
 
@@ -19,15 +18,19 @@ import (
 )
 
 // v2Options turns the DSN into clickhouse-go v2's options, with dbmeter's
-// dialer (TCP_NODELAY) and one connection: each worker is one connection.
+// dialer (TCP_NODELAY, and the DSN's TLS) and one connection: each worker
+// is one connection.
 func v2Options(o Options) (*clickhouse.Options, error) {
-	opts, err := clickhouse.ParseDSN(o.DSN.V2())
+	opts, err := o.DSN.V2(o.dial)
 	if err != nil {
 		return nil, fmt.Errorf("clickhouse-go v2 cannot use DSN %s: %w", o.DSN, err)
 	}
-	opts.DialContext = func(ctx context.Context, addr string) (net.Conn, error) { return o.dial(ctx, "tcp", addr) }
-	opts.DialTimeout = dialTimeout
-	opts.ReadTimeout = 10 * time.Minute
+	opts.DialTimeout = o.dialTimeout()
+	if opts.ReadTimeout == 0 {
+		// v2 fails a query whose next packet takes longer than this: the
+		// server's answer to a large INSERT on a loaded machine may.
+		opts.ReadTimeout = 10 * time.Minute
+	}
 	opts.MaxOpenConns, opts.MaxIdleConns = 1, 1
 	return opts, nil
 }
@@ -45,8 +48,14 @@ type v2Inserter struct {
 	o        Options
 	columnar bool
 	batch    driver.Batch
-	blocks   int
-	row      []any
+	// cancel ends the batch's context. v2 closes the connection when the
+	// context PrepareBatch was given is done (its batch watchdog), so a
+	// batch that outlives the operation that opened it (--blocks-per-insert
+	// > 1: the worker's last INSERT is committed after the run's context is
+	// cancelled) has a context of its own, ended with the batch.
+	cancel context.CancelFunc
+	blocks int
+	row    []any
 }
 
 var (
@@ -75,11 +84,20 @@ func openV2Column(ctx context.Context, o Options) (ch.Inserter, error) { return 
 
 func (v *v2Inserter) Build(ctx context.Context, table string, b *ch.Block) (ch.Batch, error) {
 	if v.batch == nil {
-		batch, err := v.conn.PrepareBatch(ctx, insertSQL(table, b))
+		bctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+		// The round trip that reads the table's structure is still the
+		// operation's: its end cancels the prepare, not the batch after.
+		stop := context.AfterFunc(ctx, cancel)
+		batch, err := v.conn.PrepareBatch(bctx, insertSQL(table, b))
+		if !stop() && err == nil {
+			batch.Abort()
+			err = ctx.Err()
+		}
 		if err != nil {
+			cancel()
 			return nil, fmt.Errorf("prepare batch: %w", err)
 		}
-		v.batch = batch
+		v.batch, v.cancel = batch, cancel
 	}
 	var err error
 	if v.columnar {
@@ -111,8 +129,9 @@ func (v *v2Inserter) Commit(context.Context) error {
 	if v.batch == nil {
 		return nil
 	}
-	b := v.batch
-	v.batch, v.blocks = nil, 0
+	b, cancel := v.batch, v.cancel
+	v.batch, v.cancel, v.blocks = nil, nil, 0
+	defer cancel()
 	if err := b.Send(); err != nil {
 		return fmt.Errorf("send batch: %w", err)
 	}
@@ -122,7 +141,8 @@ func (v *v2Inserter) Commit(context.Context) error {
 func (v *v2Inserter) abort() {
 	if v.batch != nil {
 		v.batch.Abort()
-		v.batch, v.blocks = nil, 0
+		v.cancel()
+		v.batch, v.cancel, v.blocks = nil, nil, 0
 	}
 }
 

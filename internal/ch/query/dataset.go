@@ -114,6 +114,10 @@ func (d Dataset) sameAsMarker(ctx context.Context, db *sql.DB) (bool, error) {
 	return seed == d.Seed && int64(events) == d.Events && int64(metrics) == d.Metrics && int64(users) == d.Users, nil
 }
 
+// Statements are the statements that make the data set in a server that
+// has none of it: what `dbmeter ch null-server` starts with.
+func (d Dataset) Statements() []string { return d.ddl(false) }
+
 // ddl is the statements that (re)make the data set. The marker table is
 // made first, so a half-made database is still known to be dbmeter's, and
 // its row is written last, so it only ever describes complete data.

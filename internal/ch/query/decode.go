@@ -82,8 +82,43 @@ func valueAt(c proto.ColResult, i int) (uint64, int64) {
 		return uint64((*c)[i]), 1
 	case *proto.ColInt8:
 		return uint64((*c)[i]), 1
+	case *proto.ColDate32:
+		return uint64((*c)[i]), 4
+	case *proto.ColDateTime64:
+		return uint64(c.Data[i]), 8
+	case *proto.ColDecimal32:
+		return uint64((*c)[i]), 4
+	case *proto.ColDecimal64:
+		return uint64((*c)[i]), 8
+	case *proto.ColDecimal128:
+		return (*c)[i].Low, 16
+	case *proto.ColDecimal256:
+		return (*c)[i].Low.Low, 32
+	case *proto.ColLowCardinality[string]:
+		s := c.Row(i)
+		return uint64(len(s)), int64(len(s)) // the decoded value, as a scan sees it
+	case *proto.ColNullable[string]:
+		v := c.Row(i)
+		return uint64(len(v.Value)), int64(len(v.Value))
+	case *proto.ColNullable[int64]:
+		return nullable(c.Row(i), 8, func(v int64) uint64 { return uint64(v) })
+	case *proto.ColNullable[uint64]:
+		return nullable(c.Row(i), 8, func(v uint64) uint64 { return v })
+	case *proto.ColNullable[float64]:
+		return nullable(c.Row(i), 8, math.Float64bits)
+	case *proto.ColNullable[int32]:
+		return nullable(c.Row(i), 4, func(v int32) uint64 { return uint64(v) })
 	}
 	return 0, 0
+}
+
+// nullable folds a Nullable value: a NULL counts no bytes, as a scan into
+// a nil pointer reads none.
+func nullable[T any](v proto.Nullable[T], size int64, fold func(T) uint64) (uint64, int64) {
+	if !v.Set {
+		return 0, 0
+	}
+	return fold(v.Value), size
 }
 
 // walkColumn folds every value of c. Each case is the same loop over a
@@ -158,7 +193,14 @@ func walkColumn(c proto.ColResult) (sum uint64, bytes int64) {
 		}
 		return sum, int64(len(*c))
 	}
-	return 0, 0
+	// The wider, rarer types (DateTime64, Decimal, LowCardinality,
+	// Nullable): value by value.
+	for i := range c.Rows() {
+		v, b := valueAt(c, i)
+		sum += v
+		bytes += b
+	}
+	return sum, bytes
 }
 
 // WalkBlock walks a block in mode d.

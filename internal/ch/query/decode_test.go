@@ -53,7 +53,7 @@ func TestScanModesAgree(t *testing.T) {
 	t.Parallel()
 	for _, d := range []Decode{Row, Column} {
 		src := &fakeRows{n: 500}
-		st, err := ScanRows(src, src.types(), d)
+		st, err := ScanRows(src, src.types(), nil, d)
 		if err != nil {
 			t.Fatalf("ScanRows(%s): %v", d, err)
 		}

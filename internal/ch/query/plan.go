@@ -253,7 +253,10 @@ func Prepare(ctx context.Context, family string, c Config, server ch.Version) (*
 	var ok []Combo
 	told := map[string]bool{}
 	for _, cb := range combos {
-		err := ch.CheckServer(cb.Name, server, cb.Client.MinServer)
+		if err := c.DSN.Check(cb.Name, cb.Client.DSN); err != nil {
+			return nil, usage.Wrap(err)
+		}
+		err := ch.CheckServer(cb.Name, server, cb.Client.minServer(cb.Opts.Protocol))
 		if err == nil {
 			ok = append(ok, cb)
 			continue
@@ -294,7 +297,7 @@ func Prepare(ctx context.Context, family string, c Config, server ch.Version) (*
 // the preset to its ranges. It talks through clickhouse-go v1's
 // database/sql driver, which every server version understands.
 func (c Config) prepareData(ctx context.Context, preset *Preset, spec Spec) (Spec, string, error) {
-	db, err := sql.Open(ch.V1Driver, c.DSN.V1())
+	db, err := sql.Open(ch.V1Driver, c.DSN.Admin().V1())
 	if err != nil {
 		return spec, "", fmt.Errorf("connect to ClickHouse %s: %w", c.DSN.Addr, err)
 	}

@@ -73,6 +73,11 @@ type Client struct {
 	Open func(ctx context.Context, o Options) (Querier, error)
 	// MinServer is the oldest server the client can talk to; zero: any.
 	MinServer ch.Version
+	// MinHTTPServer, when set, is the oldest server it can talk to over
+	// HTTP, if that is newer than MinServer.
+	MinHTTPServer ch.Version
+	// DSN is what the client can take from the DSN; Prepare refuses the rest.
+	DSN ch.Honours
 	// Protocols it speaks; the first is its default.
 	Protocols []Protocol
 	// Prepare says whether Options.Prepared means anything to it.
@@ -93,4 +98,12 @@ func (c Client) Speaks(p Protocol) bool {
 		}
 	}
 	return false
+}
+
+// minServer is the oldest server c can talk to over p.
+func (c Client) minServer(p Protocol) ch.Version {
+	if p == HTTP && c.MinServer.Less(c.MinHTTPServer) {
+		return c.MinHTTPServer
+	}
+	return c.MinServer
 }

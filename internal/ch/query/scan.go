@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"strings"
 	"time"
 
 	"github.com/ClickHouse/ch-go/proto"
@@ -27,16 +28,24 @@ type rowSource interface {
 // because it is where these clients wait for the next block. Each row costs
 // two clock reads, counted in decode time (tens of ns, see dbmeter
 // calibrate).
-func ScanRows(rows rowSource, types []reflect.Type, d Decode) (QueryStats, error) {
+func ScanRows(rows rowSource, types []reflect.Type, dbTypes []string, d Decode) (QueryStats, error) {
 	dests := make([]any, len(types))
+	// A time.Time is as wide as the ClickHouse type it came from, as the
+	// ch-go walk counts it: Date 2 bytes, Date32 and DateTime 4,
+	// DateTime64 8.
+	timeBytes := make([]int64, len(types))
 	for i, t := range types {
 		dests[i] = reflect.New(t).Interface()
+		timeBytes[i] = 4
+		if i < len(dbTypes) {
+			timeBytes[i] = timeSize(dbTypes[i])
+		}
 	}
 	var cols []proto.ColResult
 	if d == Column {
 		cols = make([]proto.ColResult, len(dests))
 		for i, dst := range dests {
-			cols[i] = columnFor(dst)
+			cols[i] = columnFor(dst, timeBytes[i])
 		}
 	}
 	var st QueryStats
@@ -52,8 +61,8 @@ func ScanRows(rows rowSource, types []reflect.Type, d Decode) (QueryStats, error
 				appendDest(cols[i], dst)
 			}
 		} else {
-			for _, dst := range dests {
-				v, size := foldDest(dst)
+			for i, dst := range dests {
+				v, size := foldDest(dst, timeBytes[i])
 				t.Sum += v
 				t.Bytes += size
 			}
@@ -81,7 +90,21 @@ func Keep(t Tally) {
 	}
 }
 
-func foldDest(d any) (uint64, int64) {
+// timeSize is the bytes of a value of a ClickHouse date or time type.
+func timeSize(dbType string) int64 {
+	t := strings.TrimPrefix(strings.TrimPrefix(dbType, "Nullable("), "LowCardinality(")
+	switch {
+	case strings.HasPrefix(t, "DateTime64"):
+		return 8
+	case strings.HasPrefix(t, "Date32"), strings.HasPrefix(t, "DateTime"):
+		return 4
+	case strings.HasPrefix(t, "Date"):
+		return 2
+	}
+	return 4
+}
+
+func foldDest(d any, timeBytes int64) (uint64, int64) {
 	switch v := d.(type) {
 	case *uint64:
 		return *v, 8
@@ -92,7 +115,7 @@ func foldDest(d any) (uint64, int64) {
 	case *string:
 		return uint64(len(*v)), int64(len(*v))
 	case *time.Time:
-		return uint64(v.Unix()), 4
+		return uint64(v.Unix()), timeBytes
 	case *uint32:
 		return uint64(*v), 4
 	case *int32:
@@ -113,16 +136,22 @@ func foldDest(d any) (uint64, int64) {
 
 // columnFor returns the proto column a destination's values go to; types
 // without a column of their own are kept as their printed form.
-func columnFor(d any) proto.ColResult {
+func columnFor(d any, timeBytes int64) proto.ColResult {
 	switch d.(type) {
+	case *time.Time:
+		switch timeBytes {
+		case 2:
+			return new(proto.ColDate)
+		case 8:
+			return new(proto.ColDateTime64)
+		}
+		return new(proto.ColDateTime)
 	case *uint64:
 		return new(proto.ColUInt64)
 	case *int64:
 		return new(proto.ColInt64)
 	case *float64:
 		return new(proto.ColFloat64)
-	case *time.Time:
-		return new(proto.ColDateTime)
 	case *uint32:
 		return new(proto.ColUInt32)
 	case *int32:
@@ -150,6 +179,10 @@ func appendDest(c proto.ColResult, d any) {
 	case *proto.ColFloat64:
 		c.Append(*d.(*float64))
 	case *proto.ColDateTime:
+		c.Append(*d.(*time.Time))
+	case *proto.ColDate:
+		c.Append(*d.(*time.Time))
+	case *proto.ColDateTime64:
 		c.Append(*d.(*time.Time))
 	case *proto.ColUInt32:
 		c.Append(*d.(*uint32))

@@ -11,14 +11,17 @@ import (
 
 // SQLQuerier runs queries through database/sql over any driver.Connector:
 // clickhouse-go v1 and clickhouse-go v2's database/sql driver both use it.
-// With Options.Prepared each distinct SQL text is prepared once
-// (db.PrepareContext) and run with stmt.QueryContext; what "prepare" means
-// is up to the driver (ClickHouse 18.16 has no server-side prepared
-// statements: both drivers keep the text and interpolate at execution).
+// With Options.Prepared the arguments go to the driver, which binds them
+// into the text on the client (ClickHouse has no server-side prepared
+// statements): through db.PrepareContext once per text and
+// stmt.QueryContext when the driver prepares SELECTs (v1), or straight to
+// db.QueryContext when it does not (v2: its PrepareContext is its batch
+// INSERT API and refuses anything else, clickhouse-go#1203).
 type SQLQuerier struct {
 	db       *sql.DB
 	count    *connCounter
 	opts     Options
+	prepare  bool
 	isServer func(error) bool
 	mu       struct {
 		sync.Mutex
@@ -26,10 +29,11 @@ type SQLQuerier struct {
 	}
 }
 
-// NewSQL opens a database/sql pool over c with o's pool knobs. isServer
-// says which driver errors are the server refusing a query.
-func NewSQL(c driver.Connector, o Options, isServer func(error) bool) *SQLQuerier {
-	q := &SQLQuerier{count: &connCounter{}, opts: o, isServer: isServer}
+// NewSQL opens a database/sql pool over c with o's pool knobs. prepare
+// says the driver prepares SELECTs (see SQLQuerier); isServer says which
+// driver errors are the server refusing a query.
+func NewSQL(c driver.Connector, o Options, prepare bool, isServer func(error) bool) *SQLQuerier {
+	q := &SQLQuerier{count: &connCounter{}, opts: o, prepare: prepare, isServer: isServer}
 	q.db = sql.OpenDB(connector{Connector: c, count: q.count})
 	applySQLPool(q.db, o.Pool)
 	q.mu.stmts = map[string]*sql.Stmt{}
@@ -47,13 +51,14 @@ func (q *SQLQuerier) Query(ctx context.Context, text string, args ...any) (Query
 	if err != nil {
 		return QueryStats{}, q.mark(fmt.Errorf("read column types: %w", err))
 	}
-	types := make([]reflect.Type, len(cts))
+	types, dbTypes := make([]reflect.Type, len(cts)), make([]string, len(cts))
 	for i, ct := range cts {
 		if types[i] = ct.ScanType(); types[i] == nil {
 			types[i] = reflect.TypeFor[any]()
 		}
+		dbTypes[i] = ct.DatabaseTypeName()
 	}
-	st, err := ScanRows(rows, types, q.opts.Decode)
+	st, err := ScanRows(rows, types, dbTypes, q.opts.Decode)
 	if err != nil {
 		return st, q.mark(err)
 	}
@@ -61,7 +66,7 @@ func (q *SQLQuerier) Query(ctx context.Context, text string, args ...any) (Query
 }
 
 func (q *SQLQuerier) rows(ctx context.Context, text string, args []any) (*sql.Rows, error) {
-	if !q.opts.Prepared {
+	if !q.opts.Prepared || !q.prepare {
 		return q.db.QueryContext(ctx, text, args...)
 	}
 	stmt, err := q.stmt(ctx, text)

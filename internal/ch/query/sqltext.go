@@ -39,6 +39,64 @@ func Inline(text string, args []any) (string, error) {
 	return b.String(), err
 }
 
+// Param is a named server-side query parameter: ClickHouse's {name:Type}
+// placeholders, which the server substitutes after parsing the query.
+type Param struct {
+	Name, Type string
+	// Value is the value in the quoted form the native protocol carries
+	// parameters in ('2024-01-01', '42').
+	Value string
+}
+
+// Parameterize replaces each ? placeholder of text by a server-side
+// parameter {pN:Type}, typed after its argument: what a client that binds
+// on the server (ch-go) sends.
+func Parameterize(text string, args []any) (string, []Param, error) {
+	var b strings.Builder
+	var params []Param
+	last, i := 0, 0
+	scanSQL(text, func(at int) {
+		if i < len(args) {
+			p := Param{Name: "p" + strconv.Itoa(i), Type: paramType(args[i]), Value: quote(plain(args[i]))}
+			b.WriteString(text[last:at])
+			b.WriteString("{" + p.Name + ":" + p.Type + "}")
+			params = append(params, p)
+			last = at + 1
+		}
+		i++
+	})
+	if i != len(args) {
+		return "", nil, fmt.Errorf("query has %d placeholders but %d arguments", i, len(args))
+	}
+	b.WriteString(text[last:])
+	return b.String(), params, nil
+}
+
+func paramType(v any) string {
+	switch v.(type) {
+	case int64, int:
+		return "Int64"
+	case uint64:
+		return "UInt64"
+	case float64:
+		return "Float64"
+	case time.Time:
+		return "DateTime"
+	}
+	return "String"
+}
+
+// plain is v as text, unquoted.
+func plain(v any) string {
+	switch v := v.(type) {
+	case string:
+		return v
+	case time.Time:
+		return v.Format(time.DateTime)
+	}
+	return strings.Trim(Literal(v), "'")
+}
+
 // scanSQL calls at for the offset of every placeholder.
 func scanSQL(text string, at func(int)) {
 	for i := 0; i < len(text); i++ {

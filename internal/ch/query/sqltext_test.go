@@ -62,3 +62,23 @@ func FuzzInline(f *testing.F) {
 		}
 	})
 }
+
+// TestParameterize: each placeholder becomes a typed server-side parameter
+// and its value travels quoted, escaped like a literal.
+func TestParameterize(t *testing.T) {
+	t.Parallel()
+	got, params, err := Parameterize("SELECT count() FROM e WHERE dt = ? AND n >= ? AND s = ? AND '?' = x", []any{"2024-01-02", int64(7), "it's"})
+	want := "SELECT count() FROM e WHERE dt = {p0:String} AND n >= {p1:Int64} AND s = {p2:String} AND '?' = x"
+	wantParams := []Param{{"p0", "String", "'2024-01-02'"}, {"p1", "Int64", "'7'"}, {"p2", "String", `'it\'s'`}}
+	if err != nil || got != want || len(params) != len(wantParams) {
+		t.Fatalf("Parameterize = %q, %v, %v; want %q, %v", got, params, err, want, wantParams)
+	}
+	for i := range params {
+		if params[i] != wantParams[i] {
+			t.Errorf("param %d = %+v, want %+v", i, params[i], wantParams[i])
+		}
+	}
+	if _, _, err := Parameterize("SELECT ?", nil); err == nil {
+		t.Error("Parameterize with too few arguments succeeded")
+	}
+}

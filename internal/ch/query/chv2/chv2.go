@@ -6,6 +6,7 @@ package chv2
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
@@ -17,6 +18,7 @@ import (
 	"github.com/ClickHouse/clickhouse-go/v2/lib/driver"
 	"github.com/ClickHouse/clickhouse-go/v2/lib/proto"
 
+	"github.com/dbmeter/dbmeter/internal/ch"
 	"github.com/dbmeter/dbmeter/internal/ch/query"
 )
 
@@ -36,18 +38,18 @@ func Ignores(p query.Pool) []string {
 	return out
 }
 
+// options is v2's options for o: the DSN's (TLS, compression, timeouts,
+// settings) through the counting dialer d, and the pool knobs. Over HTTP
+// the address, scheme and path come from --http-url, and TLS is the
+// transport's: the dialer stays plain.
 func options(o query.Options, d *query.Dialer) (*clickhouse.Options, error) {
-	opts := &clickhouse.Options{
-		Addr:     []string{o.DSN.Addr},
-		Auth:     clickhouse.Auth{Database: o.DSN.Database, Username: o.DSN.User, Password: o.DSN.Password},
-		Protocol: clickhouse.Native,
-		DialContext: func(ctx context.Context, addr string) (net.Conn, error) {
-			return d.DialContext(ctx, "tcp", addr)
-		},
-		MaxOpenConns:    o.Pool.MaxOpen,
-		MaxIdleConns:    o.Pool.MaxIdle,
-		ConnMaxLifetime: o.Pool.Lifetime,
-		DialTimeout:     10 * time.Second,
+	opts, err := o.DSN.V2(d.DialContext)
+	if err != nil {
+		return nil, err
+	}
+	opts.MaxOpenConns, opts.MaxIdleConns, opts.ConnMaxLifetime = o.Pool.MaxOpen, o.Pool.MaxIdle, o.Pool.Lifetime
+	if opts.DialTimeout == 0 {
+		opts.DialTimeout = 10 * time.Second
 	}
 	if opts.MaxOpenConns == 0 {
 		opts.MaxOpenConns = 1 << 16
@@ -57,17 +59,29 @@ func options(o query.Options, d *query.Dialer) (*clickhouse.Options, error) {
 	}
 	if o.Protocol == query.HTTP {
 		u, err := url.Parse(o.HTTPURL)
-		if err != nil || u.Host == "" {
-			return nil, fmt.Errorf("--http-url %q is not an http:// address", o.HTTPURL)
+		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			return nil, fmt.Errorf("--http-url %q is not an http:// or https:// address", o.HTTPURL)
 		}
-		opts.Protocol, opts.Addr = clickhouse.HTTP, []string{u.Host}
+		opts.Protocol, opts.Addr, opts.HttpUrlPath = clickhouse.HTTP, []string{u.Host}, u.Path
+		opts.DialContext = func(ctx context.Context, addr string) (net.Conn, error) { return d.DialContext(ctx, "tcp", addr) }
+		opts.TLS = nil
+		if u.Scheme == "https" {
+			// v2 picks https when TLS is set; the DSN's skip_verify and
+			// ca_file apply to it too.
+			if opts.TLS, err = o.DSN.TLSConfig(); err != nil {
+				return nil, err
+			}
+			if opts.TLS == nil {
+				opts.TLS = &tls.Config{MinVersion: tls.VersionTLS12}
+			}
+		}
 	}
 	return opts, nil
 }
 
 // native is clickhouse-go v2's own API. "Prepared" passes the arguments to
-// conn.Query, which binds them into the text on the client; otherwise
-// dbmeter inlines them. Rows come through rows.Scan: v2 keeps its column
+// conn.Query, which binds them into the text on the client (ClickHouse has
+// no server-side prepared statements); otherwise dbmeter inlines them. Rows come through rows.Scan: v2 keeps its column
 // blocks to itself, so column decode copies scanned rows into columns.
 type native struct {
 	conn   driver.Conn
@@ -96,11 +110,11 @@ func (q *native) Query(ctx context.Context, text string, args ...any) (query.Que
 	}
 	defer rows.Close()
 	cts := rows.ColumnTypes()
-	types := make([]reflect.Type, len(cts))
+	types, dbTypes := make([]reflect.Type, len(cts)), make([]string, len(cts))
 	for i, ct := range cts {
-		types[i] = ct.ScanType()
+		types[i], dbTypes[i] = ct.ScanType(), ct.DatabaseTypeName()
 	}
-	st, err := query.ScanRows(rows, types, q.decode)
+	st, err := query.ScanRows(rows, types, dbTypes, q.decode)
 	if err != nil {
 		return st, mark(err)
 	}
@@ -111,14 +125,15 @@ func (q *native) Pool() query.PoolStats { return q.dialer.Stats() }
 func (q *native) Close() error          { return q.conn.Close() }
 
 // OpenSQL opens v2's database/sql path: the pool is database/sql's, with
-// the knobs set on it; "prepared" is db.Prepare once, which v2 also
-// resolves on the client.
+// the knobs set on it. "Prepared" passes the arguments to db.QueryContext,
+// which v2 binds on the client: v2's db.Prepare is its batch INSERT API
+// and refuses a SELECT ("invalid INSERT query", clickhouse-go#1203).
 func OpenSQL(_ context.Context, o query.Options) (query.Querier, error) {
 	opts, err := options(o, query.NewDialer())
 	if err != nil {
 		return nil, err
 	}
-	return query.NewSQL(clickhouse.Connector(opts), o, isException), nil
+	return query.NewSQL(clickhouse.Connector(opts), o, false, isException), nil
 }
 
 func isException(err error) bool {
@@ -130,5 +145,5 @@ func mark(err error) error {
 	if err != nil && isException(err) {
 		return query.ServerError(err)
 	}
-	return err
+	return ch.Mark(err)
 }

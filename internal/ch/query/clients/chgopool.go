@@ -33,6 +33,7 @@ type chgoPool struct {
 type chgoConn struct {
 	client    *chgo.Client
 	born, idl time.Time
+	reused    bool // taken from the idle list, not freshly dialed
 }
 
 func newCHGoPool(opts chgo.Options, knobs query.Pool, d *query.Dialer) *chgoPool {
@@ -84,6 +85,7 @@ func (p *chgoPool) takeIdle(now time.Time) *chgoConn {
 			c.client.Close()
 			continue
 		}
+		c.reused = true
 		return c
 	}
 	return nil

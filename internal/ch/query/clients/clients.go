@@ -13,13 +13,18 @@ import (
 // modern is the oldest server clickhouse-go v2 and ch-go may talk to.
 var modern = ch.MinModernServer
 
+// v2HTTP is the oldest server v2 may talk to over HTTP: v2 sends
+// client_protocol_version with every HTTP query, which servers before 23.2
+// (ClickHouse PR #46360) refuse as an unknown setting.
+var v2HTTP = ch.Version{Major: 23, Minor: 2}
+
 // registry holds every client path. Nothing writes to it after start-up.
 var registry = map[string]query.Client{
-	"clickhouse-go":     {Open: chv2.OpenNative, MinServer: modern, Protocols: []query.Protocol{query.Native, query.HTTP}, Prepare: true, Ignores: chv2.Ignores},
-	"clickhouse-go-sql": {Open: chv2.OpenSQL, MinServer: modern, Protocols: []query.Protocol{query.Native, query.HTTP}, Prepare: true, Ignores: noKnobsIgnored},
-	"clickhouse-go-v1":  {Open: openV1, Protocols: []query.Protocol{query.Native}, Prepare: true, Ignores: noKnobsIgnored},
-	"ch-go":             {Open: openCHGo, MinServer: modern, Protocols: []query.Protocol{query.Native}, Columnar: true, Ignores: noKnobsIgnored},
-	"http":              {Open: openHTTP, Protocols: []query.Protocol{query.HTTP}, Ignores: httpIgnores},
+	"clickhouse-go":     {Open: chv2.OpenNative, MinServer: modern, Protocols: []query.Protocol{query.Native, query.HTTP}, Prepare: true, Ignores: chv2.Ignores, MinHTTPServer: v2HTTP, DSN: ch.HonoursV2},
+	"clickhouse-go-sql": {Open: chv2.OpenSQL, MinServer: modern, Protocols: []query.Protocol{query.Native, query.HTTP}, Prepare: true, Ignores: noKnobsIgnored, MinHTTPServer: v2HTTP, DSN: ch.HonoursV2},
+	"clickhouse-go-v1":  {Open: openV1, Protocols: []query.Protocol{query.Native}, Prepare: true, Ignores: noKnobsIgnored, DSN: ch.HonoursV1},
+	"ch-go":             {Open: openCHGo, MinServer: modern, Protocols: []query.Protocol{query.Native}, Prepare: true, Columnar: true, Ignores: noKnobsIgnored, DSN: ch.HonoursCHGo},
+	"http":              {Open: openHTTP, Protocols: []query.Protocol{query.HTTP}, Ignores: httpIgnores, DSN: ch.HonoursHTTP},
 }
 
 func noKnobsIgnored(query.Pool) []string { return nil }

@@ -5,8 +5,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dbmeter/dbmeter/internal/ch"
 	"github.com/dbmeter/dbmeter/internal/ch/chtest"
 	"github.com/dbmeter/dbmeter/internal/ch/query"
+	"github.com/dbmeter/dbmeter/internal/ch/standin"
 	"github.com/dbmeter/dbmeter/internal/load"
 )
 
@@ -20,7 +22,6 @@ import (
 // (none of kind other) and backs off.
 func TestDroppedConnections(t *testing.T) {
 	srv := legacyServer(t)
-	ctx := context.Background()
 	for _, tc := range []struct {
 		client string
 		served bool
@@ -30,50 +31,86 @@ func TestDroppedConnections(t *testing.T) {
 		{"ch-go", false},
 	} {
 		t.Run(tc.client, func(t *testing.T) {
-			proxy := chtest.NewProxy(t, srv.dsn.Addr)
-			d := srv.dsn
-			d.Addr = proxy.Addr()
-			c, err := Lookup(tc.client)
-			if err != nil {
-				t.Fatal(err)
-			}
-			q, err := c.Open(ctx, query.Options{DSN: d, Protocol: query.Native, Decode: query.Row, Pool: query.DefaultPool()})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer q.Close()
-			wl := query.NewWorkload(q, query.CustomSpec("SELECT number FROM system.numbers LIMIT 100", nil), false)
-			cfg := load.DefaultConfig()
-			cfg.Workers, cfg.Duration, cfg.Warmup, cfg.Interval, cfg.Phases = 2, 9*time.Second, 0, time.Second, query.Phases
-			outage := proxy.Outage(t, 2*time.Second)
-			var ticks chtest.Ticks
-			res, err := load.Run(ctx, cfg, wl.Ops(), wl.NewWorker, &ticks)
-			cyc := <-outage
-			if err != nil {
-				t.Fatal(err)
-			}
-			st := res.Stats(0)
-			opsAfter := ticks.OpsAfter(cyc.Back, cfg.Interval)
-			t.Logf("%s: errors %v, ops %d (%d after the gap), dials while dropping %d, after %d",
-				tc.client, st.ErrorKinds, st.Ops, opsAfter, cyc.DropAccepts, proxy.Accepts()-cyc.ForwardAccepts)
-			if st.ErrorKinds[load.KindConnection] == 0 || st.ErrorKinds[load.KindOther] > 0 {
-				t.Errorf("errors by kind %v: want connection errors during the gap and none of kind other", st.ErrorKinds)
-			}
-			if cyc.DropAccepts < 2 {
-				t.Errorf("%d dials while connections were dropped: the path did not redial", cyc.DropAccepts)
-			}
-			if tc.served && st.Errors > 5000 {
-				t.Errorf("%d errors: the workers did not back off", st.Errors)
-			}
-			if !tc.served {
-				if n := proxy.Accepts() - cyc.ForwardAccepts; n < 2 || st.ErrorKinds[load.KindServer] == 0 {
-					t.Errorf("%d dials after the gap, errors %v: the path never reached the server again", n, st.ErrorKinds)
-				}
-				return
-			}
-			if opsAfter == 0 {
-				t.Error("no query after the gap")
-			}
+			dropCycle(t, srv.dsn, tc.client, "SELECT number FROM system.numbers LIMIT 100", tc.served, 2*time.Second)
+		})
+	}
+}
+
+// dropCycle runs client, closed loop, through a proxy in front of dsn's
+// server that takes it away in steps of step (chtest.Proxy.Outage), and
+// checks how the path lived through it, running text; served says the
+// server answers the path's query.
+func dropCycle(t *testing.T, dsn ch.DSN, client, text string, served bool, step time.Duration) {
+	t.Helper()
+	ctx := context.Background()
+	proxy := chtest.NewProxy(t, dsn.Addr)
+	d := dsn
+	d.Addr = proxy.Addr()
+	c, err := Lookup(client)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, err := c.Open(ctx, query.Options{DSN: d, Protocol: query.Native, Decode: query.Row, Pool: query.DefaultPool()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer q.Close()
+	wl := query.NewWorkload(q, query.CustomSpec(text, nil), false)
+	cfg := load.DefaultConfig()
+	cfg.Workers, cfg.Duration, cfg.Warmup, cfg.Interval, cfg.Phases = 2, 4*step+time.Second, 0, step/2, query.Phases
+	outage := proxy.Outage(t, step)
+	var ticks chtest.Ticks
+	res, err := load.Run(ctx, cfg, wl.Ops(), wl.NewWorker, &ticks)
+	cyc := <-outage
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := res.Stats(0)
+	opsAfter := ticks.OpsAfter(cyc.Back, cfg.Interval)
+	t.Logf("%s: errors %v, ops %d (%d after the gap), dials while dropping %d, after %d",
+		client, st.ErrorKinds, st.Ops, opsAfter, cyc.DropAccepts, proxy.Accepts()-cyc.ForwardAccepts)
+	if st.ErrorKinds[load.KindConnection] == 0 || st.ErrorKinds[load.KindOther] > 0 {
+		t.Errorf("errors by kind %v: want connection errors during the gap and none of kind other", st.ErrorKinds)
+	}
+	if cyc.DropAccepts < 2 {
+		t.Errorf("%d dials while connections were dropped: the path did not redial", cyc.DropAccepts)
+	}
+	if served && st.Errors > 5000 {
+		t.Errorf("%d errors: the workers did not back off", st.Errors)
+	}
+	if !served {
+		if n := proxy.Accepts() - cyc.ForwardAccepts; n < 2 || st.ErrorKinds[load.KindServer] == 0 {
+			t.Errorf("%d dials after the gap, errors %v: the path never reached the server again", n, st.ErrorKinds)
+		}
+		return
+	}
+	if opsAfter == 0 {
+		t.Error("no query after the gap")
+	}
+}
+
+// TestDroppedConnectionsStandIn is the same outage cycle with the protocol
+// stand-in behind the proxy: a server every modern path can query, ch-go
+// included, so each must query again after the gap.
+func TestDroppedConnectionsStandIn(t *testing.T) {
+	srv, err := standin.Listen("127.0.0.1:0", standin.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	data := query.DefaultDataset()
+	for _, q := range data.Statements() {
+		if err := srv.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d, err := ch.ParseDSN("clickhouse://" + srv.Addr() + "/default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, client := range []string{"clickhouse-go", "clickhouse-go-sql", "ch-go"} {
+		t.Run(client, func(t *testing.T) {
+			dropCycle(t, d, client, "SELECT id, name, score FROM "+data.Database+".users LIMIT 100", true, time.Second)
 		})
 	}
 }

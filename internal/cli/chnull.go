@@ -1,0 +1,86 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dbmeter/dbmeter/internal/ch/insert"
+	"github.com/dbmeter/dbmeter/internal/ch/query"
+	"github.com/dbmeter/dbmeter/internal/ch/standin"
+)
+
+func newCHNullServerCmd(env Env) *cobra.Command {
+	var listen, certOut string
+	var useTLS bool
+	cmd := &cobra.Command{
+		Use:   "null-server",
+		Short: "Serve ClickHouse's protocols with no database behind them, to measure a client's own cost",
+		Long: `null-server answers ClickHouse's native protocol (revision 54460, the one
+clickhouse-go v2 and ch-go speak, and older ones for clickhouse-go v1) and
+its HTTP interface on one address. It is not a ClickHouse: it accepts
+INSERTs and discards their rows after decoding and counting them (like a
+table with ENGINE = Null), answers SELECTs with generated values of the
+right types and row counts, and understands only the statements dbmeter's
+client paths send. Point ch insert or ch query at it to measure what a
+client library costs per row with the server taken out.
+
+It starts with dbmeter's insert table (` + insert.DefaultDatabase + `.event) and query data
+set (` + query.DefaultDataset().Database + `), so runs need no --create. With --tls it serves TLS
+only, with a self-signed certificate made at start: give clients
+secure=true&skip_verify=true, or ca_file with the file --tls-cert writes.`,
+		Example: `  dbmeter ch null-server --listen 127.0.0.1:9440 &
+  dbmeter ch insert --dsn clickhouse://127.0.0.1:9440/default --clients ch-go,clickhouse-go-column --duration 10s
+  dbmeter ch query --dsn clickhouse://127.0.0.1:9440/default --http-url http://127.0.0.1:9440 --clients http,ch-go --preset select10k`,
+		Args: noArgs,
+	}
+	fs := cmd.Flags()
+	fs.StringVar(&listen, "listen", "127.0.0.1:9440", "address for both the native protocol and HTTP")
+	fs.BoolVar(&useTLS, "tls", false, "serve TLS only, with a self-signed certificate for 127.0.0.1 and localhost")
+	fs.StringVar(&certOut, "tls-cert", "", "with --tls: write the certificate (PEM) to this file, for a DSN's ca_file")
+	cmd.RunE = runE(func(cmd *cobra.Command, _ []string) error {
+		if certOut != "" && !useTLS {
+			return usagef("--tls-cert needs --tls")
+		}
+		srv, err := startNullServer(listen, useTLS)
+		if err != nil {
+			return err
+		}
+		defer srv.Close()
+		if certOut != "" {
+			if err := os.WriteFile(certOut, srv.CertPEM(), 0o644); err != nil {
+				return fmt.Errorf("write --tls-cert: %w", err)
+			}
+		}
+		scheme, params := "http", ""
+		if useTLS {
+			scheme, params = "https", "?secure=true&skip_verify=true"
+		}
+		fmt.Fprintf(env.Stdout, "null-server (a protocol stand-in, not a ClickHouse) on %s\n  --dsn clickhouse://%s/default%s\n  --http-url %s://%s\n", srv.Addr(), srv.Addr(), params, scheme, srv.Addr())
+		<-cmd.Context().Done()
+		t := srv.Log().Totals()
+		fmt.Fprintf(env.Stdout, "null-server: %d queries (%d refused), %d INSERTs acknowledged with %d rows, %d queries over TLS\n",
+			t.Queries, t.Errors, t.InsertsAcked, t.RowsAcked, t.TLSQueries)
+		return nil
+	})
+	return cmd
+}
+
+// startNullServer starts a stand-in holding dbmeter's own tables.
+func startNullServer(listen string, useTLS bool) (*standin.Server, error) {
+	srv, err := standin.Listen(listen, standin.Options{TLS: useTLS})
+	if err != nil {
+		return nil, usagef("--listen %s: %v", listen, err)
+	}
+	stmts := append([]string{"CREATE DATABASE " + insert.DefaultDatabase,
+		insert.CreateSQL(insert.Table{Database: insert.DefaultDatabase, Name: "event"}, 0)},
+		query.DefaultDataset().Statements()...)
+	for _, q := range stmts {
+		if err := srv.Exec(q); err != nil {
+			srv.Close()
+			return nil, fmt.Errorf("null-server: make dbmeter's tables: %w", err)
+		}
+	}
+	return srv, nil
+}
