@@ -28,6 +28,10 @@ type Client struct {
 	// without a server. The conformance test checks that every path sends
 	// exactly the block it was given.
 	RoundTrip func(b *ch.Block) (*ch.Block, error)
+	// External, when set, says the path runs outside dbmeter as worker
+	// processes (external.go); Module is then empty and the run records
+	// the worker's language, runtime and library instead.
+	External *ch.Worker
 }
 
 // Oldest servers each library can talk to (see ch.MinModernServer).
@@ -41,15 +45,19 @@ var (
 
 // clients is the registry: one line per path.
 var clients = map[string]Client{
-	"clickhouse-go-row":       {Open: openV2Row, MinServer: minV2, Streams: true, NoDelay: true, Module: modV2, RoundTrip: roundTripV2Row},
-	"clickhouse-go-column":    {Open: openV2Column, MinServer: minV2, Streams: true, NoDelay: true, Module: modV2, RoundTrip: roundTripV2Column},
-	"ch-go":                   {Open: openCHGo, MinServer: minCHGo, Streams: true, NoDelay: true, Module: modCHGo, RoundTrip: roundTripCHGo},
-	"database-sql":            {Open: openSQL, MinServer: minV2, NoDelay: true, Module: modV2, RoundTrip: roundTripV2Row},
-	"sqlx":                    {Open: openSQLX, MinServer: minV2, NoDelay: true, Module: modSQLX, RoundTrip: roundTripV2Row},
-	"gorm":                    {Open: openGorm, MinServer: minV2, NoDelay: true, Module: modGorm, RoundTrip: roundTripGorm},
-	"clickhouse-go-v1":        {Open: openV1, MinServer: minV1, NoDelay: true, Module: modV1, RoundTrip: roundTripV1Row},
-	"sqlx-v1":                 {Open: openSQLXV1, MinServer: minV1, NoDelay: true, Module: modSQLX, RoundTrip: roundTripV1Row},
-	"clickhouse-go-v1-column": {Open: openV1Column, MinServer: minV1, Streams: true, NoDelay: true, Module: modV1, RoundTrip: roundTripV1Column},
+	"clickhouse-go-row":        {Open: openV2Row, MinServer: minV2, Streams: true, NoDelay: true, Module: modV2, RoundTrip: roundTripV2Row},
+	"clickhouse-go-column":     {Open: openV2Column, MinServer: minV2, Streams: true, NoDelay: true, Module: modV2, RoundTrip: roundTripV2Column},
+	"ch-go":                    {Open: openCHGo, MinServer: minCHGo, Streams: true, NoDelay: true, Module: modCHGo, RoundTrip: roundTripCHGo},
+	"database-sql":             {Open: openSQL, MinServer: minV2, NoDelay: true, Module: modV2, RoundTrip: roundTripV2Row},
+	"sqlx":                     {Open: openSQLX, MinServer: minV2, NoDelay: true, Module: modSQLX, RoundTrip: roundTripV2Row},
+	"gorm":                     {Open: openGorm, MinServer: minV2, NoDelay: true, Module: modGorm, RoundTrip: roundTripGorm},
+	"clickhouse-go-v1":         {Open: openV1, MinServer: minV1, NoDelay: true, Module: modV1, RoundTrip: roundTripV1Row},
+	"sqlx-v1":                  {Open: openSQLXV1, MinServer: minV1, NoDelay: true, Module: modSQLX, RoundTrip: roundTripV1Row},
+	"clickhouse-go-v1-column":  {Open: openV1Column, MinServer: minV1, Streams: true, NoDelay: true, Module: modV1, RoundTrip: roundTripV1Column},
+	"php-seasclick":            {Open: openExternal, External: &ch.Worker{Script: "php/seasclick.php", Interpreter: "php", Args: []string{"--api=insert"}}},
+	"php-seasclick-block":      {Open: openExternal, Streams: true, External: &ch.Worker{Script: "php/seasclick.php", Interpreter: "php", Args: []string{"--api=block"}}},
+	"python-clickhouse-driver": {Open: openExternal, NoDelay: true, External: &ch.Worker{Script: "python/clickhouse_driver_worker.py", Interpreter: "python"}},
+	"worker":                   {Open: openExternal, Streams: true, NoDelay: true, External: &ch.Worker{}},
 }
 
 // Module paths, as `dbmeter version` and the result's env list them.

@@ -1,0 +1,150 @@
+package ch
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/dbmeter/dbmeter/workers"
+)
+
+// WorkerConn is the connection part of every external worker's setup
+// (docs/worker-protocol.md): the DSN split the way client libraries in
+// other languages take it. It carries the password, so it travels only
+// over a worker's stdin, never in its arguments.
+type WorkerConn struct {
+	Host     string `json:"host"`
+	Port     int    `json:"port"`
+	User     string `json:"user"`
+	Password string `json:"password"`
+	Database string `json:"database"`
+	// NoDelay is --tcp-nodelay, for a worker whose library lets it choose.
+	NoDelay bool `json:"nodelay"`
+}
+
+// WorkerConn splits d for a worker.
+func (d DSN) WorkerConn(noDelay bool) (WorkerConn, error) {
+	host, port, err := net.SplitHostPort(d.Addr)
+	if err != nil {
+		return WorkerConn{}, fmt.Errorf("server address %s: %w", d.Addr, err)
+	}
+	p, err := strconv.Atoi(port)
+	if err != nil {
+		return WorkerConn{}, fmt.Errorf("server address %s: port %q is not a number", d.Addr, port)
+	}
+	return WorkerConn{Host: host, Port: p, User: d.User, Password: d.Password, Database: d.Database, NoDelay: noDelay}, nil
+}
+
+// A Worker says how to start a client that runs outside dbmeter: one of
+// the reference workers embedded in the binary (package workers), or a
+// user's own command (--worker-cmd).
+type Worker struct {
+	// Script is the reference worker's file in package workers
+	// ("php/seasclick.php"); empty for a user's command.
+	Script string
+	// Interpreter runs Script: "php" or "python".
+	Interpreter string
+	// Args follow the script.
+	Args []string
+}
+
+// Argv is the command line that starts w: the reference script written
+// into dir and run by its interpreter, or userCmd split at spaces (a user
+// wanting shell quoting passes sh -c '…'). getenv picks the interpreter:
+// $DBMETER_PHP, $DBMETER_PYTHON.
+func (w Worker) Argv(dir string, userCmd string, getenv func(string) string) ([]string, error) {
+	if w.Script == "" {
+		argv := strings.Fields(userCmd)
+		if len(argv) == 0 {
+			return nil, fmt.Errorf("the worker client needs --worker-cmd: the command that starts your worker")
+		}
+		return argv, nil
+	}
+	path, err := workers.Write(dir, w.Script)
+	if err != nil {
+		return nil, err
+	}
+	return append([]string{interpreter(w.Interpreter, getenv), path}, w.Args...), nil
+}
+
+// interpreter is the program that runs a reference worker. Debian's
+// python3-clickhouse-driver is installed for Debian's own Python, which a
+// Python installed elsewhere (pyenv) first on PATH does not see.
+func interpreter(lang string, getenv func(string) string) string {
+	env := func(k string) string {
+		if getenv == nil {
+			return ""
+		}
+		return getenv(k)
+	}
+	switch lang {
+	case "php":
+		if v := env("DBMETER_PHP"); v != "" {
+			return v
+		}
+		return "php"
+	case "python":
+		if v := env("DBMETER_PYTHON"); v != "" {
+			return v
+		}
+		if _, err := os.Stat("/usr/bin/python3"); err == nil {
+			return "/usr/bin/python3"
+		}
+		return "python3"
+	}
+	return lang
+}
+
+// WorkerRows is the header line of the rows file handed to external
+// workers: the columns each following line's rows hold, in order.
+type WorkerRows struct {
+	Columns []string `json:"columns"`
+	Types   []string `json:"types"`
+}
+
+// WriteWorkerRows writes blocks as the rows file of docs/worker-protocol.md:
+// a header line, then one line per block holding its rows as JSON arrays
+// (row-wise, as the libraries' insert APIs take them). JSON is the format
+// every language decodes in C (PHP's json_decode, Python's json), and it is
+// written once, before the run.
+func WriteWorkerRows(path string, blocks []*Block) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("write rows for the workers: %w", err)
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	enc := json.NewEncoder(w)
+	var h WorkerRows
+	if len(blocks) > 0 {
+		for _, c := range blocks[0].Columns {
+			h.Columns, h.Types = append(h.Columns, c.Name), append(h.Types, c.Type)
+		}
+	}
+	err = enc.Encode(h)
+	var row []any
+	for _, b := range blocks {
+		if err != nil {
+			break
+		}
+		rows := make([][]any, b.Rows)
+		for i := range rows {
+			row = b.Row(i, row)
+			rows[i] = append([]any(nil), row...)
+		}
+		err = enc.Encode(rows)
+	}
+	if err == nil {
+		err = w.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("write rows for the workers: %w", err)
+	}
+	return nil
+}
