@@ -26,6 +26,8 @@ type Pool struct {
 		sync.Mutex
 		idle      []*Proc
 		closed    bool
+		starting  bool          // a worker is being started
+		changed   chan struct{} // closed when a worker comes back or a start ends
 		hello     *Hello
 		started   int64
 		failures  int64 // workers that died, hung, broke the protocol or failed to start
@@ -50,46 +52,82 @@ func NewPool(spec Spec) *Pool {
 // Spec is what the pool starts.
 func (p *Pool) Spec() Spec { return p.spec }
 
-// Get returns an idle worker, or starts one. While a restart is backing
-// off it fails at once with a connection error naming the last failure.
+// Get returns an idle worker, or starts one. One start runs at a time:
+// while it does, Get waits for it or for a worker to come back, whichever
+// is first, so a burst of operations does not start a process each (a PHP
+// or Python start takes tens of milliseconds of CPU). While a restart is
+// backing off it fails at once with a connection error naming the last
+// failure.
 func (p *Pool) Get(ctx context.Context) (*Proc, error) {
-	p.mu.Lock()
-	if p.mu.closed {
+	for {
+		p.mu.Lock()
+		if p.mu.closed {
+			p.mu.Unlock()
+			return nil, fmt.Errorf("worker pool of %s is closed", p.spec.Name)
+		}
+		if n := len(p.mu.idle); n > 0 {
+			w := p.mu.idle[n-1]
+			p.mu.idle = p.mu.idle[:n-1]
+			p.mu.Unlock()
+			return w, nil
+		}
+		if wait := time.Until(p.mu.notBefore); wait > 0 {
+			err := p.mu.lastErr
+			p.mu.Unlock()
+			return nil, load.WithKind(fmt.Errorf("worker %s: restart backing off %s after: %w", p.spec.Name, wait.Round(time.Millisecond), err), load.KindConnection)
+		}
+		if !p.mu.starting {
+			p.mu.starting = true
+			p.mu.started++
+			p.mu.Unlock()
+			return p.start(ctx)
+		}
+		changed := p.changedLocked()
 		p.mu.Unlock()
-		return nil, fmt.Errorf("worker pool of %s is closed", p.spec.Name)
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
 	}
-	if n := len(p.mu.idle); n > 0 {
-		w := p.mu.idle[n-1]
-		p.mu.idle = p.mu.idle[:n-1]
-		p.mu.Unlock()
-		return w, nil
+}
+
+// changedLocked is a channel closed at the next change a waiting Get cares
+// about: a worker handed back, a start ended.
+func (p *Pool) changedLocked() chan struct{} {
+	if p.mu.changed == nil {
+		p.mu.changed = make(chan struct{})
 	}
-	if wait := time.Until(p.mu.notBefore); wait > 0 {
-		err := p.mu.lastErr
-		p.mu.Unlock()
-		return nil, load.WithKind(fmt.Errorf("worker %s: restart backing off %s after: %w", p.spec.Name, wait.Round(time.Millisecond), err), load.KindConnection)
+	return p.mu.changed
+}
+
+// signalLocked wakes the waiting Gets.
+func (p *Pool) signalLocked() {
+	if p.mu.changed != nil {
+		close(p.mu.changed)
+		p.mu.changed = nil
 	}
-	p.mu.started++
-	p.mu.Unlock()
+}
+
+func (p *Pool) start(ctx context.Context) (*Proc, error) {
 	w, err := Start(ctx, p.spec, p.stderr)
-	if err != nil {
-		if ctx.Err() == nil {
-			p.failed(err)
-		}
-		if load.Classify(err) == load.KindOther {
-			// A worker that cannot start is a lost connection to the
-			// client, whatever it said.
-			err = load.WithKind(err, load.KindConnection)
-		}
-		return nil, err
+	if err != nil && ctx.Err() == nil {
+		p.failed(err)
 	}
 	p.mu.Lock()
-	if p.mu.hello == nil {
+	p.mu.starting = false
+	p.signalLocked()
+	if err == nil && p.mu.hello == nil {
 		h := w.Hello()
 		p.mu.hello = &h
 	}
 	p.mu.Unlock()
-	return w, nil
+	if err != nil && load.Classify(err) == load.KindOther {
+		// A worker that cannot start is a lost connection to the client,
+		// whatever it said.
+		err = load.WithKind(err, load.KindConnection)
+	}
+	return w, err
 }
 
 // Put hands a worker back after use. A broken one is killed and the next
@@ -113,6 +151,7 @@ func (p *Pool) Put(w *Proc, ok bool, err error) {
 		return
 	}
 	p.mu.idle = append(p.mu.idle, w)
+	p.signalLocked()
 }
 
 func (p *Pool) failed(err error) {

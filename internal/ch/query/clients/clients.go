@@ -15,11 +15,14 @@ var modern = ch.MinModernServer
 
 // registry holds every client path. Nothing writes to it after start-up.
 var registry = map[string]query.Client{
-	"clickhouse-go":     {Open: chv2.OpenNative, MinServer: modern, Protocols: []query.Protocol{query.Native, query.HTTP}, Prepare: true, Ignores: chv2.Ignores},
-	"clickhouse-go-sql": {Open: chv2.OpenSQL, MinServer: modern, Protocols: []query.Protocol{query.Native, query.HTTP}, Prepare: true, Ignores: noKnobsIgnored},
-	"clickhouse-go-v1":  {Open: openV1, Protocols: []query.Protocol{query.Native}, Prepare: true, Ignores: noKnobsIgnored},
-	"ch-go":             {Open: openCHGo, MinServer: modern, Protocols: []query.Protocol{query.Native}, Columnar: true, Ignores: noKnobsIgnored},
-	"http":              {Open: openHTTP, Protocols: []query.Protocol{query.HTTP}, Ignores: httpIgnores},
+	"clickhouse-go":            {Open: chv2.OpenNative, MinServer: modern, Protocols: []query.Protocol{query.Native, query.HTTP}, Prepare: true, Ignores: chv2.Ignores},
+	"clickhouse-go-sql":        {Open: chv2.OpenSQL, MinServer: modern, Protocols: []query.Protocol{query.Native, query.HTTP}, Prepare: true, Ignores: noKnobsIgnored},
+	"clickhouse-go-v1":         {Open: openV1, Protocols: []query.Protocol{query.Native}, Prepare: true, Ignores: noKnobsIgnored},
+	"ch-go":                    {Open: openCHGo, MinServer: modern, Protocols: []query.Protocol{query.Native}, Columnar: true, Ignores: noKnobsIgnored},
+	"http":                     {Open: openHTTP, Protocols: []query.Protocol{query.HTTP}, Ignores: httpIgnores},
+	"php-seasclick":            external("php-seasclick", &ch.Worker{Script: "php/seasclick.php", Interpreter: "php"}),
+	"python-clickhouse-driver": external("python-clickhouse-driver", &ch.Worker{Script: "python/clickhouse_driver_worker.py", Interpreter: "python"}),
+	"worker":                   external("worker", &ch.Worker{}),
 }
 
 func noKnobsIgnored(query.Pool) []string { return nil }
@@ -46,7 +49,12 @@ func Names() []string {
 // path in this build. It is query.Command's Lookup.
 func Resolve(names []string) ([]query.Named, error) {
 	if slices.Equal(names, []string{"all"}) {
-		names = Names()
+		names = nil
+		for _, n := range Names() {
+			if !registry[n].External { // they need their language installed: only by name
+				names = append(names, n)
+			}
+		}
 	}
 	out := make([]query.Named, 0, len(names))
 	for _, n := range names {
