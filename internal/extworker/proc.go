@@ -181,8 +181,8 @@ func (p *Proc) handshake(ctx context.Context) error {
 	if err != nil {
 		return p.startError("during setup", err)
 	}
-	if err := r.Err(s.Name, s.Secrets); err != nil {
-		return fmt.Errorf("worker %s: setup failed: %w", s.Name, err)
+	if !r.OK {
+		return load.WithKind(fmt.Errorf("worker %s: setup failed: %s", s.Name, mask(r.Error, s.Secrets)), r.kind())
 	}
 	return nil
 }

@@ -60,13 +60,16 @@ func (r *Reply) Err(name string, secrets []string) error {
 	if r.OK {
 		return nil
 	}
-	kind := r.Kind
-	switch kind {
-	case KindConnection, KindServer, KindTimeout, KindOther:
-	default:
-		kind = KindOther
+	return load.WithKind(&OpError{Worker: name, Msg: mask(r.Error, secrets)}, r.kind())
+}
+
+// kind is the reply's kind, other when it names none dbmeter knows.
+func (r *Reply) kind() string {
+	switch r.Kind {
+	case KindConnection, KindServer, KindTimeout:
+		return r.Kind
 	}
-	return load.WithKind(&OpError{Worker: name, Msg: mask(r.Error, secrets)}, kind)
+	return KindOther
 }
 
 // OpError is an operation a worker reported as failed.
