@@ -110,6 +110,7 @@ func (p *Proc) start() error {
 	s := p.spec
 	cmd := exec.Command(s.Argv[0], s.Argv[1:]...)
 	cmd.Env = append(os.Environ(), s.Env...)
+	ownGroup(cmd)
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		return fmt.Errorf("start worker %s: %w", s.Name, err)
@@ -304,7 +305,7 @@ func (p *Proc) died(err error) error {
 func (p *Proc) Kill() {
 	p.broken = true
 	if p.cmd != nil && p.cmd.Process != nil {
-		p.cmd.Process.Kill()
+		killGroup(p.cmd)
 	}
 	p.stdin.Close()
 	<-p.waited
@@ -318,7 +319,7 @@ func (p *Proc) Close() {
 	select {
 	case <-p.waited:
 	case <-time.After(time.Second):
-		p.cmd.Process.Kill()
+		killGroup(p.cmd)
 		<-p.waited
 	}
 	p.stdout.Close()
@@ -409,4 +410,30 @@ func shorten(s string) string {
 		return s[:300] + "…"
 	}
 	return s
+}
+
+// Probe starts a worker only to read its hello, and ends it: what it is,
+// or why it cannot run. `dbmeter version` names the reference workers'
+// libraries with it, and tests gate on it.
+func Probe(ctx context.Context, s Spec) (Hello, error) {
+	if len(s.Argv) == 0 {
+		return Hello{}, fmt.Errorf("%s: no worker command", s.Name)
+	}
+	p := &Proc{spec: s, stderr: NewStderr(s.Secrets), waited: make(chan struct{}), stderrDone: make(chan struct{})}
+	if err := p.start(); err != nil {
+		return Hello{}, err
+	}
+	defer p.Close()
+	line, err := p.readLine(ctx, s.startTimeout())
+	if err != nil {
+		return Hello{}, p.startError("before its hello", err)
+	}
+	var h Hello
+	if err := json.Unmarshal(line, &h); err != nil || h.Protocol == 0 {
+		return Hello{}, fmt.Errorf("worker %s does not speak dbmeter's worker protocol: its first line was %s", s.Name, quote(line, s.Secrets))
+	}
+	if h.Error != "" {
+		return h, fmt.Errorf("worker %s cannot run: %s", s.Name, mask(h.Error, s.Secrets))
+	}
+	return h, nil
 }
