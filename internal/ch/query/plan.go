@@ -63,7 +63,7 @@ type Config struct {
 	// Worker configures the clients that run as worker processes.
 	Worker Worker
 	Load   load.Config
-	Repeat   int
+	Repeat int
 	// Params are the command's settings as every run records them.
 	Params map[string]string
 }

@@ -19,7 +19,9 @@ import (
 // each query is the phase "client".
 func external(name string, w *ch.Worker) query.Client {
 	return query.Client{
-		Open:      func(ctx context.Context, o query.Options) (query.Querier, error) { return openExternal(ctx, name, w, o) },
+		Open: func(ctx context.Context, o query.Options) (query.Querier, error) {
+			return openExternal(ctx, name, w, o)
+		},
 		Protocols: []query.Protocol{query.Native},
 		Ignores:   externalIgnores,
 		External:  true,
