@@ -2,13 +2,16 @@ package ch
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net"
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
+	"github.com/dbmeter/dbmeter/internal/extworker"
 	"github.com/dbmeter/dbmeter/workers"
 )
 
@@ -147,4 +150,45 @@ func WriteWorkerRows(path string, blocks []*Block) error {
 		return fmt.Errorf("write rows for the workers: %w", err)
 	}
 	return nil
+}
+
+// The reference workers (package workers), one per library.
+var (
+	SeasClick        = Worker{Script: "php/seasclick.php", Interpreter: "php"}
+	ClickHouseDriver = Worker{Script: "python/clickhouse_driver_worker.py", Interpreter: "python"}
+)
+
+// With returns w with args after its script.
+func (w Worker) With(args ...string) *Worker {
+	w.Args = append(append([]string(nil), w.Args...), args...)
+	return &w
+}
+
+// WorkerVersion is what one reference worker says it runs on, or why it
+// cannot run here.
+type WorkerVersion struct {
+	Script string
+	Hello  extworker.Hello
+	Err    error
+}
+
+// WorkerVersions asks each reference worker its hello (interpreter and
+// library versions), for `dbmeter version`.
+func WorkerVersions(ctx context.Context, getenv func(string) string) ([]WorkerVersion, error) {
+	dir, err := os.MkdirTemp("", "dbmeter-worker-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	var out []WorkerVersion
+	for _, w := range []Worker{SeasClick, ClickHouseDriver} {
+		v := WorkerVersion{Script: w.Script}
+		argv, err := w.Argv(dir, "", getenv)
+		if err == nil {
+			v.Hello, err = extworker.Probe(ctx, extworker.Spec{Name: w.Script, Argv: argv, StartTimeout: 10 * time.Second})
+		}
+		v.Err = err
+		out = append(out, v)
+	}
+	return out, nil
 }

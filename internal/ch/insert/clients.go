@@ -54,9 +54,9 @@ var clients = map[string]Client{
 	"clickhouse-go-v1":         {Open: openV1, MinServer: minV1, NoDelay: true, Module: modV1, RoundTrip: roundTripV1Row},
 	"sqlx-v1":                  {Open: openSQLXV1, MinServer: minV1, NoDelay: true, Module: modSQLX, RoundTrip: roundTripV1Row},
 	"clickhouse-go-v1-column":  {Open: openV1Column, MinServer: minV1, Streams: true, NoDelay: true, Module: modV1, RoundTrip: roundTripV1Column},
-	"php-seasclick":            {Open: openExternal, External: &ch.Worker{Script: "php/seasclick.php", Interpreter: "php", Args: []string{"--api=insert"}}},
-	"php-seasclick-block":      {Open: openExternal, Streams: true, External: &ch.Worker{Script: "php/seasclick.php", Interpreter: "php", Args: []string{"--api=block"}}},
-	"python-clickhouse-driver": {Open: openExternal, NoDelay: true, External: &ch.Worker{Script: "python/clickhouse_driver_worker.py", Interpreter: "python"}},
+	"php-seasclick":            {Open: openExternal, External: ch.SeasClick.With("--api=insert")},
+	"php-seasclick-block":      {Open: openExternal, Streams: true, External: ch.SeasClick.With("--api=block")},
+	"python-clickhouse-driver": {Open: openExternal, NoDelay: true, External: ch.ClickHouseDriver.With()},
 	"worker":                   {Open: openExternal, Streams: true, NoDelay: true, External: &ch.Worker{}},
 }
 

@@ -20,8 +20,8 @@ var registry = map[string]query.Client{
 	"clickhouse-go-v1":         {Open: openV1, Protocols: []query.Protocol{query.Native}, Prepare: true, Ignores: noKnobsIgnored},
 	"ch-go":                    {Open: openCHGo, MinServer: modern, Protocols: []query.Protocol{query.Native}, Columnar: true, Ignores: noKnobsIgnored},
 	"http":                     {Open: openHTTP, Protocols: []query.Protocol{query.HTTP}, Ignores: httpIgnores},
-	"php-seasclick":            external("php-seasclick", &ch.Worker{Script: "php/seasclick.php", Interpreter: "php"}),
-	"python-clickhouse-driver": external("python-clickhouse-driver", &ch.Worker{Script: "python/clickhouse_driver_worker.py", Interpreter: "python"}),
+	"php-seasclick":            external("php-seasclick", ch.SeasClick.With()),
+	"python-clickhouse-driver": external("python-clickhouse-driver", ch.ClickHouseDriver.With()),
 	"worker":                   external("worker", &ch.Worker{}),
 }
 
