@@ -16,12 +16,13 @@ function reply(array $m): void
     fwrite(STDOUT, json_encode($m, JSON_UNESCAPED_SLASHES | JSON_INVALID_UTF8_SUBSTITUTE) . "\n");
 }
 
-// kind sorts a SeasClick exception: clickhouse-cpp's server exceptions
-// carry no text at all; its transport errors say what broke.
+// kind sorts a SeasClick exception: the server's exceptions read
+// "DB::Exception: …" (or nothing, in clickhouse-cpp builds that drop their
+// text); its transport errors say what broke.
 function kind(Throwable $e): string
 {
     $m = $e->getMessage();
-    if ($m === '') {
+    if ($m === '' || str_starts_with($m, 'DB::Exception')) {
         return 'server';
     }
     if (preg_match('/fail to|can\'t|connect|Connection|Broken pipe|reset by peer|closed|timed out|receive|send/i', $m)) {
