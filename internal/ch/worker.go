@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"strconv"
@@ -109,40 +110,14 @@ type WorkerRows struct {
 	Types   []string `json:"types"`
 }
 
-// WriteWorkerRows writes blocks as the rows file of docs/worker-protocol.md:
-// a header line, then one line per block holding its rows as JSON arrays
-// (row-wise, as the libraries' insert APIs take them). JSON is the format
-// every language decodes in C (PHP's json_decode, Python's json), and it is
-// written once, before the run.
+// WriteWorkerRows writes blocks as the rows file of docs/worker-protocol.md
+// at path.
 func WriteWorkerRows(path string, blocks []*Block) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return fmt.Errorf("write rows for the workers: %w", err)
 	}
-	w := bufio.NewWriterSize(f, 1<<20)
-	enc := json.NewEncoder(w)
-	var h WorkerRows
-	if len(blocks) > 0 {
-		for _, c := range blocks[0].Columns {
-			h.Columns, h.Types = append(h.Columns, c.Name), append(h.Types, c.Type)
-		}
-	}
-	err = enc.Encode(h)
-	var row []any
-	for _, b := range blocks {
-		if err != nil {
-			break
-		}
-		rows := make([][]any, b.Rows)
-		for i := range rows {
-			row = b.Row(i, row)
-			rows[i] = append([]any(nil), row...)
-		}
-		err = enc.Encode(rows)
-	}
-	if err == nil {
-		err = w.Flush()
-	}
+	err = EncodeWorkerRows(f, blocks)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -150,6 +125,37 @@ func WriteWorkerRows(path string, blocks []*Block) error {
 		return fmt.Errorf("write rows for the workers: %w", err)
 	}
 	return nil
+}
+
+// EncodeWorkerRows writes blocks in the rows file's format: a header line,
+// then one line per block holding its rows as JSON arrays (row-wise, as
+// the libraries' insert APIs take them). JSON is the format every language
+// decodes in C (PHP's json_decode, Python's json), and it is written once,
+// before the run.
+func EncodeWorkerRows(out io.Writer, blocks []*Block) error {
+	w := bufio.NewWriterSize(out, 1<<20)
+	enc := json.NewEncoder(w)
+	var h WorkerRows
+	if len(blocks) > 0 {
+		for _, c := range blocks[0].Columns {
+			h.Columns, h.Types = append(h.Columns, c.Name), append(h.Types, c.Type)
+		}
+	}
+	if err := enc.Encode(h); err != nil {
+		return err
+	}
+	var row []any
+	for _, b := range blocks {
+		rows := make([][]any, b.Rows)
+		for i := range rows {
+			row = b.Row(i, row)
+			rows[i] = append([]any(nil), row...)
+		}
+		if err := enc.Encode(rows); err != nil {
+			return err
+		}
+	}
+	return w.Flush()
 }
 
 // The reference workers (package workers), one per library.

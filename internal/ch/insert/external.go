@@ -95,6 +95,9 @@ func (x *externalInserter) Close() error {
 // than a Go path's 400,000; at least one block.
 const externalRingRows = 20_000
 
+// externalRing is how many blocks of a ring of n are handed to workers.
+func externalRing(n, batch int) int { return max(1, min(n, externalRingRows/max(batch, 1))) }
+
 // externalRun is what a run of an external client needs around load.Run:
 // a directory of its own for the worker script and the rows file, and the
 // pool of worker processes.
@@ -111,7 +114,7 @@ const pings = 500
 // and measures their round trip. It returns the ring the run cycles
 // through: the blocks handed over.
 func startExternal(ctx context.Context, c Config, name string, cl Client, ring []*ch.Block, workers int) (*externalRun, []*ch.Block, error) {
-	ring = ring[:max(1, min(len(ring), externalRingRows/max(c.Batch, 1)))]
+	ring = ring[:externalRing(len(ring), c.Batch)]
 	dir, err := os.MkdirTemp("", "dbmeter-worker-")
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", name, err)

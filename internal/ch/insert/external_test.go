@@ -150,13 +150,16 @@ func TestExternalOutage(t *testing.T) {
 				cfg := load.DefaultConfig()
 				cfg.Workers, cfg.Duration, cfg.Warmup, cfg.Interval = 2, time.Minute, 0, time.Second
 				c := Config{DSN: d, Clients: []string{name}, Table: Table{Database: db, Name: "outage"}, Create: true,
-					Batch: 2000, BlocksPerInsert: 3, NoDelay: true, Load: cfg, Getenv: os.Getenv, WorkerTimeout: 20 * time.Second}
+					Batch: 2000, BlocksPerInsert: 3, NoDelay: true, Load: cfg, Getenv: os.Getenv, WorkerTimeout: 5 * time.Second}
 				p, err := Prepare(ctx, "ch", c, version)
 				if err != nil {
 					t.Fatal(err)
 				}
 				defer p.Close()
-				rctx, back := chtest.Around(t, script, how, 3*time.Second, 3*time.Second, 5*time.Second)
+				// The outage begins once the rows are made and handed over and
+				// the workers are running (seconds on a busy machine); a worker
+				// stuck on a dead socket is killed after 5 s as hung.
+				rctx, back := chtest.Around(t, script, how, 10*time.Second, 3*time.Second, 5*time.Second)
 				var ticks chtest.Ticks
 				runs, err := p.Plan.Steps[0].Run(rctx, plan.Rep{N: 1, Seed: 1, Watch: &ticks})
 				restarted := back()
