@@ -12,6 +12,10 @@ import (
 type Block struct {
 	Columns []Column
 	Rows    int
+	// Index is the block's place in the ring it was generated in
+	// (event.Ring), so that a client handed the ring before the run (an
+	// external worker) is told which block to send instead of its rows.
+	Index int
 }
 
 // Column is one named, typed column of a Block.
@@ -36,7 +40,7 @@ func (b *Block) Head(n int) *Block {
 	if n >= b.Rows {
 		return b
 	}
-	out := &Block{Rows: n, Columns: make([]Column, len(b.Columns))}
+	out := &Block{Rows: n, Index: b.Index, Columns: make([]Column, len(b.Columns))}
 	for i, c := range b.Columns {
 		switch d := c.Data.(type) {
 		case []string:

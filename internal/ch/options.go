@@ -44,6 +44,10 @@ var (
 	// text uncompressed, takes its address and TLS from --http-url, and
 	// sends no settings.
 	HonoursHTTP = Honours{Setting: func(string) bool { return false }}
+	// HonoursWorker is a client in another language: its worker gets the
+	// DSN's host, port, user, password and database only
+	// (docs/worker-protocol.md).
+	HonoursWorker = Honours{Setting: func(string) bool { return false }}
 )
 
 // Check returns an error naming path and the first parameter of d that

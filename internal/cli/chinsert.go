@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dbmeter/dbmeter/internal/ch/insert"
+	"github.com/dbmeter/dbmeter/internal/extworker"
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/plan"
 )
@@ -34,6 +35,12 @@ Clients (--clients, comma-separated; "auto": all the server supports):
   clickhouse-go-v1         v1 through database/sql (servers older than v2 supports)
   sqlx-v1                  sqlx on v1, as the seed ran sqlx
   clickhouse-go-v1-column  v1's direct block API (OpenDirect, WriteBlock)
+External clients, each worker a process of its own (docs/worker-protocol.md);
+only by name, never in auto:
+  php-seasclick            PHP SeasClick insert(): one INSERT per block
+  php-seasclick-block      PHP SeasClick writeStart/write/writeEnd (--blocks-per-insert)
+  python-clickhouse-driver Python clickhouse-driver execute(INSERT, rows)
+  worker                   your own, with --worker-cmd
 A client newer than the server is refused with one line naming both versions.`,
 		Example: `  dbmeter ch insert --dsn "$DSN" --create --clients clickhouse-go-v1 --rows 500000
   dbmeter ch insert --dsn "$DSN" --clients ch-go,clickhouse-go-column --workers 4 --duration 30s
@@ -57,6 +64,8 @@ A client newer than the server is refused with one line naming both versions.`,
 	fs.BoolVar(&f.Config.Create, "create", false, "create the table (a table dbmeter created before is dropped and re-made; any other is refused)")
 	fs.IntVar(&f.Config.BlocksPerInsert, "blocks-per-insert", 1, "stream this many blocks through one INSERT where the client can")
 	fs.BoolVar(&f.Config.NoDelay, "tcp-nodelay", true, "set TCP_NODELAY on the clients' connections (false: Nagle's algorithm on)")
+	fs.StringVar(&f.Config.WorkerCmd, "worker-cmd", "", "run your own client as the client \"worker\": a command speaking dbmeter's worker protocol (docs/worker-protocol.md), split at spaces, started once per connection")
+	fs.DurationVar(&f.Config.WorkerTimeout, "worker-timeout", extworker.DefaultOpTimeout, "an external client's worker that takes longer to answer counts as hung: killed, a connection error, restarted")
 	fs.StringVar(&f.DumpFormat, "dump-format", "", "write the generated rows to stdout in this format (Native or TSV) and exit: for scripts/ch-insert-ceiling.sh")
 	fs.MarkHidden("dump-format")
 	return cmd

@@ -9,6 +9,7 @@ import (
 
 	"github.com/dbmeter/dbmeter/internal/ch/query"
 	"github.com/dbmeter/dbmeter/internal/ch/query/clients"
+	"github.com/dbmeter/dbmeter/internal/extworker"
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/metrics"
 	"github.com/dbmeter/dbmeter/internal/usage"
@@ -63,6 +64,8 @@ combination side by side.`,
 	fs.BoolVar(&c.NoWarmup, "no-warmup", false, "no warm-up: no first query to open a connection and no --warmup period")
 	fs.BoolVar(&c.Create, "create", false, "create or refresh dbmeter's own data set for the presets")
 	fs.BoolVar(&c.Matrix, "matrix", false, "run every combination of the listed knob values")
+	fs.StringVar(&c.Worker.Cmd, "worker-cmd", "", "run your own client as the client \"worker\": a command speaking dbmeter's worker protocol (docs/worker-protocol.md), split at spaces, started once per connection")
+	fs.DurationVar(&c.Worker.Timeout, "worker-timeout", extworker.DefaultOpTimeout, "an external client's worker that takes longer to answer counts as hung: killed, a connection error, restarted")
 	fs.StringVar(&f.PprofAddr, "pprof-addr", "", "serve net/http/pprof here during the run, e.g. 127.0.0.1:6060")
 	fs.StringVar(&c.Data.Database, "database", data.Database, "database of dbmeter's data set (made and marked by dbmeter)")
 	fs.Int64Var(&c.Data.Events, "events-rows", data.Events, "rows of the events table (count preset)")

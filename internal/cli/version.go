@@ -1,8 +1,11 @@
 package cli
 
 import (
+	"fmt"
+
 	"github.com/spf13/cobra"
 
+	"github.com/dbmeter/dbmeter/internal/ch"
 	"github.com/dbmeter/dbmeter/internal/sysinfo"
 )
 
@@ -14,8 +17,23 @@ func newVersionCmd(env Env) *cobra.Command {
 		Args:  noArgs,
 	}
 	cmd.Flags().BoolVar(&all, "all", false, "list every linked module, not only clients and engines")
-	cmd.RunE = runE(func(*cobra.Command, []string) error {
+	cmd.RunE = runE(func(cmd *cobra.Command, _ []string) error {
 		sysinfo.WriteVersion(env.Stdout, all)
+		vs, err := ch.WorkerVersions(cmd.Context(), env.Getenv)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(env.Stdout, "external clients (worker processes, docs/worker-protocol.md):")
+		for _, v := range vs {
+			what := v.Hello.Runtime + ", " + v.Hello.Library
+			if v.Hello.Language != "" {
+				what = v.Hello.Language + " " + what
+			}
+			if v.Err != nil {
+				what = "cannot run here: " + oneLine(v.Err)
+			}
+			fmt.Fprintf(env.Stdout, "  %-45s %s\n", "workers/"+v.Script, what)
+		}
 		return nil
 	})
 	return cmd

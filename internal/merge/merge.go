@@ -151,6 +151,16 @@ func mergeRun(ins []Input, rs []*run) (run, []string, error) {
 			out.Warnings = append(out.Warnings, fmt.Sprintf("shard %d: %s", r.Shard.Index, w))
 		}
 		out.Interrupted = out.Interrupted || r.Interrupted
+		if x := r.External; x != nil {
+			// Each shard timed its own workers' round trip; percentiles
+			// cannot be added, so the merged run shows the slowest shard's.
+			ext := *x
+			if out.External != nil {
+				ext = *out.External
+				ext.RTT.P50, ext.RTT.P99, ext.RTT.N = max(ext.RTT.P50, x.RTT.P50), max(ext.RTT.P99, x.RTT.P99), ext.RTT.N+x.RTT.N
+			}
+			out.External = &ext
+		}
 		if r.Server != first.Server {
 			warns = append(warns, fmt.Sprintf("%s: %s ran against server %q, %s against %q", name, ins[i].Name, r.Server, ins[0].Name, first.Server))
 		}

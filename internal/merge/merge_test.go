@@ -505,6 +505,7 @@ func TestMergeRunKnowsEveryField(t *testing.T) {
 		"Intervals": "slot by slot", "Client": "summed, per-op figures recomputed",
 		"Extra": "by each figure's declaration", "Figures": "the declarations kept",
 		"ServerStats": "statements, database deltas and wait-event samples added",
+		"External":    "shard 0's client, the slowest shard's round trip, the samples summed",
 		"Warnings":    "every shard's, named", "ErrorSamples": "the first shard's per kind, named", "Interrupted": "any shard's",
 	}
 	seen := map[string]bool{}
@@ -569,5 +570,29 @@ func TestMergeServerStats(t *testing.T) {
 	// Shard 1 failed one transaction: 6 ran, and the server spent time on each.
 	if r := m.doc.Runs[0]; r.Ops+r.Errors != 6 || math.Abs(got.ServerNsPerOp-want.TotalNs/6) > 1e-9 {
 		t.Errorf("server time per transaction %v over %d transactions, want %v over 6", got.ServerNsPerOp, r.Ops+r.Errors, want.TotalNs/6)
+	}
+}
+
+// TestMergeExternalClient: an external client's round trip cannot be added
+// across shards: the merged run keeps the client and the slowest shard's
+// percentiles, with every shard's samples counted.
+func TestMergeExternalClient(t *testing.T) {
+	t.Parallel()
+	docs := []*document{
+		shardSpec{index: 0, count: 2, latency: values(1, 3)}.build(),
+		shardSpec{index: 1, count: 2, latency: values(2, 2)}.build(),
+	}
+	docs[0].Runs[0].External = &result.ExternalClient{Language: "php", RTT: result.RTT{P50: 100, P99: 900, N: 500}}
+	docs[1].Runs[0].External = &result.ExternalClient{Language: "php", RTT: result.RTT{P50: 150, P99: 700, N: 500}}
+	m, err := Merge(context.Background(), inputs(t, docs...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := m.doc.Runs[0].External
+	if want := (result.RTT{P50: 150, P99: 900, N: 1000}); got == nil || got.Language != "php" || got.RTT != want {
+		t.Errorf("external client %+v, want php with round trip %+v", got, want)
+	}
+	if docs[0].Runs[0].External.RTT.N != 500 {
+		t.Error("merging changed shard 0's own figure")
 	}
 }

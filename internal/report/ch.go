@@ -36,7 +36,12 @@ func chTables(w io.Writer, runs []result.Run) error {
 // building it in the client and sending it.
 func chInsertTable(w io.Writer, runs []result.Run) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "client\tserver\tworkers\tbatch\tblk/ins\trep\trows/s\tMB/s\tbatch p50\tbatch p99\tbuild p50\tsend p50\tbuild %\tcpu µs/row\tallocs/row\trows\tcounted\terrors\t")
+	ext := anyExternal(runs)
+	fmt.Fprint(tw, "client\tserver\tworkers\tbatch\tblk/ins\trep\trows/s\tMB/s\tbatch p50\tbatch p99\tbuild p50\tsend p50\tbuild %\tcpu µs/row\tallocs/row\trows\tcounted\terrors\t")
+	if ext {
+		fmt.Fprint(tw, externalHead)
+	}
+	fmt.Fprintln(tw)
 	for _, r := range runs {
 		build, send := r.Extra["build_s"], r.Extra["send_s"]
 		share := "-"
@@ -49,13 +54,43 @@ func chInsertTable(w io.Writer, runs []result.Run) error {
 		} else if r.Extra["rows_counted"] != r.Extra["rows_acknowledged"] {
 			counted = fmt.Sprintf("%s≠%s", Count(r.Extra["rows_counted"]), Count(r.Extra["rows_acknowledged"]))
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%d\t%s\t%.1f\t%s\t%s\t%s\t%s\t%s\t%.2f\t%.1f\t%s\t%s\t%d\t\n",
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%d\t%s\t%.1f\t%s\t%s\t%s\t%s\t%s\t%.2f\t%.1f\t%s\t%s\t%d\t",
 			r.Target, orDash(r.Server), r.Workers, orDash(r.Params["batch"]), orDash(r.Params["blocks-per-insert"]), r.Repeat,
 			Count(r.RowsPerS), r.BytesPerS/1e6, Nanos(r.Latency.P50), Nanos(r.Latency.P99),
 			Nanos(r.Phases["build"].P50), Nanos(r.Phases["send"].P50), share,
 			r.Extra["client_cpu_us_per_row"], r.Extra["allocs_per_row"], Count(float64(r.Rows)), counted, r.Errors)
+		if ext {
+			fmt.Fprint(tw, externalCells(r))
+		}
+		fmt.Fprintln(tw)
 	}
 	return tw.Flush()
+}
+
+// externalHead heads the columns of clients run as worker processes: the
+// worker's own timing of an operation, and the protocol's round trip
+// beside it (docs/worker-protocol.md).
+const externalHead = "client p50\trtt p50\trtt p99\t"
+
+func anyExternal(runs []result.Run) bool {
+	for _, r := range runs {
+		if r.External != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// externalCells are a run's externalHead columns; dashes for a Go client.
+func externalCells(r result.Run) string {
+	if r.External == nil {
+		return "-\t-\t-\t"
+	}
+	client := "-"
+	if ph, ok := r.Phases["client"]; ok && ph.Count > 0 {
+		client = Nanos(ph.P50)
+	}
+	return client + "\t" + Nanos(r.External.RTT.P50) + "\t" + Nanos(r.External.RTT.P99) + "\t"
 }
 
 func orDash(s string) string {

@@ -28,6 +28,10 @@ func chQueryTable(w io.Writer, runs []result.Run) error {
 	head := []string{"client", "workload"}
 	head = append(head, knobs...)
 	head = append(head, "mode", "rate/s", "achieved/s", "rep", "p50", "p90", "p99", "p99.9", "max", "errors", "dropped", "conns", "decode/row")
+	ext := anyExternal(runs)
+	if ext {
+		head = append(head, strings.Split(strings.TrimSuffix(externalHead, "\t"), "\t")...)
+	}
 	fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
 	for _, r := range runs {
 		row := []string{r.Target, r.Workload}
@@ -42,7 +46,11 @@ func chQueryTable(w io.Writer, runs []result.Run) error {
 		row = append(row, r.Mode, rate, extraRate(r), fmt.Sprint(r.Repeat),
 			Nanos(l.P50), Nanos(l.P90), Nanos(l.P99), Nanos(l.P999), Nanos(l.Max),
 			fmt.Sprint(r.Errors), fmt.Sprint(r.Dropped), extraCount(r, "conns_opened"), extraNanos(r, "decode_ns_per_row"))
-		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
+		line := strings.Join(row, "\t") + "\t"
+		if ext {
+			line += externalCells(r)
+		}
+		fmt.Fprintln(tw, line)
 	}
 	return tw.Flush()
 }

@@ -168,6 +168,33 @@ type Run struct {
 	// counted, so a count of errors comes with what they said.
 	ErrorSamples map[string]string `json:"error_samples,omitempty"`
 	Interrupted  bool              `json:"interrupted,omitempty"`
+	// External describes the worker processes of a client that runs
+	// outside dbmeter (docs/worker-protocol.md); nil for Go clients.
+	External *ExternalClient `json:"external_client,omitempty"`
+}
+
+// ExternalClient is a client in another language, run as worker processes
+// under dbmeter's load model: what it is, and what the protocol between
+// dbmeter and it costs. Its own timing of each operation is the run's
+// phase "client".
+type ExternalClient struct {
+	// Command is the worker's command line, secrets masked.
+	Command  string `json:"command"`
+	Language string `json:"language"`
+	Runtime  string `json:"runtime"`
+	Library  string `json:"library"`
+	// RTT is the round trip of an empty exchange with the run's workers,
+	// timed by dbmeter before the measured window: the protocol's own
+	// share of every latency.
+	RTT RTT `json:"rtt_ns"`
+}
+
+// RTT summarises round trips in nanoseconds.
+type RTT struct {
+	P50 int64 `json:"p50"`
+	P99 int64 `json:"p99"`
+	// N is how many exchanges were timed.
+	N int `json:"n"`
 }
 
 // Shard is a run's place in a test split across processes.

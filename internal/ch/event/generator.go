@@ -222,6 +222,7 @@ func Ring(seed uint64, batch, n int) []*ch.Block {
 	out := make([]*ch.Block, n)
 	for i := range out {
 		out[i] = g.Block(batch)
+		out[i].Index = i
 	}
 	return out
 }

@@ -30,6 +30,10 @@ type Client struct {
 	RoundTrip func(b *ch.Block) (*ch.Block, error)
 	// DSN is what the path can take from the DSN; Prepare refuses the rest.
 	DSN ch.Honours
+	// External, when set, says the path runs outside dbmeter as worker
+	// processes (external.go); Module is then empty and the run records
+	// the worker's language, runtime and library instead.
+	External *ch.Worker
 }
 
 // Oldest servers each library can talk to (see ch.MinModernServer).
@@ -43,15 +47,19 @@ var (
 
 // clients is the registry: one line per path.
 var clients = map[string]Client{
-	"clickhouse-go-row":       {Open: openV2Row, MinServer: minV2, Streams: true, NoDelay: true, Module: modV2, RoundTrip: roundTripV2Row, DSN: ch.HonoursV2},
-	"clickhouse-go-column":    {Open: openV2Column, MinServer: minV2, Streams: true, NoDelay: true, Module: modV2, RoundTrip: roundTripV2Column, DSN: ch.HonoursV2},
-	"ch-go":                   {Open: openCHGo, MinServer: minCHGo, Streams: true, NoDelay: true, Module: modCHGo, RoundTrip: roundTripCHGo, DSN: ch.HonoursCHGo},
-	"database-sql":            {Open: openSQL, MinServer: minV2, NoDelay: true, Module: modV2, RoundTrip: roundTripV2Row, DSN: ch.HonoursV2},
-	"sqlx":                    {Open: openSQLX, MinServer: minV2, NoDelay: true, Module: modSQLX, RoundTrip: roundTripV2Row, DSN: ch.HonoursV2},
-	"gorm":                    {Open: openGorm, MinServer: minV2, NoDelay: true, Module: modGorm, RoundTrip: roundTripGorm, DSN: ch.HonoursV2},
-	"clickhouse-go-v1":        {Open: openV1, MinServer: minV1, NoDelay: true, Module: modV1, RoundTrip: roundTripV1Row, DSN: ch.HonoursV1},
-	"sqlx-v1":                 {Open: openSQLXV1, MinServer: minV1, NoDelay: true, Module: modSQLX, RoundTrip: roundTripV1Row, DSN: ch.HonoursV1},
-	"clickhouse-go-v1-column": {Open: openV1Column, MinServer: minV1, Streams: true, NoDelay: true, Module: modV1, RoundTrip: roundTripV1Column, DSN: ch.HonoursV1},
+	"clickhouse-go-row":        {Open: openV2Row, MinServer: minV2, Streams: true, NoDelay: true, Module: modV2, RoundTrip: roundTripV2Row, DSN: ch.HonoursV2},
+	"clickhouse-go-column":     {Open: openV2Column, MinServer: minV2, Streams: true, NoDelay: true, Module: modV2, RoundTrip: roundTripV2Column, DSN: ch.HonoursV2},
+	"ch-go":                    {Open: openCHGo, MinServer: minCHGo, Streams: true, NoDelay: true, Module: modCHGo, RoundTrip: roundTripCHGo, DSN: ch.HonoursCHGo},
+	"database-sql":             {Open: openSQL, MinServer: minV2, NoDelay: true, Module: modV2, RoundTrip: roundTripV2Row, DSN: ch.HonoursV2},
+	"sqlx":                     {Open: openSQLX, MinServer: minV2, NoDelay: true, Module: modSQLX, RoundTrip: roundTripV2Row, DSN: ch.HonoursV2},
+	"gorm":                     {Open: openGorm, MinServer: minV2, NoDelay: true, Module: modGorm, RoundTrip: roundTripGorm, DSN: ch.HonoursV2},
+	"clickhouse-go-v1":         {Open: openV1, MinServer: minV1, NoDelay: true, Module: modV1, RoundTrip: roundTripV1Row, DSN: ch.HonoursV1},
+	"sqlx-v1":                  {Open: openSQLXV1, MinServer: minV1, NoDelay: true, Module: modSQLX, RoundTrip: roundTripV1Row, DSN: ch.HonoursV1},
+	"clickhouse-go-v1-column":  {Open: openV1Column, MinServer: minV1, Streams: true, NoDelay: true, Module: modV1, RoundTrip: roundTripV1Column, DSN: ch.HonoursV1},
+	"php-seasclick":            {Open: openExternal, DSN: ch.HonoursWorker, External: ch.SeasClick.With("--api=insert")},
+	"php-seasclick-block":      {Open: openExternal, Streams: true, DSN: ch.HonoursWorker, External: ch.SeasClick.With("--api=block")},
+	"python-clickhouse-driver": {Open: openExternal, NoDelay: true, DSN: ch.HonoursWorker, External: ch.ClickHouseDriver.With()},
+	"worker":                   {Open: openExternal, Streams: true, NoDelay: true, DSN: ch.HonoursWorker, External: &ch.Worker{}},
 }
 
 // Module paths, as `dbmeter version` and the result's env list them.

@@ -20,6 +20,14 @@ func TestClients(t *testing.T) {
 		c := clients[name]
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
+			if c.External != nil {
+				// It runs outside dbmeter: its conformance is the worker
+				// tests (external_test.go) against a real server.
+				if c.Open == nil || c.Module != "" || c.RoundTrip != nil {
+					t.Fatalf("external entry %q mixes in Go client fields: %+v", name, c)
+				}
+				return
+			}
 			if c.Open == nil || c.RoundTrip == nil || c.Module == "" {
 				t.Fatalf("registry entry %q is incomplete: %+v", name, c)
 			}
@@ -59,6 +67,9 @@ func BenchmarkRoundTrip(b *testing.B) {
 	blk := event.New(1).Block(10000)
 	for _, name := range Names() {
 		c := clients[name]
+		if c.RoundTrip == nil {
+			continue // an external client: BenchmarkExternal
+		}
 		b.Run(name, func(b *testing.B) {
 			b.SetBytes(blk.PayloadBytes())
 			b.ReportAllocs()

@@ -85,8 +85,13 @@ func (cmd Command) Resolve(warmup time.Duration, runFlags func() (load.Config, e
 	if cmd.DSN == "" && c.Params != nil {
 		c.Params["dsn"] = c.DSN.String() // from the environment: the result still names the server
 	}
-	if cmd.Clients != "auto" {
-		for n := range strings.SplitSeq(cmd.Clients, ",") {
+	c.Getenv = cmd.Getenv
+	clients := cmd.Clients
+	if c.WorkerCmd != "" && !cmd.given("clients") {
+		clients = "worker" // --worker-cmd alone runs the user's worker
+	}
+	if clients != "auto" {
+		for n := range strings.SplitSeq(clients, ",") {
 			if n = strings.TrimSpace(n); n != "" && !slices.Contains(c.Clients, n) {
 				c.Clients = append(c.Clients, n)
 			}

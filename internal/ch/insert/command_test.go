@@ -115,7 +115,7 @@ func TestCommandDump(t *testing.T) {
 		want         string // "" : 3 TSV lines
 	}{
 		{"no rows", DumpTSV, 0, "--dump-format needs --rows"},
-		{"unknown format", "CSV", 3, `dump format "CSV": want Native or TSV`},
+		{"unknown format", "CSV", 3, `dump format "CSV": want Native, TSV or worker-rows`},
 		{"tsv", DumpTSV, 3, ""},
 	}
 	for _, tt := range tests {

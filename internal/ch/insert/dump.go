@@ -16,6 +16,10 @@ import (
 const (
 	DumpNative = "Native"
 	DumpTSV    = "TSV"
+	// DumpWorkerRows is the rows file external workers get (the ring's
+	// blocks they cycle through, not the run's sequence), for
+	// scripts/seasclick-bare.sh.
+	DumpWorkerRows = "worker-rows"
 )
 
 // nativeRevision is the revision a Native dump is encoded with: before
@@ -27,6 +31,9 @@ const nativeRevision = 54451
 // ring[k % len(ring)], the last one cut short) in format, for
 // `clickhouse-client --query 'INSERT INTO … FORMAT <format>'`.
 func Dump(w io.Writer, format string, ring []*ch.Block, batch int, rows int64) error {
+	if format == DumpWorkerRows {
+		return ch.EncodeWorkerRows(w, ring[:externalRing(len(ring), batch)])
+	}
 	bw := bufio.NewWriterSize(w, 1<<20)
 	var enc func(b *ch.Block) error
 	switch format {
@@ -71,8 +78,8 @@ func Dump(w io.Writer, format string, ring []*ch.Block, batch int, rows int64) e
 
 // checkDumpFormat refuses a format Dump does not write.
 func checkDumpFormat(format string) error {
-	if format != DumpNative && format != DumpTSV {
-		return fmt.Errorf("dump format %q: want %s or %s", format, DumpNative, DumpTSV)
+	if format != DumpNative && format != DumpTSV && format != DumpWorkerRows {
+		return fmt.Errorf("dump format %q: want %s, %s or %s", format, DumpNative, DumpTSV, DumpWorkerRows)
 	}
 	return nil
 }

@@ -126,6 +126,9 @@ func TestLegacyServer(t *testing.T) {
 			err := ch.CheckServer(name, version, c.MinServer)
 			var tooOld *ch.TooOldError
 			switch {
+			case c.External != nil && err != nil:
+				t.Errorf("external client %s refused for %s: %v", name, version, err)
+			case c.External != nil:
 			case c.MinServer == minV1 && err != nil:
 				t.Errorf("%s refused for %s: %v", name, version, err)
 			case c.MinServer != minV1 && !errors.As(err, &tooOld):

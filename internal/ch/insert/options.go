@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/dbmeter/dbmeter/internal/ch"
+	"github.com/dbmeter/dbmeter/internal/extworker"
 )
 
 // Options is what every client path is opened with.
@@ -20,6 +21,9 @@ type Options struct {
 	// NoDelay sets TCP_NODELAY on the client's connections (Go's default is
 	// on: Nagle's algorithm off).
 	NoDelay bool
+	// Workers holds the worker processes of an external client
+	// (Client.External), made by the run; nil for Go clients.
+	Workers *extworker.Pool
 }
 
 // perInsert is BlocksPerInsert with its zero value made 1.

@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/dbmeter/dbmeter/internal/ch"
 	"github.com/dbmeter/dbmeter/internal/ch/event"
+	"github.com/dbmeter/dbmeter/internal/extworker"
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/plan"
 	"github.com/dbmeter/dbmeter/internal/result"
@@ -36,6 +38,13 @@ type Config struct {
 	Rows            int64
 	BlocksPerInsert int
 	NoDelay         bool
+	// WorkerCmd is the command of the "worker" client (--worker-cmd);
+	// WorkerTimeout how long an external worker may take to answer before
+	// it counts as hung (0: extworker.DefaultOpTimeout). Getenv picks the
+	// reference workers' interpreters ($DBMETER_PHP, $DBMETER_PYTHON).
+	WorkerCmd     string
+	WorkerTimeout time.Duration
+	Getenv        func(string) string
 	// Load drives each run; its Seed is the first repetition's.
 	Load   load.Config
 	Repeat int
@@ -65,6 +74,12 @@ func (c Config) Validate() error {
 		return errors.New("no table")
 	case c.DSN.Addr == "":
 		return errors.New("no server address")
+	case c.WorkerTimeout < 0:
+		return fmt.Errorf("worker timeout must not be negative, got %s", c.WorkerTimeout)
+	case c.WorkerCmd != "" && !slices.Contains(c.Clients, "worker"):
+		return errors.New("a worker command runs only as the client worker: add worker to the clients")
+	case c.WorkerCmd == "" && slices.Contains(c.Clients, "worker"):
+		return errors.New("the client worker needs a worker command: the program that speaks the worker protocol")
 	}
 	for _, n := range c.Clients {
 		if _, err := Lookup(n); err != nil {
@@ -110,13 +125,18 @@ func (c Config) LoadConfig() (load.Config, error) {
 // supports is kept and the others are left out silently.
 func (c Config) Gate(server ch.Version) (ok []string, refused []error) {
 	var supported []string
+	var auto []string
 	for _, n := range Names() {
 		if cl, _ := Lookup(n); ch.CheckServer(n, server, cl.MinServer) == nil {
 			supported = append(supported, n)
+			if cl.External == nil {
+				auto = append(auto, n)
+			}
 		}
 	}
 	if len(c.Clients) == 0 {
-		return supported, nil
+		// External clients need their language installed: only by name.
+		return auto, nil
 	}
 	for _, n := range c.Clients {
 		cl, _ := Lookup(n)
@@ -265,7 +285,19 @@ func (r *runner) run(ctx context.Context, rep plan.Rep) ([]result.Run, error) {
 	if err != nil {
 		return nil, err
 	}
-	wl := NewWorkload(cl, opts, c.Table, ring.blocks, c.Rows)
+	blocks := ring.blocks
+	var ext *externalRun
+	if cl.External != nil {
+		if ext, blocks, err = startExternal(ctx, c, r.name, cl, blocks, cfg.Workers); err != nil {
+			return nil, err
+		}
+		defer ext.close()
+		opts.Workers, cfg = ext.pool, externalPhases(cfg)
+		if c.NoDelay && !cl.NoDelay {
+			warnings = append(warnings, fmt.Sprintf("--tcp-nodelay not honoured: %s's library never sets TCP_NODELAY, so Nagle's algorithm was on", r.name))
+		}
+	}
+	wl := NewWorkload(cl, opts, c.Table, blocks, c.Rows)
 	res, err := load.Run(ctx, cfg, Ops, wl.NewWorker, rep.Watch)
 	if err != nil {
 		return nil, err
@@ -293,6 +325,9 @@ func (r *runner) run(ctx context.Context, rep plan.Rep) ([]result.Run, error) {
 		x.Set(&run, "bytes_per_row", float64(run.Bytes)/float64(run.Rows))
 	}
 	run.Warnings = append(run.Warnings, warnings...)
+	if ext != nil {
+		extworker.Fill(&run, ext.pool)
+	}
 	after, err := r.countAfter(actx)
 	if err != nil {
 		// What was measured stands; only the reconciliation is missing.
@@ -353,7 +388,7 @@ func Reconcile(run *result.Run, t Table, acked, counted, uncertain int64) {
 // FigureDeclarations declares the extra figures an insert run writes, with
 // how the shards of one test merge them.
 func FigureDeclarations() result.Declarations {
-	return result.Declarations{
+	d := result.Declarations{
 		"rows_acknowledged": result.Sum("rows"),
 		"rows_counted":      result.Sum("rows"),
 		"rows_uncertain":    result.Sum("rows"),
@@ -367,4 +402,6 @@ func FigureDeclarations() result.Declarations {
 		"allocs_per_row":        result.Mean("allocations", "rows"),
 		"bytes_per_row":         result.Mean("bytes", "rows"),
 	}
+	maps.Copy(d, extworker.FigureDeclarations())
+	return d
 }

@@ -24,6 +24,7 @@ var Phases = []string{"build", "send"}
 const (
 	phaseBuild = iota
 	phaseSend
+	phaseClient // external clients only (externalPhases)
 )
 
 // Workload runs one client path: each operation takes the next generated
@@ -151,6 +152,9 @@ func (k *worker) Do(ctx context.Context) (load.Outcome, error) {
 	}
 	k.phases[phaseBuild] = load.Phase(t1.Sub(t0))
 	k.phases[phaseSend] = load.Phase(t2.Sub(t1))
+	if ct, ok := k.ins.(clientTimed); ok {
+		k.phases[phaseClient] = load.Phase(ct.clientTime())
+	}
 	return load.Outcome{Rows: int64(n), Bytes: bytes, Phases: &k.phases}, nil
 }
 

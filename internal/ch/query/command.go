@@ -72,7 +72,19 @@ func (cmd Command) Resolve(raw *load.Config, runFlags func() (load.Config, error
 		c.HTTPURL = DefaultHTTPURL(cmd.Getenv, c.DSN)
 	}
 	names := trim(cmd.Clients)
-	c.Listed = cmd.given("clients") && !slices.Equal(names, []string{"all"})
+	c.Worker.Getenv = cmd.Getenv
+	if c.Worker.Cmd != "" && !cmd.given("clients") {
+		names = []string{"worker"} // --worker-cmd alone runs the user's worker
+	}
+	switch {
+	case c.Worker.Cmd != "" && !slices.Contains(names, "worker"):
+		return c, usage.Errorf("--worker-cmd runs only as the client worker: add worker to --clients")
+	case c.Worker.Cmd == "" && slices.Contains(names, "worker"):
+		return c, usage.Errorf("the client worker needs --worker-cmd: the command that starts your worker (docs/worker-protocol.md)")
+	case c.Worker.Timeout < 0:
+		return c, usage.Errorf("--worker-timeout must not be negative, got %s", c.Worker.Timeout)
+	}
+	c.Listed = (cmd.given("clients") || c.Worker.Cmd != "") && !slices.Equal(names, []string{"all"})
 	if c.Clients, err = cmd.Lookup(names); err != nil {
 		return c, usage.Wrap(err)
 	}

@@ -73,6 +73,20 @@ type Options struct {
 	// API; false inlines them into the SQL text before the client sees it.
 	Prepared bool
 	Pool     Pool
+	// Worker configures the clients that run as worker processes.
+	Worker Worker
+}
+
+// Worker configures the clients that run outside dbmeter as worker
+// processes (internal/extworker).
+type Worker struct {
+	// Cmd is the command of the client "worker" (--worker-cmd).
+	Cmd string
+	// Timeout is how long a worker may take to answer before it counts as
+	// hung (0: extworker.DefaultOpTimeout).
+	Timeout time.Duration
+	// Getenv picks the reference workers' interpreters.
+	Getenv func(string) string
 }
 
 // Validate reports the first setting that cannot work.

@@ -6,11 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/dbmeter/dbmeter/internal/ch"
+	"github.com/dbmeter/dbmeter/internal/extworker"
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/plan"
 	"github.com/dbmeter/dbmeter/internal/redact"
@@ -58,8 +60,10 @@ type Config struct {
 	// NoWarmup skips the first query that opens a connection before the
 	// run.
 	NoWarmup bool
-	Load     load.Config
-	Repeat   int
+	// Worker configures the clients that run as worker processes.
+	Worker Worker
+	Load   load.Config
+	Repeat int
 	// Params are the command's settings as every run records them.
 	Params map[string]string
 }
@@ -158,7 +162,7 @@ func (c Config) Combos() (combos []Combo, skipped []string, err error) {
 		}
 		for _, proto := range protocols {
 			for _, o := range settings {
-				o.DSN, o.HTTPURL, o.Protocol = c.DSN, c.HTTPURL, proto
+				o.DSN, o.HTTPURL, o.Protocol, o.Worker = c.DSN, c.HTTPURL, proto, c.Worker
 				if err := o.Validate(); err != nil {
 					return nil, nil, err
 				}
@@ -356,6 +360,10 @@ func (r *runner) run(ctx context.Context, rep plan.Rep) ([]result.Run, error) {
 		cfg.Rate = rep.Rate
 	}
 	cfg.Phases = Phases
+	x, external := q.(External)
+	if external {
+		cfg.Phases = append(slices.Clone(Phases), extworker.Client)
+	}
 	cfg.OnMeasure = func() { startPool <- q.Pool() }
 	res, err := load.Run(ctx, cfg, wl.Ops(), wl.NewWorker, rep.Watch)
 	if err != nil {
@@ -376,6 +384,12 @@ func (r *runner) run(ctx context.Context, rep plan.Rep) ([]result.Run, error) {
 	run := res.Fill(result.Run{Family: "ch", Target: r.combo.Name, Workload: r.spec.Name, Server: r.server.String(), Params: params, Repeat: rep.N}, cfg, 0)
 	figures(&run, pool)
 	run.Warnings = append(run.Warnings, warnings(run, wl, r.combo, cfg)...)
+	if external {
+		// The worker's library decodes inside its own timing, "client".
+		delete(run.Phases, "decode")
+		delete(run.Extra, "decode_ns_per_row")
+		extworker.Fill(&run, x.Workers())
+	}
 	return []result.Run{run}, nil
 }
 
@@ -409,7 +423,7 @@ func figures(run *result.Run, pool PoolStats) {
 // FigureDeclarations declares the extra figures a query run writes, with
 // how the shards of one test merge them.
 func FigureDeclarations() result.Declarations {
-	return result.Declarations{
+	d := result.Declarations{
 		// Shards' rates add over the common window.
 		"achieved_rate_ops_s": result.Sum("ops/s"),
 		"decode_ns_per_row":   result.Mean("ns", "rows"),
@@ -421,6 +435,8 @@ func FigureDeclarations() result.Declarations {
 		"pool_waits":          result.Sum("waits"),
 		"pool_wait_ns_total":  result.Sum("ns"),
 	}
+	maps.Copy(d, extworker.FigureDeclarations())
+	return d
 }
 
 func warnings(run result.Run, wl *Workload, c Combo, cfg load.Config) []string {

@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/dbmeter/dbmeter/internal/ch"
+	"github.com/dbmeter/dbmeter/internal/extworker"
 	"github.com/dbmeter/dbmeter/internal/load"
 )
 
@@ -32,6 +33,10 @@ type QueryStats struct {
 	// server or the network (see each client's file for where the line is
 	// drawn).
 	DecodeNs int64
+	// ClientNs is the whole query by the client's own clock, where the
+	// client keeps one apart from dbmeter's (an external worker): the
+	// phase "client". 0: not known.
+	ClientNs int64
 }
 
 // PoolStats are cumulative pool counters. A counter the client cannot
@@ -88,6 +93,15 @@ type Client struct {
 	// Ignores lists the pool knobs (flag names) the client cannot honour
 	// with the values of p.
 	Ignores func(p Pool) []string
+	// External says the client runs as worker processes in another
+	// language: it runs only when named, never as part of "all".
+	External bool
+}
+
+// An External querier runs its queries in worker processes; the run
+// records what they are and what talking to them costs.
+type External interface {
+	Workers() *extworker.Pool
 }
 
 // Speaks reports whether the client talks protocol p.

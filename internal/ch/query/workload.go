@@ -77,6 +77,9 @@ func (k *worker) Do(ctx context.Context) (load.Outcome, error) {
 		return load.Outcome{}, ch.Mark(err)
 	}
 	k.phases[0] = load.Phase(time.Duration(st.DecodeNs))
+	if st.ClientNs > 0 {
+		k.phases[1] = load.Phase(time.Duration(st.ClientNs)) // declared by externalPhases
+	}
 	return load.Outcome{Rows: st.Rows, Bytes: st.Bytes, Phases: &k.phases}, nil
 }
 

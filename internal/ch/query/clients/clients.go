@@ -20,11 +20,14 @@ var v2HTTP = ch.Version{Major: 23, Minor: 2}
 
 // registry holds every client path. Nothing writes to it after start-up.
 var registry = map[string]query.Client{
-	"clickhouse-go":     {Open: chv2.OpenNative, MinServer: modern, Protocols: []query.Protocol{query.Native, query.HTTP}, Prepare: true, Ignores: chv2.Ignores, MinHTTPServer: v2HTTP, DSN: ch.HonoursV2},
-	"clickhouse-go-sql": {Open: chv2.OpenSQL, MinServer: modern, Protocols: []query.Protocol{query.Native, query.HTTP}, Prepare: true, Ignores: noKnobsIgnored, MinHTTPServer: v2HTTP, DSN: ch.HonoursV2},
-	"clickhouse-go-v1":  {Open: openV1, Protocols: []query.Protocol{query.Native}, Prepare: true, Ignores: noKnobsIgnored, DSN: ch.HonoursV1},
-	"ch-go":             {Open: openCHGo, MinServer: modern, Protocols: []query.Protocol{query.Native}, Prepare: true, Columnar: true, Ignores: noKnobsIgnored, DSN: ch.HonoursCHGo},
-	"http":              {Open: openHTTP, Protocols: []query.Protocol{query.HTTP}, Ignores: httpIgnores, DSN: ch.HonoursHTTP},
+	"clickhouse-go":            {Open: chv2.OpenNative, MinServer: modern, Protocols: []query.Protocol{query.Native, query.HTTP}, Prepare: true, Ignores: chv2.Ignores, MinHTTPServer: v2HTTP, DSN: ch.HonoursV2},
+	"clickhouse-go-sql":        {Open: chv2.OpenSQL, MinServer: modern, Protocols: []query.Protocol{query.Native, query.HTTP}, Prepare: true, Ignores: noKnobsIgnored, MinHTTPServer: v2HTTP, DSN: ch.HonoursV2},
+	"clickhouse-go-v1":         {Open: openV1, Protocols: []query.Protocol{query.Native}, Prepare: true, Ignores: noKnobsIgnored, DSN: ch.HonoursV1},
+	"ch-go":                    {Open: openCHGo, MinServer: modern, Protocols: []query.Protocol{query.Native}, Prepare: true, Columnar: true, Ignores: noKnobsIgnored, DSN: ch.HonoursCHGo},
+	"http":                     {Open: openHTTP, Protocols: []query.Protocol{query.HTTP}, Ignores: httpIgnores, DSN: ch.HonoursHTTP},
+	"php-seasclick":            external("php-seasclick", ch.SeasClick.With()),
+	"python-clickhouse-driver": external("python-clickhouse-driver", ch.ClickHouseDriver.With()),
+	"worker":                   external("worker", &ch.Worker{}),
 }
 
 func noKnobsIgnored(query.Pool) []string { return nil }
@@ -51,7 +54,12 @@ func Names() []string {
 // path in this build. It is query.Command's Lookup.
 func Resolve(names []string) ([]query.Named, error) {
 	if slices.Equal(names, []string{"all"}) {
-		names = Names()
+		names = nil
+		for _, n := range Names() {
+			if !registry[n].External { // they need their language installed: only by name
+				names = append(names, n)
+			}
+		}
 	}
 	out := make([]query.Named, 0, len(names))
 	for _, n := range names {

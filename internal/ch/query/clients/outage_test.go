@@ -3,6 +3,7 @@ package clients
 import (
 	"context"
 	"errors"
+	"os"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -27,6 +28,8 @@ func TestOutage(t *testing.T) {
 	}{
 		{"clickhouse-go-v1", query.Native},
 		{"http", query.HTTP},
+		{"php-seasclick", query.Native},
+		{"python-clickhouse-driver", query.Native},
 	} {
 		for _, how := range []string{chtest.Stop, chtest.Kill} {
 			t.Run(tc.client+"/"+how, func(t *testing.T) {
@@ -34,7 +37,11 @@ func TestOutage(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				q, err := c.Open(ctx, query.Options{DSN: srv.dsn, HTTPURL: srv.httpURL, Protocol: tc.protocol, Decode: query.Row, Pool: query.DefaultPool()})
+				if c.External {
+					needWorker(t, tc.client)
+				}
+				q, err := c.Open(ctx, query.Options{DSN: srv.dsn, HTTPURL: srv.httpURL, Protocol: tc.protocol, Decode: query.Row, Pool: query.DefaultPool(),
+					Worker: query.Worker{Getenv: os.Getenv, Timeout: 20 * time.Second}})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -12,7 +12,8 @@ func TestResolve(t *testing.T) {
 		names []string
 		want  []string // nil: an error
 	}{
-		{[]string{"all"}, Names()},
+		{[]string{"all"}, []string{"ch-go", "clickhouse-go", "clickhouse-go-sql", "clickhouse-go-v1", "http"}}, // external clients only by name
+		{[]string{"php-seasclick"}, []string{"php-seasclick"}},
 		{[]string{"http", "clickhouse-go-v1"}, []string{"http", "clickhouse-go-v1"}},
 		{[]string{"http", "odbc"}, nil},
 		{[]string{"all", "http"}, nil}, // all only alone

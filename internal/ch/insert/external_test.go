@@ -1,0 +1,186 @@
+package insert
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dbmeter/dbmeter/internal/ch/chtest"
+	"github.com/dbmeter/dbmeter/internal/extworker"
+	"github.com/dbmeter/dbmeter/internal/load"
+	"github.com/dbmeter/dbmeter/internal/plan"
+)
+
+// externalClients are the reference workers; under DBMETER_E2E=1 (make
+// test, whose deps.sh installs PHP, SeasClick and clickhouse-driver) each
+// must be able to run, otherwise a missing one skips its test.
+var externalClients = []string{"php-seasclick", "php-seasclick-block", "python-clickhouse-driver"}
+
+// needWorker skips (or, under DBMETER_E2E=1, fails) t when the client's
+// language or library is missing, as its worker's hello says.
+func needWorker(t *testing.T, name string) {
+	t.Helper()
+	cl, err := Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	argv, err := cl.External.Argv(t.TempDir(), "", os.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := extworker.Probe(context.Background(), extworker.Spec{Name: name, Argv: argv, StartTimeout: 10 * time.Second}); err != nil {
+		if os.Getenv("DBMETER_E2E") == "1" {
+			t.Fatalf("DBMETER_E2E=1 but %s cannot run (scripts/deps.sh installs it): %v", name, err)
+		}
+		t.Skipf("%s cannot run here: %v", name, err)
+	}
+}
+
+// TestExternalClients inserts through every reference worker: the rows
+// handed over before the run (the last block short) all land, the run
+// says which worker ran, with its own timing as the phase "client" and
+// the protocol's round trip.
+func TestExternalClients(t *testing.T) {
+	d := serverDSN(t, "DBMETER_CLICKHOUSE_LEGACY_DSN", true)
+	ctx := context.Background()
+	version := versionOf(t, d)
+	a := openAdmin(t, d)
+	db := scratchDB(t, a)
+	for _, name := range externalClients {
+		t.Run(name, func(t *testing.T) {
+			needWorker(t, name)
+			cfg := load.DefaultConfig()
+			cfg.Workers, cfg.Warmup, cfg.Interval = 2, 0, 0
+			c := Config{DSN: d, Clients: []string{name}, Table: Table{Database: db, Name: "ext_" + strings.ReplaceAll(name, "-", "_")},
+				Create: true, Batch: 1000, Rows: 5500, BlocksPerInsert: 2, NoDelay: true, Load: cfg, Getenv: os.Getenv}
+			p, err := Prepare(ctx, "ch", c, version)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.Close()
+			runs, err := p.Plan.Steps[0].Run(ctx, plan.Rep{N: 1, Seed: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := runs[0]
+			t.Logf("%s: ops %d rows %d errors %v extra %v external %+v warnings %q", name, r.Ops, r.Rows, r.ErrorKinds, r.Extra, r.External, r.Warnings)
+			if r.Errors != 0 || r.Rows != 5500 || r.Extra["rows_counted"] != 5500 || r.Extra["rows_acknowledged"] != 5500 {
+				t.Errorf("errors %d %v, rows %d, counted %v, acknowledged %v; want no errors and 5500 rows each", r.Errors, r.ErrorSamples, r.Rows, r.Extra["rows_counted"], r.Extra["rows_acknowledged"])
+			}
+			x := r.External
+			if x == nil || x.Language == "" || x.Runtime == "" || x.Library == "" || x.RTT.P50 <= 0 || x.RTT.P99 < x.RTT.P50 {
+				t.Errorf("external_client = %+v", x)
+			}
+			if ph := r.Phases[extworker.Client]; ph.Count != r.Ops || ph.P50 <= 0 || ph.P50 > r.Latency.P50 {
+				t.Errorf("phase client = %+v over %d operations of p50 %d: want each counted, within the latency", ph, r.Ops, r.Latency.P50)
+			}
+			if strings.Contains(x.Command, d.Password) {
+				t.Error("the command shows the password")
+			}
+		})
+	}
+}
+
+// TestExternalWorkerDies runs the PHP worker behind a pipe that closes
+// after a few operations: each time the worker exits mid-run, one
+// operation fails as a lost connection saying so, a new worker is started,
+// the operations after it succeed, and the rows reconcile.
+func TestExternalWorkerDies(t *testing.T) {
+	d := serverDSN(t, "DBMETER_CLICKHOUSE_LEGACY_DSN", true)
+	needWorker(t, "php-seasclick")
+	ctx := context.Background()
+	version := versionOf(t, d)
+	a := openAdmin(t, d)
+	db := scratchDB(t, a)
+	script := t.TempDir()
+	cl, _ := Lookup("php-seasclick")
+	argv, err := cl.External.Argv(script, "", os.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// setup, the pings before the run, then 3 inserts: sed quits, stdin ends and PHP
+	// exits at its next read.
+	worker := "sh " + script + "/dies.sh"
+	if err := os.WriteFile(script+"/dies.sh", []byte("sed -u 504q | "+strings.Join(argv, " ")+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg := load.DefaultConfig()
+	cfg.Workers, cfg.Warmup, cfg.Interval, cfg.Count, cfg.Duration = 1, 0, 0, 12, 0
+	c := Config{DSN: d, Clients: []string{"worker"}, WorkerCmd: worker, Table: Table{Database: db, Name: "dies"},
+		Create: true, Batch: 100, BlocksPerInsert: 1, NoDelay: true, Load: cfg, Getenv: os.Getenv}
+	p, err := Prepare(ctx, "ch", c, version)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	runs, err := p.Plan.Steps[0].Run(ctx, plan.Rep{N: 1, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := runs[0]
+	t.Logf("ops %d errors %v samples %q extra %v", r.Ops, r.ErrorKinds, r.ErrorSamples, r.Extra)
+	if r.ErrorKinds[load.KindConnection] == 0 || !strings.Contains(r.ErrorSamples[load.KindConnection], "exited") {
+		t.Errorf("errors %v %q: want connection errors saying the worker exited", r.ErrorKinds, r.ErrorSamples)
+	}
+	if r.Ops < 4 || r.Extra["workers_started"] < 2 || r.Extra["worker_failures"] < 1 {
+		t.Errorf("ops %d, workers started %v, failures %v: want operations after a restarted worker", r.Ops, r.Extra["workers_started"], r.Extra["worker_failures"])
+	}
+	if acked, counted, unc := r.Extra["rows_acknowledged"], r.Extra["rows_counted"], r.Extra["rows_uncertain"]; counted < acked || counted > acked+unc || acked != float64(100*r.Ops) {
+		t.Errorf("rows acknowledged %v, counted %v, uncertain %v over %d operations", acked, counted, unc, r.Ops)
+	}
+}
+
+// TestExternalOutage takes the server away for 3 s in the middle of a run
+// of each reference worker, by a clean stop and by SIGKILL: each records
+// connection errors during the gap, inserts again after it, and its rows
+// reconcile.
+func TestExternalOutage(t *testing.T) {
+	d := serverDSN(t, "DBMETER_CLICKHOUSE_LEGACY_DSN", true)
+	script := chtest.Gate(t)
+	ctx := context.Background()
+	version := versionOf(t, d)
+	a := openAdmin(t, d)
+	db := scratchDB(t, a)
+	for _, name := range externalClients {
+		for _, how := range []string{chtest.Stop, chtest.Kill} {
+			t.Run(name+"/"+how, func(t *testing.T) {
+				needWorker(t, name)
+				cfg := load.DefaultConfig()
+				cfg.Workers, cfg.Duration, cfg.Warmup, cfg.Interval = 2, time.Minute, 0, time.Second
+				c := Config{DSN: d, Clients: []string{name}, Table: Table{Database: db, Name: "outage"}, Create: true,
+					Batch: 2000, BlocksPerInsert: 3, NoDelay: true, Load: cfg, Getenv: os.Getenv, WorkerTimeout: 5 * time.Second}
+				p, err := Prepare(ctx, "ch", c, version)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer p.Close()
+				// The outage begins once the rows are made and handed over and
+				// the workers are running (seconds on a busy machine); a worker
+				// stuck on a dead socket is killed after 5 s as hung.
+				rctx, back := chtest.Around(t, script, how, 10*time.Second, 3*time.Second, 5*time.Second)
+				var ticks chtest.Ticks
+				runs, err := p.Plan.Steps[0].Run(rctx, plan.Rep{N: 1, Seed: 1, Watch: &ticks})
+				restarted := back()
+				if err != nil {
+					t.Fatalf("run: %v", err)
+				}
+				r := runs[0]
+				after := ticks.OpsAfter(restarted, cfg.Interval)
+				acked, counted, uncertain := int64(r.Extra["rows_acknowledged"]), int64(r.Extra["rows_counted"]), int64(r.Extra["rows_uncertain"])
+				t.Logf("%s %s: errors %v (first of each: %q), ops %d (%d after the restart), rows acknowledged %d counted %d uncertain %d; workers %v/%v; warnings %q",
+					name, how, r.ErrorKinds, r.ErrorSamples, r.Ops, after, acked, counted, uncertain, r.Extra["workers_started"], r.Extra["worker_failures"], r.Warnings)
+				if r.ErrorKinds[load.KindConnection] == 0 {
+					t.Errorf("errors by kind %v: want connection errors during the gap", r.ErrorKinds)
+				}
+				if after == 0 {
+					t.Error("no operation after the server came back")
+				}
+				if _, ok := r.Extra["rows_counted"]; !ok || counted < acked || counted > acked+uncertain || r.ErrorKinds["lost_rows"]+r.ErrorKinds["extra_rows"] > 0 {
+					t.Errorf("rows do not reconcile: acknowledged %d, counted %d, uncertain %d", acked, counted, uncertain)
+				}
+			})
+		}
+	}
+}
