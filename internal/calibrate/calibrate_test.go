@@ -116,3 +116,16 @@ func TestFloorRatioFailsWhenBroken(t *testing.T) {
 		t.Errorf("%s: got %s, want %s: PASS, want FAIL", c.Name, c.Got, c.Want)
 	}
 }
+
+// BenchmarkFloor is the CPU a bare loop that only sleeps with the precise
+// sleeper until each arrival costs: one timer wake-up per arrival, the
+// least an open loop that never spins can cost.
+func BenchmarkFloor(b *testing.B) {
+	for _, rate := range []float64{1000, 20000} {
+		b.Run(fmtRate(rate), func(b *testing.B) {
+			for b.Loop() {
+				b.ReportMetric(Floor(context.Background(), rate, time.Second), "cores")
+			}
+		})
+	}
+}
