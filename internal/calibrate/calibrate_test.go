@@ -96,3 +96,36 @@ func TestChecksFailWhenBroken(t *testing.T) {
 		})
 	}
 }
+
+// The floor-ratio check fails when dbmeter costs more than the bare
+// precise-sleep loop it is compared with: a dispatcher that spins costs a
+// core where the loop costs a few hundredths.
+func TestFloorRatioFailsWhenBroken(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the open loop for a second")
+	}
+	spin := func(d time.Duration) {
+		for end := time.Now().Add(d); time.Now().Before(end); {
+		}
+	}
+	checks, err := SchedulerFloor(context.Background(), 1000, 500*time.Millisecond, 100*time.Microsecond, 1.5, Options{Sleep: spin})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := checks[1]; c.Pass == nil || *c.Pass {
+		t.Errorf("%s: got %s, want %s: PASS, want FAIL", c.Name, c.Got, c.Want)
+	}
+}
+
+// BenchmarkFloor is the CPU a bare loop that only sleeps with the precise
+// sleeper until each arrival costs: one timer wake-up per arrival, the
+// least an open loop that never spins can cost.
+func BenchmarkFloor(b *testing.B) {
+	for _, rate := range []float64{1000, 20000} {
+		b.Run(fmtRate(rate), func(b *testing.B) {
+			for b.Loop() {
+				b.ReportMetric(Floor(context.Background(), rate, time.Second), "cores")
+			}
+		})
+	}
+}

@@ -18,7 +18,8 @@ func newCalibrateCmd(env Env) *cobra.Command {
 		Short: "Check that dbmeter's numbers can be trusted on this machine",
 		Long: `calibrate prints the clock's cost and resolution, dbmeter's own cost per
 operation in closed loop, the open-loop scheduler's lag (how late it starts
-operations) and its CPU at --rate and at 1,000/s, a coordinated-omission
+operations) and its CPU at --rate and at 1,000/s (there as a multiple of
+what a bare loop that only sleeps until each arrival costs), a coordinated-omission
 check (against a target that freezes on a schedule the reported percentiles
 must match the analytically expected ones), and a capacity search against a
 target of known capacity (10 operations of 10 ms in flight: 1,000/s). Each figure gets PASS or FAIL;
@@ -31,7 +32,7 @@ the exit code is 1 if any fails.`,
 	f.DurationVar(&lim.Overhead, "max-overhead", lim.Overhead, "most the runner may cost per operation")
 	f.DurationVar(&lim.Lag, "max-lag", lim.Lag, "most the schedule lag p99 may be")
 	f.Float64Var(&lim.CPU, "max-cpu", lim.CPU, "most CPU (in cores) dbmeter may use to hold --rate")
-	f.Float64Var(&lim.CPULow, "max-cpu-low", lim.CPULow, "most CPU (in cores) dbmeter may use to hold 1,000/s")
+	f.Float64Var(&lim.FloorRatio, "max-floor-ratio", lim.FloorRatio, "most CPU dbmeter may use to hold 1,000/s, as a multiple of a bare precise-sleep loop's")
 	out.bind(f)
 	cmd.RunE = runE(func(cmd *cobra.Command, _ []string) error {
 		if err := lim.Validate(); err != nil {

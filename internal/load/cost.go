@@ -16,12 +16,17 @@ type costSample struct {
 
 var costMetrics = []string{"/gc/heap/allocs:objects", "/gc/heap/allocs:bytes"}
 
-func sampleCost() costSample {
-	var s costSample
+// ProcessCPU is the CPU time (user and system) the process has used.
+func ProcessCPU() time.Duration {
 	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
-		s.cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
 	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func sampleCost() costSample {
+	s := costSample{cpu: ProcessCPU()}
 	samples := make([]metrics.Sample, len(costMetrics))
 	for i, name := range costMetrics {
 		samples[i].Name = name

@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/HdrHistogram/hdrhistogram-go"
+
 	"github.com/dbmeter/dbmeter/internal/hist"
 	"github.com/dbmeter/dbmeter/internal/redact"
 	"github.com/dbmeter/dbmeter/internal/result"
@@ -145,35 +147,27 @@ func (r *runner) rand(id uint64) *rand.Rand { return Rand(r.cfg.Seed, r.cfg.Shar
 // measured window: the one rule every figure of a run follows.
 func (r *runner) measured(t int64) bool { return t >= r.mStart && t < r.end.Load() }
 
+// run drives the workers through three phases, each with its own state:
+// the measured window (warm-up, intervals, an interrupt), draining (the
+// operations still running get the grace period, then are abandoned) and
+// finishing (the tail interval and the result). When the window ends,
+// and what the process had spent then, is decided once, by the window.
 func (r *runner) run(ctx context.Context, workers []Worker, ops []string, watch Watcher) *Result {
 	wctx, cancelWorkers := context.WithCancel(ctx)
 	defer cancelWorkers()
 
-	r.base = time.Now()
-	startOffset := time.Duration(0)
-	if !r.cfg.StartAt.IsZero() {
-		// The common start, on this process's monotonic clock. A run that
-		// comes after it (the second of several runs of one command)
-		// starts now rather than owing every arrival since then, and says
-		// how late it is.
-		if at := r.base.Add(r.cfg.StartAt.Sub(r.base)); at.After(r.base) {
-			r.base = at
-			if !sleepUntilTime(ctx, r.base) {
-				return &Result{Mode: r.cfg.Mode(), Ops: ops, Phases: r.cfg.Phases, Set: hist.NewSet(r.nOps, r.kept()),
-					Intervals: make([][]result.Interval, r.nOps), Interrupted: true}
-			}
-			startOffset = time.Since(r.base)
-		} else {
-			startOffset = r.base.Sub(at)
-		}
+	res := &Result{
+		Mode:      r.cfg.Mode(),
+		Ops:       ops,
+		Phases:    r.cfg.Phases,
+		Set:       hist.NewSet(r.nOps, r.kept()),
+		Intervals: make([][]result.Interval, r.nOps),
 	}
-	r.mStart = int64(r.cfg.Warmup)
-	end := int64(math.MaxInt64)
-	if r.cfg.Duration > 0 {
-		end = r.mStart + int64(r.cfg.Duration)
+	var ok bool
+	if res.StartOffset, ok = r.begin(ctx); !ok {
+		res.Interrupted = true
+		return res
 	}
-	r.end.Store(end)
-
 	done := make(chan struct{})
 	go func() {
 		if r.cfg.Open() {
@@ -184,128 +178,148 @@ func (r *runner) run(ctx context.Context, workers []Worker, ops []string, watch 
 		close(done)
 	}()
 
-	res := &Result{
-		StartOffset: startOffset,
-		Mode:        r.cfg.Mode(),
-		Ops:         ops,
-		Phases:      r.cfg.Phases,
-		Set:         hist.NewSet(r.nOps, r.kept()),
-		Intervals:   make([][]result.Interval, r.nOps),
+	iv := &intervals{r: r, res: res, watch: watch, tick: hist.NewSet(r.nOps, r.kept()), scratch: hist.New(), last: r.mStart}
+	w := r.window(ctx, done, iv)
+	if w.interrupted {
+		cancelWorkers()
 	}
-	tick := hist.NewSet(r.nOps, r.kept())
-	scratch := hist.New()
-	var lastDropped int64
-	var lastTick int64 = r.mStart
-	emit := func(at int64) {
-		for _, rec := range r.recs {
-			rec.Drain(tick)
-		}
-		dropped := r.dropped.Load()
-		ts := float64(at-r.mStart) / 1e9
-		scratch.Reset()
-		total := result.Interval{TS: ts, Dropped: dropped - lastDropped}
-		for i := range tick {
-			op := &tick[i]
-			scratch.Merge(op.Latency)
-			total.Ops += op.Ops
-			total.Errors += op.Errors
-			res.Intervals[i] = append(res.Intervals[i], intervalOf(ts, op))
-		}
-		total.P50, total.P99 = scratch.ValueAtQuantile(50), scratch.ValueAtQuantile(99)
-		res.Total = append(res.Total, total)
-		if watch != nil {
-			watch.Tick(Tick{Interval: total, Ops: tick, Seconds: float64(at-lastTick) / 1e9, End: r.base.Add(time.Duration(at))})
-		}
-		res.Set.Merge(tick)
-		tick.Reset()
-		lastDropped, lastTick = dropped, at
+	if msg := r.drain(done, w.interrupted, cancelWorkers); msg != "" {
+		res.Warnings = append(res.Warnings, msg)
 	}
+	r.finish(res, iv, w)
+	return res
+}
 
-	timer := time.NewTimer(0)
-	<-timer.C
-	wait := func(until int64) (fired bool) {
-		timer.Reset(time.Duration(until - r.now()))
+// begin sets the run's start: now, or Config.StartAt, the common start on
+// this process's monotonic clock. A run that comes after it (the second of
+// several runs of one command) starts now rather than owing every arrival
+// since then, and says how late it is. It reports false when ctx ended
+// while it waited.
+func (r *runner) begin(ctx context.Context) (late time.Duration, ok bool) {
+	r.base = time.Now()
+	if !r.cfg.StartAt.IsZero() {
+		if at := r.base.Add(r.cfg.StartAt.Sub(r.base)); at.After(r.base) {
+			r.base = at
+			if !sleepUntilTime(ctx, r.base) {
+				return 0, false
+			}
+			late = time.Since(r.base)
+		} else {
+			late = r.base.Sub(at)
+		}
+	}
+	r.mStart = int64(r.cfg.Warmup)
+	end := int64(math.MaxInt64)
+	if r.cfg.Duration > 0 {
+		end = r.mStart + int64(r.cfg.Duration)
+	}
+	r.end.Store(end)
+	return late, true
+}
+
+// windowEnd is how the measured window ended.
+type windowEnd struct {
+	interrupted bool
+	// stop is the end of the window, ns since the run's start: the
+	// configured end, the interrupt, or (count mode) when the workers
+	// finished.
+	stop int64
+	// cost is what the process spent during the window.
+	cost costSample
+}
+
+// window waits out the warm-up and the measured window, emitting an
+// interval at each tick, until the window's end, an interrupt (ctx), or
+// the workers' end (done).
+func (r *runner) window(ctx context.Context, done <-chan struct{}, iv *intervals) windowEnd {
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	// wait reports whether it waited until t; false on an interrupt or the
+	// workers' end.
+	wait := func(t int64) bool {
+		timer.Reset(time.Duration(t - r.now()))
+		defer timer.Stop()
 		select {
 		case <-timer.C:
 			return true
 		case <-ctx.Done():
 		case <-done:
 		}
-		timer.Stop()
 		return false
 	}
-
-	// Warm-up: workers run, nothing is recorded.
-	interrupted := false
-	if r.mStart > 0 && !wait(r.mStart) {
-		interrupted = ctx.Err() != nil
+	end := r.end.Load()
+	if r.mStart > 0 && !wait(r.mStart) && ctx.Err() != nil { // warm-up: workers run, nothing is recorded
+		r.end.Store(r.now())
+		return windowEnd{interrupted: true, stop: r.mStart}
 	}
 	costStart := sampleCost()
-	if r.cfg.OnMeasure != nil && !interrupted {
+	if r.cfg.OnMeasure != nil {
 		r.cfg.OnMeasure()
 	}
-	for !interrupted {
+	for {
 		next := end
 		if r.cfg.Interval > 0 {
-			next = min(end, lastTick+int64(r.cfg.Interval))
+			next = min(end, iv.last+int64(r.cfg.Interval))
 		}
 		if next == math.MaxInt64 { // count mode without intervals
 			next = r.now() + int64(time.Hour)
 		}
 		if !wait(next) {
-			interrupted = ctx.Err() != nil
 			break
 		}
 		if next >= end {
-			break
+			return windowEnd{stop: end, cost: sampleCost().sub(costStart)}
 		}
-		emit(next)
+		iv.emit(next)
 	}
-	stopAt := r.now()
-	if interrupted {
-		r.end.Store(stopAt)
-		cancelWorkers()
+	now, cost := r.now(), sampleCost().sub(costStart)
+	if ctx.Err() != nil {
+		r.end.Store(now)
+		return windowEnd{interrupted: true, stop: now, cost: cost}
 	}
-	costEnd := sampleCost()
-	grace := r.cfg.Grace
+	if r.cfg.Duration > 0 {
+		now = end // the workers ended early
+	}
+	return windowEnd{stop: now, cost: cost}
+}
+
+// drain gives the operations still running the grace period (none after
+// an interrupt: they were cancelled already), then cancels them and
+// waits a little more. It returns a warning when some never returned.
+func (r *runner) drain(done <-chan struct{}, interrupted bool, cancelWorkers func()) string {
+	grace, abandon := r.cfg.Grace, abandonAfter
 	if interrupted {
-		grace = 0 // the workers were cancelled already
+		grace, abandon = 0, abandonInterrupted
 	}
 	select {
 	case <-done:
+		return ""
 	case <-time.After(grace):
-		cancelWorkers()
-		wait := abandonAfter
-		if interrupted {
-			wait = abandonInterrupted
-		}
-		select {
-		case <-done:
-		case <-time.After(wait):
-			res.Warnings = append(res.Warnings, fmt.Sprintf(
-				"operations still running %s after they were cancelled were abandoned: the target is stuck, and their outcome is not counted", wait))
-		}
 	}
-	if r.cfg.Count > 0 && !interrupted {
-		stopAt = r.now()
-		costEnd = sampleCost()
+	cancelWorkers()
+	select {
+	case <-done:
+		return ""
+	case <-time.After(abandon):
+		return fmt.Sprintf("operations still running %s after they were cancelled were abandoned: the target is stuck, and their outcome is not counted", abandon)
 	}
-	if r.cfg.Duration > 0 && !interrupted {
-		stopAt = end
-	}
-	elapsed := max(stopAt-r.mStart, 0)
-	emit(max(r.mStart+elapsed, lastTick)) // the tail: operations that ended after the last tick
+}
+
+// finish emits the tail interval (the operations that ended after the
+// last tick) and fills in the result.
+func (r *runner) finish(res *Result, iv *intervals, w windowEnd) {
+	elapsed := max(w.stop-r.mStart, 0)
+	iv.emit(max(r.mStart+elapsed, iv.last))
 	if r.cfg.Interval == 0 {
 		res.Total, res.Intervals = nil, make([][]result.Interval, r.nOps)
 	}
-
 	res.Elapsed = time.Duration(elapsed)
 	res.Dropped = r.dropped.Load()
-	res.Interrupted = interrupted
+	res.Interrupted = w.interrupted
 	r.mu.Lock()
 	res.ErrorSamples, r.mu.sealed = r.mu.samples, true
 	r.mu.Unlock()
-	res.Cost = costEnd.sub(costStart)
+	res.Cost = w.cost
 	res.CPUs = usableCPUs()
 	if !r.cfg.InProcessTarget {
 		if u := res.CPUUtil(); u > 0.8 {
@@ -317,7 +331,45 @@ func (r *runner) run(ctx context.Context, workers []Worker, ops []string, watch 
 		res.Warnings = append(res.Warnings, fmt.Sprintf(
 			"%d arrivals were dropped: %d operations in flight could not keep up with %g/s", res.Dropped, r.cfg.MaxInFlight, r.cfg.Rate))
 	}
-	return res
+}
+
+// intervals turns the recorders' contents into intervals as they end.
+type intervals struct {
+	r           *runner
+	res         *Result
+	watch       Watcher
+	tick        hist.Set
+	scratch     *hdrhistogram.Histogram
+	lastDropped int64
+	last        int64 // when the last interval ended, ns since the run's start
+}
+
+// emit ends the interval at at: it drains the recorders into it, appends
+// it to the result and shows it to the watcher.
+func (iv *intervals) emit(at int64) {
+	r, res := iv.r, iv.res
+	for _, rec := range r.recs {
+		rec.Drain(iv.tick)
+	}
+	dropped := r.dropped.Load()
+	ts := float64(at-r.mStart) / 1e9
+	iv.scratch.Reset()
+	total := result.Interval{TS: ts, Dropped: dropped - iv.lastDropped}
+	for i := range iv.tick {
+		op := &iv.tick[i]
+		iv.scratch.Merge(op.Latency)
+		total.Ops += op.Ops
+		total.Errors += op.Errors
+		res.Intervals[i] = append(res.Intervals[i], intervalOf(ts, op))
+	}
+	total.P50, total.P99 = iv.scratch.ValueAtQuantile(50), iv.scratch.ValueAtQuantile(99)
+	res.Total = append(res.Total, total)
+	if iv.watch != nil {
+		iv.watch.Tick(Tick{Interval: total, Ops: iv.tick, Seconds: float64(at-iv.last) / 1e9, End: r.base.Add(time.Duration(at))})
+	}
+	res.Set.Merge(iv.tick)
+	iv.tick.Reset()
+	iv.lastDropped, iv.last = dropped, at
 }
 
 func intervalOf(ts float64, op *hist.Op) result.Interval {
