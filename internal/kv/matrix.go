@@ -58,7 +58,7 @@ func (m *Matrix) engine(ctx context.Context, e Engine, sync bool, r plan.Rep, ad
 	if err != nil {
 		return err
 	}
-	dir, err := os.MkdirTemp(m.Dir, strings.ReplaceAll(e.Name, ":", "-")+"-")
+	dir, err := os.MkdirTemp(m.Dir, strings.NewReplacer(":", "-", "/", "-").Replace(e.Name)+"-")
 	if err != nil {
 		return fmt.Errorf("make directory for %s: %w", e.Name, err)
 	}
