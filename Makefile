@@ -27,14 +27,31 @@ build:
 # rocksdb engine built in, the concurrent core under the race detector, and
 # a short run of every fuzz target. The servers are stopped at the end
 # whatever happens.
+# Each stage prints a line when it starts, and the long ones say every
+# minute that they are still running.
 test:
-	scripts/deps.sh
+	@$(call stage,1/6 Debian packages for the build and the tests: scripts/deps.sh test)
+	scripts/deps.sh test
+	@$(call stage,2/6 PostgreSQL 15 and ClickHouse 18.16 on loopback: $(SERVICES) up)
 	$(SERVICES) up
-	set -e; trap '$(SERVICES) down' EXIT; eval "$$($(SERVICES) env)"; \
-	  DBMETER_E2E=1 $(GO) test -tags '$(TAGS)' -count=1 -timeout 40m ./... ; \
-	  $(MAKE) --no-print-directory race; \
-	  $(MAKE) --no-print-directory faults; \
-	  $(MAKE) --no-print-directory fuzz
+	@set -e; trap '$(SERVICES) down' EXIT; eval "$$($(SERVICES) env)"; \
+	  $(call stage,3/6 every package against them: go test ./... (the longest stage; a package prints ok when it ends)); \
+	  $(call ticking,DBMETER_E2E=1 $(GO) test -tags '$(TAGS)' -count=1 -timeout 40m ./...); \
+	  $(call stage,4/6 the concurrent core under the race detector: make race); \
+	  $(call ticking,$(MAKE) --no-print-directory race); \
+	  $(call stage,5/6 ClickHouse outage tests on servers of their own: make faults); \
+	  $(call ticking,$(MAKE) --no-print-directory faults); \
+	  $(call stage,6/6 every fuzz target for $(FUZZTIME): make fuzz); \
+	  $(MAKE) --no-print-directory fuzz; \
+	  $(call stage,done)
+
+# stage prints a stage's line with the time since make test began;
+# ticking runs a command and, while it runs, prints a line a minute (a
+# failing command ends the recipe through set -e, and the trap stops both).
+TEST_T0 := $(shell date +%s)
+stage = echo "make test: $(1) [$$(( $$(date +%s) - $(TEST_T0) ))s]" >&2
+ticking = { ( while sleep 60; do echo "make test: ... still running [$$(( $$(date +%s) - $(TEST_T0) ))s]" >&2; done ) & tick=$$!; \
+	  trap 'kill $$tick 2>/dev/null; $(SERVICES) down' EXIT; $(1); kill $$tick; }
 
 # The load engine, its histograms and where runs go are concurrent by
 # design: their tests also run under the race detector.

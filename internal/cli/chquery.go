@@ -48,7 +48,7 @@ combination side by side.`,
 	data := query.DefaultDataset()
 	c := &f.Config
 	fs.StringVar(&f.DSN, "dsn", "", "ClickHouse native address: clickhouse://user:password@host:port/db or tcp://host:port?username=…&password=…&database=… (default: $DBMETER_CLICKHOUSE_DSN, which keeps the password out of the process arguments)")
-	fs.StringVar(&f.HTTPURL, "http-url", "", "the server's HTTP interface for the http protocol (default: $DBMETER_CLICKHOUSE_HTTP_URL, else http://HOST:8123 with HOST from --dsn)")
+	fs.StringVar(&f.HTTPURL, "http-url", "", "the server's HTTP interface for the http protocol (default: $DBMETER_CLICKHOUSE_HTTP_URL, else http://HOST:8123 with HOST from --dsn; a default must answer as the --dsn server does)")
 	fs.StringSliceVar(&f.Clients, "clients", []string{"all"}, "client paths, comma-separated, or all (every client in this build that the server supports)")
 	fs.StringVar(&c.Preset, "preset", "", "query preset: "+strings.Join(query.PresetNames(), ", "))
 	fs.StringVar(&c.SQL, "query", "", "SQL to run instead of a preset, with ? placeholders")

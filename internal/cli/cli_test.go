@@ -75,6 +75,28 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
+// Help offers only flags the command accepts.
+func TestHelpOffersWhatRuns(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		args    []string
+		refused []string
+	}{
+		{[]string{"kv", "--help"}, []string{"--shard", "--start-at"}},
+	}
+	for _, tt := range tests {
+		code, stdout, stderr := run(t, tt.args...)
+		if code != 0 {
+			t.Fatalf("dbmeter %s: exit %d (%s)", strings.Join(tt.args, " "), code, stderr)
+		}
+		for _, f := range tt.refused {
+			if strings.Contains(stdout, f) {
+				t.Errorf("dbmeter %s lists %s, which it refuses", strings.Join(tt.args, " "), f)
+			}
+		}
+	}
+}
+
 // The result document carries every field the foundation issue fixed, with
 // these names: reporters and later tools depend on them.
 func TestNullDocument(t *testing.T) {

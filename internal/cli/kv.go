@@ -115,5 +115,12 @@ With no flags it runs every engine built in and every operation.
 	fs.StringVar(&kf.fsync, "fsync", "false", "make every write durable before it is acknowledged: false (off), true (on) or both")
 	fs.StringVar(&kf.dir, "dir", "", "directory for the engines' files: new, empty, or made by dbmeter (default: a temporary directory, removed afterwards)")
 	fs.StringArrayVar(&kf.params, "param", nil, "engine knob engine.key=value, repeatable (see docs/kv.md)")
+	// The shared run flags include sharding, which kv refuses: not offered
+	// in its help, and refused in one line when given.
+	for _, name := range []string{"shard", "start-at"} {
+		if err := fs.MarkHidden(name); err != nil {
+			panic(err) // a flag renamed in runflags.go
+		}
+	}
 	return cmd
 }

@@ -16,10 +16,11 @@ func newNullCmd(env Env) *cobra.Command {
 		Use:   "null",
 		Short: "Drive the null target: measures dbmeter itself and proves the method",
 		Long: `null runs operations that do nothing (or wait --delay, or freeze for --stall
-every --stall-every). Against it every figure has a known answer, so it shows
+every --stall-every), --concurrency at a time if given, the others queued. Against it every figure has a known answer, so it shows
 dbmeter's own cost and how a stalled target shows in open-loop percentiles.`,
 		Example: `  dbmeter null --workers 1 --duration 3s --json r.json
   dbmeter null --rate 1000 --stall-every 1s --stall 100ms --duration 10s
+  dbmeter null --delay 10ms --concurrency 10 --find-max-rate --slo 'p99<50ms' --step-duration 1s
   dbmeter null --delay 10ms --max-in-flight 10 --find-max-rate --slo 'p99<50ms' --step-duration 1s`,
 		Args: noArgs,
 	}
@@ -48,6 +49,7 @@ dbmeter's own cost and how a stalled target shows in open-loop percentiles.`,
 	cmd.Flags().DurationVar(&nc.Delay, "delay", 0, "each operation takes this long")
 	cmd.Flags().DurationVar(&nc.StallEvery, "stall-every", 0, "the target freezes once per this period")
 	cmd.Flags().DurationVar(&nc.Stall, "stall", 0, "how long each freeze lasts")
+	cmd.Flags().IntVar(&nc.Concurrency, "concurrency", 0, "at most this many operations execute at once inside the target; later ones queue, and the wait is in their latency (0: no limit)")
 	sf.bind(cmd.Flags(), &rf)
 	return cmd
 }

@@ -52,7 +52,7 @@ func registry() []Engine {
 		{Name: "btree:memory", Open: openBTreeMemory, Knobs: btreeKnobs},
 		{Name: "map", Open: openMapAOF, Sync: "fsync of the append-only file after each write", SyncOff: "no fsync of the append-only file"},
 		{Name: "map:memory", Open: openMapMemory},
-		{Name: "cznic/kv"}, // unavailable
+		{Name: "cznic/kv", Open: openCznicKV, Sync: "wait for the group commit (WAL fsync, once a second)"},
 	}
 }
 
@@ -61,8 +61,6 @@ func unavailable(name string) string {
 	switch name {
 	case "rocksdb":
 		return "not built in (build with -tags rocksdb)"
-	case "cznic/kv":
-		return "unavailable: github.com/cznic/kv is not served by the Go module proxy"
 	}
 	return "not built in"
 }

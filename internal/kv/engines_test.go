@@ -38,7 +38,7 @@ func TestLookup(t *testing.T) {
 	}{
 		{"badger", ""},
 		{"map:memory", ""},
-		{"cznic/kv", "not served by the Go module proxy"},
+		{"cznic/kv", ""},
 		{"leveldb", `unknown engine "leveldb" (known: badger, bbolt`}, // ErrUnknownEngine
 	}
 	for _, tt := range tests {

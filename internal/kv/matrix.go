@@ -87,7 +87,7 @@ func (m *Matrix) cell(ctx context.Context, e Engine, sync bool, op string, r pla
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp(m.Dir, strings.ReplaceAll(e.Name, ":", "-")+"-")
+	dir, err := os.MkdirTemp(m.Dir, strings.NewReplacer(":", "-", "/", "-").Replace(e.Name)+"-")
 	if err != nil {
 		return nil, fmt.Errorf("make directory for %s: %w", e.Name, err)
 	}

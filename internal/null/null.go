@@ -1,5 +1,5 @@
 // Package null is the calibration target: an operation that does nothing, or
-// waits a set time, or freezes on a set schedule. It measures dbmeter itself
+// waits a set time, or freezes on a set schedule, optionally behind a queue. It measures dbmeter itself
 // and proves the method: against null, every figure has a known answer.
 package null
 
@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"sync"
 	"time"
 
 	"github.com/dbmeter/dbmeter/internal/load"
@@ -21,6 +22,10 @@ type Config struct {
 	Delay      time.Duration // each operation takes this long
 	StallEvery time.Duration // period of the freeze; 0: never freezes
 	Stall      time.Duration // the target is frozen for the last Stall of every StallEvery
+	// Concurrency is how many operations execute at once inside the
+	// target, as a server's worker pool: later ones wait their turn, in
+	// arrival order, and the wait is part of their latency. 0: no limit.
+	Concurrency int
 }
 
 // Validate reports settings that contradict each other.
@@ -28,6 +33,8 @@ func (c Config) Validate() error {
 	switch {
 	case c.Delay < 0:
 		return fmt.Errorf("delay must not be negative, got %s", c.Delay)
+	case c.Concurrency < 0:
+		return fmt.Errorf("concurrency must not be negative, got %d", c.Concurrency)
 	case c.Stall < 0 || c.StallEvery < 0:
 		return fmt.Errorf("stall and stall-every must not be negative")
 	case (c.Stall > 0) != (c.StallEvery > 0):
@@ -42,6 +49,7 @@ func (c Config) Validate() error {
 type Target struct {
 	cfg   Config
 	start time.Time
+	queue *queue // nil without a concurrency limit
 	// sleep, when set, replaces the workers' high-resolution sleep: tests
 	// under testing/synctest need Go's own timers.
 	sleep func(time.Duration)
@@ -54,7 +62,13 @@ func (t *Target) WithSleep(sleep func(time.Duration)) *Target {
 }
 
 // New makes a target; cfg must be valid.
-func New(cfg Config) *Target { return &Target{cfg: cfg, start: time.Now()} }
+func New(cfg Config) *Target {
+	t := &Target{cfg: cfg, start: time.Now()}
+	if cfg.Concurrency > 0 {
+		t.queue = &queue{free: make([]time.Time, cfg.Concurrency)}
+	}
+	return t
+}
 
 // NewWorker implements load.NewWorker. A worker that waits sleeps on a
 // high-resolution timer of its own: Go's timers wake up to a millisecond
@@ -94,12 +108,49 @@ func (w *worker) Do(ctx context.Context) (load.Outcome, error) {
 			}
 		}
 	}
-	if c.Delay > 0 {
-		if err := w.wait(ctx, c.Delay); err != nil {
+	d := c.Delay
+	if w.t.queue != nil {
+		d = time.Until(w.t.queue.reserve(time.Now(), c.Delay))
+	}
+	if d > 0 {
+		if err := w.wait(ctx, d); err != nil {
 			return load.Outcome{}, err
 		}
 	}
 	return load.Outcome{}, nil
+}
+
+// queue is a server of len(free) slots serving operations of a fixed
+// duration first come, first served. It computes when each operation ends
+// instead of letting a slot wait for its worker to wake: a worker that
+// wakes late is then late alone, and the late wake-ups of a loaded machine
+// do not add up into a slower server. Its capacity is exactly
+// len(free)/delay.
+type queue struct {
+	mu   sync.Mutex
+	free []time.Time // when each slot is free again
+}
+
+// reserve books the slot free soonest for an operation arriving at now and
+// returns when that operation ends.
+func (q *queue) reserve(now time.Time, d time.Duration) time.Time {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	i := 0
+	for j, f := range q.free {
+		if f.Before(q.free[i]) {
+			i = j
+		}
+	}
+	q.free[i] = later(now, q.free[i]).Add(d)
+	return q.free[i]
+}
+
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }
 
 // wait sleeps d in slices short enough to notice cancellation.

@@ -2,6 +2,7 @@ package null_test
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -64,6 +65,86 @@ func TestFindMaxRate(t *testing.T) {
 	}
 }
 
+// A target with a queue (--concurrency 10) of 10 ms operations serves
+// 1,000/s: below that evenly spaced arrivals never wait, above it the queue
+// grows without end. A step of 1 s (plus its 100 ms warm-up) at (1+x) ×
+// capacity ends with a wait of about x × 1.1 s, which stays under
+// p99<50ms's 40 ms of room up to x ≈ 3.6%: the search must answer between
+// the capacity and that, bounded by the objective, with no arrival dropped.
+func TestFindMaxRateQueue(t *testing.T) {
+	tests := []struct {
+		name        string
+		concurrency int
+		min, max    float64
+		limit       string
+	}{
+		{"ten slots of 10ms", 10, 1000, 1037, "objective"},
+		{"two slots of 10ms", 2, 200, 207.4, "objective"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				slo, err := capacity.ParseSLO("p99<50ms")
+				if err != nil {
+					t.Fatal(err)
+				}
+				cfg := load.DefaultConfig()
+				cfg.Rate, cfg.Duration, cfg.Warmup, cfg.Interval = 10, time.Second, 100*time.Millisecond, 0
+				cfg.Sleep = time.Sleep
+				p, err := null.NewPlan(null.Options{Target: null.Config{Delay: 10 * time.Millisecond, Concurrency: tt.concurrency}, Load: cfg,
+					Search: &capacity.Search{SLO: slo, MaxInFlight: cfg.MaxInFlight}, Params: map[string]string{}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				var c plan.Collector
+				if err := plan.Execute(context.Background(), p, &c); err != nil {
+					t.Fatal(err)
+				}
+				a := c.Capacity[0]
+				if a.MaxRate < tt.min || a.MaxRate > tt.max || a.Limit != tt.limit {
+					t.Errorf("max_rate %g limited by %q, want %g to %g limited by %q (steps %v)", a.MaxRate, a.Limit, tt.min, tt.max, tt.limit, a.Steps)
+				}
+				for _, r := range c.Runs {
+					if r.Dropped != 0 {
+						t.Errorf("run at %g/s dropped %d arrivals: a queue drops none", r.Rate, r.Dropped)
+					}
+				}
+			})
+		})
+	}
+}
+
+// Operations beyond --concurrency wait for a slot, and the wait is in their
+// latency: four at once through two slots of 10 ms take 10, 10, 20, 20 ms.
+func TestConcurrencyQueues(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		target := null.New(null.Config{Delay: 10 * time.Millisecond, Concurrency: 2}).WithSleep(time.Sleep)
+		lat := make(chan time.Duration, 4)
+		for range 4 {
+			w, err := target.NewWorker(context.Background(), 0, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			go func() {
+				start := time.Now()
+				if _, err := w.Do(context.Background()); err != nil {
+					t.Error(err)
+				}
+				lat <- time.Since(start)
+			}()
+		}
+		var got []time.Duration
+		for range 4 {
+			got = append(got, <-lat)
+		}
+		slices.Sort(got)
+		want := []time.Duration{10 * time.Millisecond, 10 * time.Millisecond, 20 * time.Millisecond, 20 * time.Millisecond}
+		if !slices.Equal(got, want) {
+			t.Errorf("latencies %v, want %v", got, want)
+		}
+	})
+}
+
 // The family API refuses what cannot run, without a command line.
 func TestNewPlanValidates(t *testing.T) {
 	t.Parallel()
@@ -77,6 +158,7 @@ func TestNewPlanValidates(t *testing.T) {
 	}{
 		{"defaults", null.Options{Load: ok}, true},
 		{"stall without its period", null.Options{Target: null.Config{Stall: time.Millisecond}, Load: ok}, false},
+		{"negative concurrency", null.Options{Target: null.Config{Concurrency: -1}, Load: ok}, false},
 		{"no workers", null.Options{Load: bad}, false},
 	}
 	for _, tt := range tests {

@@ -288,14 +288,16 @@ func TestPgbenchConformance(t *testing.T) {
 \endif
 \set z debug(:r)
 `}, perCli: 20, seed: 9, ordered: true},
-		"sleep counted":          {scripts: []string{"\\set us random(1, 50)\n\\sleep :us us\n\\sleep 1 ms\n\\set x debug(:us)\n"}, perCli: 3, seed: 3, ordered: true},
-		"setshell and shell":     {scripts: []string{"\\setshell x echo 42\n\\shell true\n\\set y debug(:x + 1)\n\\setshell z echo :x\n\\set w debug(:z)\n"}, perCli: 1, ordered: true},
-		"zipfian bad parameter":  {scripts: []string{"\\set x debug(random_zipfian(1, 10, 0.5))\n"}, wantFail: "zipfian parameter must be in range [1.001, 1000]"},
-		"division by zero":       {scripts: []string{"\\set x debug(1)\n\\set y 1 / 0\n"}, wantFail: "division by zero"},
-		"random range too large": {scripts: []string{"\\set x random(-9223372036854775808, 9223372036854775807)\n"}, wantFail: "random range is too large"},
-		"bigint overflow":        {scripts: []string{"\\set x 9223372036854775807 + 1\n"}, wantFail: "bigint add out of range"},
-		"coercion":               {scripts: []string{"\\set x not 1\n"}, wantFail: "cannot coerce int to boolean"},
-		"undefined variable":     {scripts: []string{"\\set x :nosuch + 1\n"}, wantFail: `undefined variable "nosuch"`},
+		"sleep counted":                 {scripts: []string{"\\set us random(1, 50)\n\\sleep :us us\n\\sleep 1 ms\n\\set x debug(:us)\n"}, perCli: 3, seed: 3, ordered: true},
+		"sleep unit against the number": {scripts: []string{"\\sleep 2ms\n\\sleep 5US\n\\sleep -\n\\set x debug(1)\n"}, perCli: 2, ordered: true},
+		"sleep unknown unit":            {scripts: []string{"\\sleep 2msx\n\\set x debug(1)\n"}, wantFail: "unrecognized time unit, must be us, ms or s"},
+		"setshell and shell":            {scripts: []string{"\\setshell x echo 42\n\\shell true\n\\set y debug(:x + 1)\n\\setshell z echo :x\n\\set w debug(:z)\n"}, perCli: 1, ordered: true},
+		"zipfian bad parameter":         {scripts: []string{"\\set x debug(random_zipfian(1, 10, 0.5))\n"}, wantFail: "zipfian parameter must be in range [1.001, 1000]"},
+		"division by zero":              {scripts: []string{"\\set x debug(1)\n\\set y 1 / 0\n"}, wantFail: "division by zero"},
+		"random range too large":        {scripts: []string{"\\set x random(-9223372036854775808, 9223372036854775807)\n"}, wantFail: "random range is too large"},
+		"bigint overflow":               {scripts: []string{"\\set x 9223372036854775807 + 1\n"}, wantFail: "bigint add out of range"},
+		"coercion":                      {scripts: []string{"\\set x not 1\n"}, wantFail: "cannot coerce int to boolean"},
+		"undefined variable":            {scripts: []string{"\\set x :nosuch + 1\n"}, wantFail: `undefined variable "nosuch"`},
 	}
 	for _, mode := range Modes() {
 		cases["gset aset "+mode.String()] = run{mode: mode, perCli: 2, seed: 1, ordered: true, scripts: []string{`\set a random(1, 1000)
@@ -354,6 +356,10 @@ SELECT 3 AS c \; SELECT 4 AS d \gset
 	cases["gset null"] = run{scripts: []string{"SELECT 1 AS a, NULL AS b \\gset\n\\set x debug(:a)\n\\set y debug(:b)\n"}}
 	cases["end inside a transaction"] = run{clients: 2, perCli: 3, scripts: []string{"BEGIN;\n\\set x debug(random(1, 9))\nSELECT 1;\n"},
 		wantFail: "end of script reached without completing the last transaction"}
+	// pgbench stores every column of a \gset, and a column no variable
+	// can be named after aborts the client.
+	cases["gset unnamed column"] = run{scripts: []string{"SELECT 1 \\gset\n\\set x debug(1)\n"}, wantFail: `gset: invalid variable name: "?column?"`}
+	cases["gset bad column name"] = run{scripts: []string{"SELECT 1 AS \"bad name!\" \\gset\n\\set x debug(1)\n"}, wantFail: `gset: invalid variable name: "bad name!"`}
 	cases["gset wants one row"] = run{scripts: []string{"SELECT 1 AS a UNION ALL SELECT 2 \\gset\n"}, wantFail: "expected one row, got 2"}
 	// The cases that go through SQL also run through the database/sql
 	// drivers (pipelines are pgx's alone).

@@ -39,6 +39,12 @@ func (c *Client) store(ctx context.Context, i, j int, cmd *script.Command, st *S
 			continue
 		}
 		for col, name := range r.Columns {
+			// pgbench stores every column, and a name no variable can
+			// have ("?column?" of SELECT 1) aborts the client.
+			if !script.ValidName(cmd.Prefix + name) {
+				return &abortError{msg: fmt.Sprintf("client %d aborted in command %d (SQL) of script %d", c.id, j, i),
+					err: fmt.Errorf("%s line %d: %s: invalid variable name: %q", w.Name, cmd.Line, cmd.Store, cmd.Prefix+name)}
+			}
 			slot := w.Script.Slot(cmd.Prefix + name)
 			if slot < 0 {
 				continue // no command reads it

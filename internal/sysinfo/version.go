@@ -53,6 +53,7 @@ var clientModules = []string{
 	"github.com/jackc/pgx", "github.com/lib/pq", "github.com/ClickHouse/", "github.com/jmoiron/sqlx", "gorm.io/",
 	"github.com/dgraph-io/badger", "go.etcd.io/bbolt", "github.com/boltdb/bolt", "github.com/syndtr/goleveldb",
 	"github.com/cockroachdb/pebble", "github.com/linxGnu/grocksdb", "github.com/tidwall/buntdb", "github.com/google/btree",
+	"modernc.org/kv", "modernc.org/lldb",
 	"github.com/HdrHistogram/hdrhistogram-go",
 }
 

@@ -69,7 +69,7 @@ func (cmd Command) Resolve(raw *load.Config, runFlags func() (load.Config, error
 		c.Params["dsn"] = c.DSN.String() // from the environment: the result still names the server
 	}
 	if c.HTTPURL = cmd.HTTPURL; c.HTTPURL == "" {
-		c.HTTPURL = DefaultHTTPURL(cmd.Getenv, c.DSN)
+		c.HTTPURL, c.HTTPDerived = DefaultHTTPURL(cmd.Getenv, c.DSN), true
 	}
 	names := trim(cmd.Clients)
 	c.Worker.Getenv = cmd.Getenv

@@ -31,6 +31,10 @@ type Named struct {
 type Config struct {
 	DSN     ch.DSN
 	HTTPURL string
+	// HTTPDerived says HTTPURL is not the user's --http-url but derived
+	// from the environment or --dsn: an http client runs only once
+	// SameServer has found it the server DSN names.
+	HTTPDerived bool
 	// Clients run in order. Listed says the user named them: one too new
 	// for the server is then refused rather than left out.
 	Clients []Named
@@ -279,6 +283,11 @@ func Prepare(ctx context.Context, family string, c Config, server ch.Version) (*
 	if len(ok) == 0 {
 		return nil, usage.Wrap(&GateError{fmt.Errorf("no client in --clients can talk to ClickHouse %s: use %s", server, strings.Join(c.supporting(server), " or "))})
 	}
+	if c.HTTPDerived && slices.ContainsFunc(ok, func(cb Combo) bool { return cb.Opts.Protocol == HTTP }) {
+		if err := SameServer(ctx, c.DSN, c.HTTPURL); err != nil {
+			return nil, usage.Errorf("the http client would query %s, which --dsn does not name, and it could not be checked to be the same server (%v): give --http-url", redact.String(c.HTTPURL), err)
+		}
+	}
 	if preset != nil || c.Create {
 		var note string
 		var err error
@@ -381,6 +390,9 @@ func (r *runner) run(ctx context.Context, rep plan.Rep) ([]result.Run, error) {
 		params = map[string]string{}
 	}
 	maps.Copy(params, r.combo.knobs())
+	if r.combo.Opts.Protocol == HTTP {
+		params["http-url"] = redact.String(r.combo.Opts.HTTPURL)
+	}
 	run := res.Fill(result.Run{Family: "ch", Target: r.combo.Name, Workload: r.spec.Name, Server: r.server.String(), Params: params, Repeat: rep.N}, cfg, 0)
 	figures(&run, pool)
 	run.Warnings = append(run.Warnings, warnings(run, wl, r.combo, cfg)...)

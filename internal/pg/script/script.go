@@ -327,7 +327,7 @@ func ParseIn(ns *Names, name, src string) (*Script, error) {
 			if cmd.Store != StoreNone {
 				n := len(s.Commands)
 				if n == 0 || s.Commands[n-1].Kind != KindSQL || s.Commands[n-1].Store != StoreNone {
-					return nil, bad(line, "\\%s must follow an SQL command", storeName(cmd.Store))
+					return nil, bad(line, "\\%s must follow an SQL command", cmd.Store.String())
 				}
 				s.Commands[n-1].Store, s.Commands[n-1].Prefix = cmd.Store, cmd.Prefix
 				continue
@@ -356,7 +356,8 @@ func ParseIn(ns *Names, name, src string) (*Script, error) {
 	return s, nil
 }
 
-func storeName(st Store) string {
+// String is the store's command without its backslash.
+func (st Store) String() string {
 	if st == StoreAset {
 		return "aset"
 	}
@@ -415,7 +416,7 @@ func (s *Script) link() error {
 			pipeline = -1
 		case KindSQL:
 			if pipeline >= 0 && c.Store != StoreNone {
-				return fail(i, fmt.Sprintf("\\%s is not allowed in a pipeline", storeName(c.Store)))
+				return fail(i, fmt.Sprintf("\\%s is not allowed in a pipeline", c.Store.String()))
 			}
 		}
 	}
@@ -494,7 +495,7 @@ func parseMeta(text string, lookup func(string) int) (Command, error) {
 		}
 		c := Command{Kind: k, slot: -1}
 		if k == KindSetShell {
-			if !validName(args[0]) {
+			if !ValidName(args[0]) {
 				return Command{}, fmt.Errorf("\\setshell: invalid variable name: %q", args[0])
 			}
 			c.Var, c.slot = args[0], lookup(args[0])
@@ -541,7 +542,7 @@ func parseSet(rest string, lookup func(string) int) (Command, error) {
 	if v == "" {
 		return Command{}, fmt.Errorf("\\set: missing argument")
 	}
-	if !validName(v) {
+	if !ValidName(v) {
 		return Command{}, fmt.Errorf("\\set: invalid variable name: %q", v)
 	}
 	if strings.TrimSpace(rest[i:]) == "" {
@@ -562,6 +563,28 @@ func parseSleep(args []string, lookup func(string) int) (Command, error) {
 		return Command{}, fmt.Errorf("\\sleep: too many arguments")
 	}
 	c := Command{Kind: KindSleep, sleepUnit: 1_000_000}
+	if a := args[0]; strings.HasPrefix(a, ":") {
+		c.sleepVar, c.sleepSlot = a[1:], lookup(a[1:])
+	} else {
+		// pgbench splits a unit written against the number ("2ms") when
+		// no unit follows, and reads the number as atoi does.
+		sign := 0
+		if strings.HasPrefix(a, "+") || strings.HasPrefix(a, "-") {
+			sign = 1
+		}
+		end := sign + len(a[sign:]) - len(strings.TrimLeft(a[sign:], "0123456789"))
+		if end < len(a) {
+			if len(args) != 1 || end == sign {
+				return Command{}, fmt.Errorf("\\sleep: invalid sleep time, must be an integer (%s)", a)
+			}
+			a, args = a[:end], []string{a[:end], a[end:]}
+		}
+		n, err := strconv.ParseInt(a, 10, 64)
+		if err != nil && end > sign {
+			return Command{}, fmt.Errorf("\\sleep: invalid sleep time, must be an integer (%s)", a)
+		}
+		c.sleepUS = int64(int32(n)) // a sign alone is atoi's 0
+	}
 	if len(args) == 2 {
 		switch strings.ToLower(args[1]) {
 		case "us":
@@ -573,22 +596,12 @@ func parseSleep(args []string, lookup func(string) int) (Command, error) {
 			return Command{}, fmt.Errorf("\\sleep: unrecognized time unit, must be us, ms or s (%s)", args[1])
 		}
 	}
-	a := args[0]
-	if strings.HasPrefix(a, ":") {
-		c.sleepVar, c.sleepSlot = a[1:], lookup(a[1:])
-		return c, nil
-	}
-	n, err := strconv.ParseInt(strings.TrimPrefix(a, "+"), 10, 64)
-	if err != nil {
-		return Command{}, fmt.Errorf("\\sleep: invalid sleep time, must be an integer (%s)", a)
-	}
-	c.sleepUS = int64(int32(n))
 	return c, nil
 }
 
-// validName is pgbench's valid_variable_name: letters, digits, underscore
+// ValidName is pgbench's valid_variable_name: letters, digits, underscore
 // and non-ASCII bytes, not starting with a digit.
-func validName(s string) bool {
+func ValidName(s string) bool {
 	if s == "" || !isAlpha(s[0]) {
 		return false
 	}

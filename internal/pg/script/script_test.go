@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestParseSQL(t *testing.T) {
@@ -93,6 +94,10 @@ func TestParseErrors(t *testing.T) {
 		{"\\sleep", 1, "missing argument"},
 		{"\\sleep 1 h", 1, "unrecognized time unit"},
 		{"\\sleep 1.5 ms", 1, "invalid sleep time"},
+		{"\\sleep 2msx", 1, "unrecognized time unit"},
+		{"\\sleep 1.5", 1, "unrecognized time unit"}, // pgbench splits "1" from ".5"
+		{"\\sleep ms", 1, "invalid sleep time"},
+		{"\\sleep 2ms ms", 1, "invalid sleep time"}, // a unit against the number and one after it
 		{"\\if 1\nSELECT 1;", 2, "\\if without matching \\endif"},
 		{"SELECT 1;\n\\endif", 2, "\\endif without matching \\if"},
 		{"\\else", 1, "\\else without matching \\if"},
@@ -352,4 +357,31 @@ func FuzzParse(f *testing.F) {
 			_, _ = c.SQL.Args(nil, vars)
 		}
 	})
+}
+
+// TestSleepTime: \sleep's number and unit, as pgbench 15 reads them: a
+// unit may be written against the number, and the number is atoi's.
+func TestSleepTime(t *testing.T) {
+	tests := []struct {
+		src  string
+		want time.Duration
+	}{
+		{"\\sleep 3", 3 * time.Second},
+		{"\\sleep 2 ms", 2 * time.Millisecond},
+		{"\\sleep 2ms", 2 * time.Millisecond},
+		{"\\sleep 250US", 250 * time.Microsecond},
+		{"\\sleep +1s", time.Second},
+		{"\\sleep -", 0},
+	}
+	for _, tt := range tests {
+		s, err := Parse("f.sql", tt.src, Predefined())
+		if err != nil {
+			t.Errorf("Parse(%q): %v", tt.src, err)
+			continue
+		}
+		got, err := s.Commands[0].Sleep(s.NewVars(nil))
+		if err != nil || got != tt.want {
+			t.Errorf("%s sleeps %v, %v; want %v", tt.src, got, err, tt.want)
+		}
+	}
 }

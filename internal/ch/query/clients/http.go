@@ -14,6 +14,7 @@ import (
 
 	"github.com/dbmeter/dbmeter/internal/ch/query"
 	"github.com/dbmeter/dbmeter/internal/load"
+	"github.com/dbmeter/dbmeter/internal/redact"
 )
 
 // httpQuerier talks to the server's HTTP interface with net/http: each
@@ -24,6 +25,7 @@ import (
 // binding (18.16 has no HTTP query parameters): arguments are inlined.
 type httpQuerier struct {
 	endpoint   string
+	shown      string // the URL as given, redacted: every error names it
 	user, pass string
 	decode     query.Decode
 	client     *http.Client
@@ -66,7 +68,7 @@ func openHTTP(_ context.Context, o query.Options) (query.Querier, error) {
 		DisableCompression: true,
 	}
 	return &httpQuerier{
-		endpoint: u.String(), user: o.DSN.User, pass: o.DSN.Password, decode: o.Decode,
+		endpoint: u.String(), shown: redact.String(o.HTTPURL), user: o.DSN.User, pass: o.DSN.Password, decode: o.Decode,
 		client: &http.Client{Transport: tr}, dialer: d,
 	}, nil
 }
@@ -85,7 +87,7 @@ func (q *httpQuerier) Query(ctx context.Context, text string, args ...any) (quer
 	req.Header.Set("X-ClickHouse-Key", q.pass)
 	resp, err := q.client.Do(req)
 	if err != nil {
-		return query.QueryStats{}, unwrapURLError(err)
+		return query.QueryStats{}, fmt.Errorf("%s: %w", q.shown, unwrapURLError(err))
 	}
 	defer resp.Body.Close()
 	buf, _ := q.bufs.Get().(*bytes.Buffer)
@@ -95,10 +97,10 @@ func (q *httpQuerier) Query(ctx context.Context, text string, args ...any) (quer
 	defer q.bufs.Put(buf)
 	buf.Reset()
 	if _, err := buf.ReadFrom(resp.Body); err != nil {
-		return query.QueryStats{}, fmt.Errorf("read response: %w", err)
+		return query.QueryStats{}, fmt.Errorf("%s: read response: %w", q.shown, err)
 	}
 	if resp.StatusCode != http.StatusOK {
-		return query.QueryStats{}, httpError(resp.StatusCode, buf.Bytes())
+		return query.QueryStats{}, fmt.Errorf("%s: %w", q.shown, httpError(resp.StatusCode, buf.Bytes()))
 	}
 	start := time.Now()
 	st, err := decodeTSV(buf.Bytes(), q.decode)
