@@ -31,6 +31,8 @@ require (
 	gorm.io/gorm v1.31.2
 	k8s.io/api v0.37.2
 	k8s.io/apimachinery v0.37.2
+	modernc.org/kv v1.0.3
+	modernc.org/lldb v1.0.0
 	sigs.k8s.io/yaml v1.6.0
 )
 
@@ -117,8 +119,6 @@ require (
 	k8s.io/utils v0.0.0-20260626114624-be93311217bd // indirect
 	modernc.org/fileutil v1.0.0 // indirect
 	modernc.org/internal v1.0.0 // indirect
-	modernc.org/kv v1.0.3 // indirect
-	modernc.org/lldb v1.0.0 // indirect
 	modernc.org/mathutil v1.1.1 // indirect
 	modernc.org/sortutil v1.1.0 // indirect
 	modernc.org/zappy v1.0.1 // indirect
