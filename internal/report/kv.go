@@ -18,8 +18,8 @@ var kvOpOrder = []string{"set", "update", "get", "del", "setmixed", "getmixed", 
 
 // kvTables renders the kv family as the seed did: per fsync mode, a
 // throughput table and a latency table, operations as rows and engines as
-// columns. With repetitions, each cell shows the repetition with the median
-// throughput. A cell whose run had errors is marked with "!" (the notes
+// columns. With repetitions, each cell shows each figure's median over
+// them (medianRun), as every other output does. A cell whose run had errors is marked with "!" (the notes
 // below the tables give the counts). Each fsync-on table pair says what
 // one fsync costs on disk, the disk the runs wrote to, and warns of any
 // write that was faster than that.
@@ -49,14 +49,14 @@ func kvMode(w io.Writer, mode string, runs []result.Run, disk result.Disk) error
 	repeat := 0
 	for _, e := range engines.keys {
 		for _, op := range rows {
-			if r, ok := kvMedian(engines.runs[e], op); ok {
-				cells[[2]string{op, e}] = r
-			}
 			for _, r := range engines.runs[e] {
 				if r.Workload == op {
 					reps[[2]string{op, e}] = append(reps[[2]string{op, e}], r)
 					repeat = max(repeat, r.Repeat)
 				}
+			}
+			if rs := reps[[2]string{op, e}]; len(rs) > 0 {
+				cells[[2]string{op, e}] = medianRun(rs)
 			}
 		}
 	}
@@ -195,22 +195,6 @@ func kvOpRank(op string) int {
 		return i
 	}
 	return len(kvOpOrder)
-}
-
-// kvMedian returns the run of op with the median throughput among the
-// repetitions in runs.
-func kvMedian(runs []result.Run, op string) (result.Run, bool) {
-	var of []result.Run
-	for _, r := range runs {
-		if r.Workload == op {
-			of = append(of, r)
-		}
-	}
-	if len(of) == 0 {
-		return result.Run{}, false
-	}
-	sort.SliceStable(of, func(i, j int) bool { return of[i].OpsPerS < of[j].OpsPerS })
-	return of[(len(of)-1)/2], true
 }
 
 // kvGroups holds runs grouped by a key, keys in order of first appearance.

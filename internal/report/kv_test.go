@@ -159,3 +159,32 @@ func TestKVSpreadFlagged(t *testing.T) {
 		})
 	}
 }
+
+// TestKVRepetitionsAgree: with repetitions, the terminal and Markdown
+// tables show the same figures: each figure's median over the
+// repetitions, not the figures of the repetition with the median
+// throughput (whose p99 here is the fastest, 1.00µs, not the median).
+func TestKVRepetitionsAgree(t *testing.T) {
+	runs := []result.Run{
+		kvRun("map", "get", "false", 1000000, 800),
+		kvRun("map", "get", "false", 2000000, 500),
+		kvRun("map", "get", "false", 3000000, 700),
+	}
+	for i := range runs {
+		runs[i].Repeat = i + 1
+	}
+	var text, md bytes.Buffer
+	if err := kvTables(result.Disk{})(&text, runs); err != nil {
+		t.Fatal(err)
+	}
+	doc := &result.Document{Runs: runs}
+	if err := Markdown(&md, []Source{{Name: "r.json", Doc: doc}}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "get p99  1.40µs"; !strings.Contains(text.String(), want) {
+		t.Errorf("terminal lacks %q:\n%s", want, text.String())
+	}
+	if want := "| get | 1.40µs |"; !strings.Contains(md.String(), want) {
+		t.Errorf("Markdown lacks %q:\n%s", want, md.String())
+	}
+}

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -179,4 +180,45 @@ func median(vs []float64) float64 {
 	} else {
 		return (s[n/2-1] + s[n/2]) / 2
 	}
+}
+
+// medianRun folds a table cell's repetitions into one run: each figure is
+// its own median over them, as the Markdown, HTML and terminal tables and
+// compare all show it (the repetition with the median throughput need not
+// have the median p99). Errors are summed, so a cell any repetition failed
+// in is still marked.
+func medianRun(reps []result.Run) result.Run {
+	out := reps[0]
+	of := func(f func(r *result.Run) float64) float64 {
+		vs := make([]float64, len(reps))
+		for i := range reps {
+			vs[i] = f(&reps[i])
+		}
+		return median(vs)
+	}
+	ofInt := func(f func(r *result.Run) int64) int64 {
+		return int64(math.Round(of(func(r *result.Run) float64 { return float64(f(r)) })))
+	}
+	out.OpsPerS = of(func(r *result.Run) float64 { return r.OpsPerS })
+	out.RowsPerS = of(func(r *result.Run) float64 { return r.RowsPerS })
+	out.BytesPerS = of(func(r *result.Run) float64 { return r.BytesPerS })
+	out.Latency = result.Latency{
+		Min:    ofInt(func(r *result.Run) int64 { return r.Latency.Min }),
+		Mean:   of(func(r *result.Run) float64 { return r.Latency.Mean }),
+		Stddev: of(func(r *result.Run) float64 { return r.Latency.Stddev }),
+		P50:    ofInt(func(r *result.Run) int64 { return r.Latency.P50 }),
+		P90:    ofInt(func(r *result.Run) int64 { return r.Latency.P90 }),
+		P99:    ofInt(func(r *result.Run) int64 { return r.Latency.P99 }),
+		P999:   ofInt(func(r *result.Run) int64 { return r.Latency.P999 }),
+		Max:    ofInt(func(r *result.Run) int64 { return r.Latency.Max }),
+	}
+	out.Extra = map[string]float64{}
+	for k := range reps[0].Extra {
+		out.Extra[k] = of(func(r *result.Run) float64 { return r.Extra[k] })
+	}
+	out.Errors = 0
+	for _, r := range reps {
+		out.Errors += r.Errors
+	}
+	return out
 }

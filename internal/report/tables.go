@@ -83,7 +83,7 @@ func rebase(es []entry) []entry {
 
 // kvMatrices gives the seed's tables: operations down, engines across;
 // throughput, mean latency (the seed's "time") and p99. Repetitions are
-// folded into their median.
+// folded into each figure's median (medianRun).
 func kvMatrices(l labeler, es []entry) []Grid {
 	cols := ordered(es, l.target)
 	rows := ordered(es, func(e entry) string { return e.run.Workload })
@@ -95,23 +95,23 @@ func kvMatrices(l labeler, es []entry) []Grid {
 		for _, w := range rows {
 			line := []string{w}
 			for _, c := range cols {
-				var vs []float64
 				var reps []result.Run
 				for _, e := range es {
 					if e.run.Workload == w && l.target(e) == c {
-						vs = append(vs, fig(e.run))
 						reps = append(reps, *e.run)
 					}
 				}
-				switch {
-				case len(vs) == 0:
+				if len(reps) == 0 {
 					line = append(line, "-")
-				case spread:
-					s, f := kvThroughputCell(median(vs), reps)
+					continue
+				}
+				m := medianRun(reps)
+				if spread {
+					s, f := kvThroughputCell(fig(&m), reps)
 					flagged = flagged || f
 					line = append(line, s)
-				default:
-					line = append(line, format(median(vs)))
+				} else {
+					line = append(line, format(fig(&m)))
 				}
 			}
 			out = append(out, line)
