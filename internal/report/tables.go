@@ -82,7 +82,8 @@ func rebase(es []entry) []entry {
 }
 
 // kvMatrices gives the seed's tables: operations down, engines across;
-// throughput, mean latency (the seed's "time") and p99. Repetitions are
+// throughput, and the latencies the terminal shows: p50, mean (the seed's
+// "time") and p99. Repetitions are
 // folded into each figure's median (medianRun).
 func kvMatrices(l labeler, es []entry) []Grid {
 	cols := ordered(es, l.target)
@@ -131,6 +132,7 @@ func kvMatrices(l labeler, es []entry) []Grid {
 	}
 	return []Grid{
 		{Title: "kv throughput (ops/s; batchset: batches/s)", Header: header, Rows: ops, Note: opsNote, Labels: 1},
+		{Title: "kv latency, p50", Header: header, Rows: cell(func(r *result.Run) float64 { return float64(r.Latency.P50) }, ns, false), Note: note, Labels: 1},
 		{Title: "kv latency, mean", Header: header, Rows: cell(func(r *result.Run) float64 { return r.Latency.Mean }, ns, false), Note: note, Labels: 1},
 		{Title: "kv latency, p99", Header: header, Rows: cell(func(r *result.Run) float64 { return float64(r.Latency.P99) }, ns, false), Note: note, Labels: 1},
 	}
