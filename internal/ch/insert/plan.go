@@ -124,24 +124,22 @@ func (c Config) LoadConfig() (load.Config, error) {
 // versions). With no clients listed, every registered client the server
 // supports is kept and the others are left out silently.
 func (c Config) Gate(server ch.Version) (ok []string, refused []error) {
-	var supported []string
+	// auto: the Go clients the server supports. External clients need
+	// their language installed: they run only by name, and a refusal
+	// suggests the Go clients.
 	var auto []string
 	for _, n := range Names() {
-		if cl, _ := Lookup(n); ch.CheckServer(n, server, cl.MinServer) == nil {
-			supported = append(supported, n)
-			if cl.External == nil {
-				auto = append(auto, n)
-			}
+		if cl, _ := Lookup(n); ch.CheckServer(n, server, cl.MinServer) == nil && cl.External == nil {
+			auto = append(auto, n)
 		}
 	}
 	if len(c.Clients) == 0 {
-		// External clients need their language installed: only by name.
 		return auto, nil
 	}
 	for _, n := range c.Clients {
 		cl, _ := Lookup(n)
 		if err := ch.CheckServer(n, server, cl.MinServer); err != nil {
-			refused = append(refused, ch.Suggest(err, supported))
+			refused = append(refused, ch.Suggest(err, auto))
 			continue
 		}
 		ok = append(ok, n)
