@@ -29,29 +29,9 @@ while getopts "r:R:T:c:s:d:h" opt; do
 done
 shift $((OPTIND - 1))
 
-die() { echo "pg-rate-cpu: error: $*" >&2; exit 1; }
-for tool in pgbench psql jq /usr/bin/time go; do
-    command -v "$tool" >/dev/null || die "$tool is not installed"
-done
-
-root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root"
-if [[ -z ${DBMETER_PG_DSN:-} ]]; then
-    env_out=$(scripts/dev-services.sh env) || die "no DBMETER_PG_DSN and the dev-services cluster is not up: run scripts/dev-services.sh up"
-    eval "$env_out"
-fi
-[[ $DBMETER_PG_DSN == postgres://* || $DBMETER_PG_DSN == postgresql://* ]] || die "DBMETER_PG_DSN must be a postgres:// URL"
-
-work=$(mktemp -d)
-db=dbmeter_pg_rate_cpu_$$
-base=${DBMETER_PG_DSN%%\?*}
-query=${DBMETER_PG_DSN#"$base"}
-dsn="${base%/*}/$db$query"
-cleanup() {
-    psql -q "$DBMETER_PG_DSN" -c "drop database if exists $db with (force)" >/dev/null 2>&1 || true
-    rm -rf "$work"
-}
-trap cleanup EXIT
+script=pg-rate-cpu
+# shellcheck source=scripts/pg-scratch-db.sh
+source "$(dirname "$0")/pg-scratch-db.sh"
 
 names=() bins=()
 if (($# == 0)); then
@@ -83,26 +63,30 @@ run_pgbench() {
          END{printf "%.2f %s %s\n", cpu, tps, lag}' <<<"$out"
 }
 
-# One dbmeter run of binary $1: prints "cpu_s tps lag_ms" (lag: the mean,
-# as pgbench prints it).
+# One dbmeter run of binary $1: prints "cpu_s tps lag_ms errors" (lag: the
+# mean, as pgbench prints it). A run whose operations failed exits 1 but
+# still writes its result: on an overloaded machine the arrivals queued at
+# the end of the window are cancelled and counted as unfinished, which
+# pgbench skips silently; the errors column shows them.
 run_dbmeter() {
     local out
+    rm -f "$work/r.json"
     out=$(/usr/bin/time -f 'cpu %U %S' "$1" pg "${flags[@]}" --driver "$DRIVER" --dsn "$dsn" --no-disk-probe \
-        --quiet --progress 0 --json "$work/r.json" 2>&1) || die "dbmeter pg failed: $(tail -1 <<<"$out")"
+        --quiet --progress 0 --json "$work/r.json" 2>&1) || [[ -s $work/r.json ]] || die "dbmeter pg failed: $(grep -v '^cpu ' <<<"$out" | tail -1)"
     printf '%s %s\n' "$(cpu_of "$out")" \
-        "$(jq -r '.runs[0] | "\(.throughput_ops_s) \(.lag_ns.mean / 1e6)"' "$work/r.json")"
+        "$(jq -r '.runs[0] | "\(.throughput_ops_s) \(.lag_ns.mean / 1e6) \(.errors)"' "$work/r.json")"
 }
 
 echo "pgbench ${flags[*]}, driver $DRIVER, $ROUNDS rounds; CPU is the whole process's (user+sys)"
-printf '%5s %-10s %8s %10s %10s %8s\n' round client cpu_s tps lag_ms cpu/pgbench
+printf '%5s %-10s %8s %10s %10s %8s %11s\n' round client cpu_s tps lag_ms errors cpu/pgbench
 declare -A sum
 for ((r = 1; r <= ROUNDS; r++)); do
     read -r pg_cpu pg_tps pg_lag < <(run_pgbench)
-    printf '%5d %-10s %8.2f %10.1f %10.3f %8s\n' "$r" pgbench "$pg_cpu" "$pg_tps" "$pg_lag" 1
+    printf '%5d %-10s %8.2f %10.1f %10.3f %8s %11s\n' "$r" pgbench "$pg_cpu" "$pg_tps" "$pg_lag" - 1
     sum[pgbench]=$(jq -n "${sum[pgbench]:-0} + $pg_cpu")
     for i in "${!bins[@]}"; do
-        read -r cpu tps lag < <(run_dbmeter "${bins[$i]}")
-        printf '%5d %-10s %8.2f %10.1f %10.3f %8.2f\n' "$r" "${names[$i]}" "$cpu" "$tps" "$lag" "$(jq -n "$cpu / $pg_cpu")"
+        read -r cpu tps lag errs < <(run_dbmeter "${bins[$i]}")
+        printf '%5d %-10s %8.2f %10.1f %10.3f %8s %11.2f\n' "$r" "${names[$i]}" "$cpu" "$tps" "$lag" "$errs" "$(jq -n "$cpu / $pg_cpu")"
         sum[${names[$i]}]=$(jq -n "${sum[${names[$i]}]:-0} + $cpu")
     done
 done

@@ -28,29 +28,9 @@ while getopts "r:T:c:j:s:M:d:b:h" opt; do
     esac
 done
 
-die() { echo "pgbench-compare: error: $*" >&2; exit 1; }
-for tool in pgbench psql jq /usr/bin/time go; do
-    command -v "$tool" >/dev/null || die "$tool is not installed"
-done
-
-root=$(cd "$(dirname "$0")/.." && pwd)
-cd "$root"
-if [[ -z ${DBMETER_PG_DSN:-} ]]; then
-    env_out=$(scripts/dev-services.sh env) || die "no DBMETER_PG_DSN and the dev-services cluster is not up: run scripts/dev-services.sh up"
-    eval "$env_out"
-fi
-[[ $DBMETER_PG_DSN == postgres://* || $DBMETER_PG_DSN == postgresql://* ]] || die "DBMETER_PG_DSN must be a postgres:// URL"
-
-work=$(mktemp -d)
-db=dbmeter_pgbench_compare_$$
-base=${DBMETER_PG_DSN%%\?*}
-query=${DBMETER_PG_DSN#"$base"}
-dsn="${base%/*}/$db$query"
-cleanup() {
-    psql -q "$DBMETER_PG_DSN" -c "drop database if exists $db with (force)" >/dev/null 2>&1 || true
-    rm -rf "$work"
-}
-trap cleanup EXIT
+script=pgbench-compare
+# shellcheck source=scripts/pg-scratch-db.sh
+source "$(dirname "$0")/pg-scratch-db.sh"
 
 echo "building dbmeter..." >&2
 go build -o "$work/dbmeter" ./cmd/dbmeter

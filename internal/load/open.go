@@ -171,9 +171,12 @@ loop:
 		case st&busy != 0 && now < max(next, o.busySince.Load())+int64(alarmGuard):
 			at = max(next, o.busySince.Load()) + int64(alarmGuard)
 		default:
-			due, ok := o.arrivals.take()
+			// Only an arrival due now: the leader may have finished and
+			// taken next since it was read, and the one after it may not be
+			// due yet; handed over, it would start early.
+			due, ok := o.arrivals.takeDue(now)
 			if !ok {
-				break loop
+				continue // taken meanwhile, or the schedule ended: look again
 			}
 			if st != 0 {
 				o.leader.CompareAndSwap(st, 0)
@@ -436,10 +439,17 @@ func newArrivals(s Schedule, count, mStart int64, end *atomic.Int64) *arrivals {
 
 // take returns the next arrival; false once the window or the count has
 // ended.
-func (a *arrivals) take() (int64, bool) {
+func (a *arrivals) take() (int64, bool) { return a.takeDue(math.MaxInt64) }
+
+// takeDue is take for an arrival due by now; false as well when the next
+// one is later.
+func (a *arrivals) takeDue(now int64) (int64, bool) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	due := a.next
+	if due > now {
+		return 0, false
+	}
 	measured := a.count > 0 && due >= a.mStart
 	if a.stopped.Load() || due >= a.end.Load() || (measured && a.counted == a.count) {
 		a.stopped.Store(true)
