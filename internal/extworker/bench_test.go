@@ -51,4 +51,3 @@ func selfCPU(b *testing.B) int64 {
 	}
 	return ru.Utime.Nano() + ru.Stime.Nano()
 }
-
