@@ -132,11 +132,11 @@ func TestExternalWorkerDies(t *testing.T) {
 	}
 }
 
-// TestExternalOutage takes the server away for 3 s in the middle of a run
+// TestOutageExternal takes the server away for 3 s in the middle of a run
 // of each reference worker, by a clean stop and by SIGKILL: each records
 // connection errors during the gap, inserts again after it, and its rows
 // reconcile.
-func TestExternalOutage(t *testing.T) {
+func TestOutageExternal(t *testing.T) {
 	d := serverDSN(t, "DBMETER_CLICKHOUSE_LEGACY_DSN", true)
 	script := chtest.Gate(t)
 	ctx := context.Background()
