@@ -413,3 +413,26 @@ func TestMergeClosedLoop(t *testing.T) {
 		t.Errorf("mode %s, service %+v, latency %+v, warnings %q; want service = latency, no warning", r.Mode, r.Service, r.Latency, m.Warnings)
 	}
 }
+
+// An external client's round trip was timed by each shard on its own
+// workers: percentiles cannot be added, so the merged run keeps the slowest
+// shard's p50 and p99, and counts every exchange.
+func TestMergeExternalRoundTrip(t *testing.T) {
+	t.Parallel()
+	docs := []*document{
+		shardSpec{index: 0, count: 2, latency: []int64{100, 200}}.build(),
+		shardSpec{index: 1, count: 2, latency: []int64{300}}.build(),
+	}
+	for i, rtt := range []result.RTT{{P50: 9000, P99: 40000, N: 500}, {P50: 12000, P99: 30000, N: 500}} {
+		docs[i].Runs[0].External = &result.ExternalClient{Command: "php seasclick.php", Language: "php", Runtime: "8.2.36", Library: "SeasClick 0.1.1", RTT: rtt}
+	}
+	m, err := Merge(context.Background(), inputs(t, docs...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := m.doc.Runs[0].External
+	want := result.ExternalClient{Command: "php seasclick.php", Language: "php", Runtime: "8.2.36", Library: "SeasClick 0.1.1", RTT: result.RTT{P50: 12000, P99: 40000, N: 1000}}
+	if got == nil || *got != want {
+		t.Errorf("merged external client %+v, want %+v", got, want)
+	}
+}
