@@ -27,7 +27,8 @@ import (
 var percentileName = regexp.MustCompile(`(^|_)p\d+(_|$)`)
 
 var summed = map[string]bool{"reconnects": true, "rows_counted": true, "rows_acknowledged": true, "rows_uncertain": true,
-	"conns_opened": true, "conns_closed": true, "conn_setup_ns_total": true, "connections": true}
+	"conns_opened": true, "conns_closed": true, "conn_setup_ns_total": true, "connections": true,
+	"workers_started": true, "worker_failures": true}
 
 func mergeExtra(rs []*run) (map[string]float64, []string) {
 	names := map[string]bool{}

@@ -416,12 +416,13 @@ func TestMergeClosedLoop(t *testing.T) {
 
 // An external client's round trip was timed by each shard on its own
 // workers: percentiles cannot be added, so the merged run keeps the slowest
-// shard's p50 and p99, and counts every exchange.
+// shard's p50 and p99, and counts every exchange; the workers started and
+// failed are the shards' sums.
 func TestMergeExternalRoundTrip(t *testing.T) {
 	t.Parallel()
 	docs := []*document{
-		shardSpec{index: 0, count: 2, latency: []int64{100, 200}}.build(),
-		shardSpec{index: 1, count: 2, latency: []int64{300}}.build(),
+		shardSpec{index: 0, count: 2, latency: []int64{100, 200}, extra: map[string]float64{"workers_started": 2, "worker_failures": 0}}.build(),
+		shardSpec{index: 1, count: 2, latency: []int64{300}, extra: map[string]float64{"workers_started": 3, "worker_failures": 1}}.build(),
 	}
 	for i, rtt := range []result.RTT{{P50: 9000, P99: 40000, N: 500}, {P50: 12000, P99: 30000, N: 500}} {
 		docs[i].Runs[0].External = &result.ExternalClient{Command: "php seasclick.php", Language: "php", Runtime: "8.2.36", Library: "SeasClick 0.1.1", RTT: rtt}
@@ -434,5 +435,8 @@ func TestMergeExternalRoundTrip(t *testing.T) {
 	want := result.ExternalClient{Command: "php seasclick.php", Language: "php", Runtime: "8.2.36", Library: "SeasClick 0.1.1", RTT: result.RTT{P50: 12000, P99: 40000, N: 1000}}
 	if got == nil || *got != want {
 		t.Errorf("merged external client %+v, want %+v", got, want)
+	}
+	if x := m.doc.Runs[0].Extra; x["workers_started"] != 5 || x["worker_failures"] != 1 || len(m.Warnings) > 0 {
+		t.Errorf("workers started %v, failures %v, warnings %q; want the shards' sums, 5 and 1, and no warning", x["workers_started"], x["worker_failures"], m.Warnings)
 	}
 }
