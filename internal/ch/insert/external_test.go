@@ -19,23 +19,14 @@ import (
 var externalClients = []string{"php-seasclick", "php-seasclick-block", "python-clickhouse-driver"}
 
 // needWorker skips (or, under DBMETER_E2E=1, fails) t when the client's
-// language or library is missing, as its worker's hello says.
+// language or library is missing.
 func needWorker(t *testing.T, name string) {
 	t.Helper()
 	cl, err := Lookup(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	argv, err := cl.External.Argv(t.TempDir(), "", os.Getenv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := extworker.Probe(context.Background(), extworker.Spec{Name: name, Argv: argv, StartTimeout: 10 * time.Second}); err != nil {
-		if os.Getenv("DBMETER_E2E") == "1" {
-			t.Fatalf("DBMETER_E2E=1 but %s cannot run (scripts/deps.sh installs it): %v", name, err)
-		}
-		t.Skipf("%s cannot run here: %v", name, err)
-	}
+	chtest.NeedWorker(t, name, *cl.External)
 }
 
 // TestExternalClients inserts through every reference worker: the rows
