@@ -5,6 +5,34 @@
 # sudo) on Debian/Ubuntu.
 set -euo pipefail
 
+# seasclick_source prints the directory of the SeasClick source snapshot
+# (../shared/third_party/SeasClick, not part of the repository): in
+# $DBMETER_THIRD_PARTY, beside this checkout, beside the main checkout of a
+# linked worktree, or beside the local repository (or its main checkout)
+# this one was cloned from: CI's clean clone. It fails when there is none.
+seasclick_source() {
+	local dirs=() checkouts checkout common origin dir
+	checkouts=("$(cd "$(dirname "$0")/.." && pwd)")
+	origin=$(git -C "${checkouts[0]}" config --get remote.origin.url 2>/dev/null) && [[ -d $origin ]] &&
+		checkouts+=("$origin")
+	[[ -n ${DBMETER_THIRD_PARTY:-} ]] && dirs+=("$DBMETER_THIRD_PARTY")
+	for checkout in "${checkouts[@]}"; do
+		dirs+=("$checkout/../shared/third_party")
+		common=$(git -C "$checkout" rev-parse --path-format=absolute --git-common-dir 2>/dev/null) &&
+			dirs+=("$(dirname "$common")/../shared/third_party")
+	done
+	for dir in "${dirs[@]}"; do
+		[[ -f $dir/SeasClick/config.m4 ]] && { (cd "$dir/SeasClick" && pwd); return 0; }
+	done
+	return 1
+}
+# --seasclick-source: only print where the snapshot is found (a check of
+# the search from a clone or worktree); installs nothing.
+if [[ ${1:-} == --seasclick-source ]]; then
+	seasclick_source || { echo "deps: no SeasClick source snapshot found (../shared/third_party/SeasClick beside the checkout, or \$DBMETER_THIRD_PARTY)" >&2; exit 1; }
+	exit 0
+fi
+
 pkgs=(
 	librocksdb-dev    # rocksdb engine (cgo, build tag rocksdb)
 	build-essential   # cgo
@@ -46,11 +74,8 @@ if ((${#ext_missing[@]})); then
 	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${ext_missing[@]}" >/dev/null
 fi
 if ! php -r 'exit(extension_loaded("SeasClick") ? 0 : 1);' 2>/dev/null; then
-	# The snapshot sits beside the repository (../shared/third_party);
-	# DBMETER_THIRD_PARTY names another place.
-	src="${DBMETER_THIRD_PARTY:-$(cd "$(dirname "$0")/.." && pwd)/../shared/third_party}/SeasClick"
-	if [[ ! -f $src/config.m4 ]]; then
-		echo "deps: the SeasClick PHP extension is missing: install it with 'pecl install SeasClick' (and enable it in PHP's ini)" >&2
+	if ! src=$(seasclick_source); then
+		echo "deps: the SeasClick PHP extension is missing and no source snapshot was found (../shared/third_party/SeasClick beside the checkout, or \$DBMETER_THIRD_PARTY): install it with 'pecl install SeasClick' and enable it in PHP's ini" >&2
 	else
 		echo "deps: building SeasClick from $src" >&2
 		build=$(mktemp -d)

@@ -8,7 +8,8 @@
 # Usage: scripts/seasclick-bare.sh
 # Environment: DBMETER_CLICKHOUSE_LEGACY_DSN or DBMETER_CLICKHOUSE_DSN in
 # the tcp:// form (eval "$(scripts/dev-services.sh env)"), BATCH (10000),
-# BLOCKS (10: blocks per INSERT), SECONDS (10), REPEAT (3), TABLE
+# BLOCKS (10: blocks per INSERT), DURATION (10: seconds; not SECONDS,
+# which bash sets itself), REPEAT (3), TABLE
 # (dbmeter.bare_event, created by dbmeter), DBMETER (a binary; built from
 # this checkout if unset).
 set -euo pipefail
@@ -16,7 +17,7 @@ PROG=seasclick-bare
 die() { printf '%s: error: %s\n' "$PROG" "$*" >&2; exit 1; }
 DSN=${DBMETER_CLICKHOUSE_DSN:-${DBMETER_CLICKHOUSE_LEGACY_DSN:-}}
 [[ $DSN == tcp://* ]] || die "set DBMETER_CLICKHOUSE_LEGACY_DSN (tcp://host:port?username=…&password=…): eval \"\$(scripts/dev-services.sh env)\""
-BATCH=${BATCH:-10000} BLOCKS=${BLOCKS:-10} SECONDS_=${SECONDS:-10} REPEAT=${REPEAT:-3} TABLE=${TABLE:-dbmeter.bare_event}
+BATCH=${BATCH:-10000} BLOCKS=${BLOCKS:-10} DURATION=${DURATION:-10} REPEAT=${REPEAT:-3} TABLE=${TABLE:-dbmeter.bare_event}
 command -v jq >/dev/null || die "jq is not installed"
 php -r 'exit(extension_loaded("SeasClick") ? 0 : 1);' || die "PHP lacks SeasClick: scripts/deps.sh"
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -35,8 +36,9 @@ export CH_PASSWORD; CH_PASSWORD=$(param password)
 "$DBMETER" ch insert --dump-format worker-rows --rows "$BATCH" --batch "$BATCH" > "$tmp/rows.jsonl"
 for r in $(seq "$REPEAT"); do
 	DBMETER_CLICKHOUSE_DSN=$DSN "$DBMETER" ch insert --clients php-seasclick-block --create --table "$TABLE" \
-		--batch "$BATCH" --blocks-per-insert "$BLOCKS" --duration "${SECONDS_}s" --quiet --json "$tmp/run.json" 2>/dev/null || true
+		--batch "$BATCH" --blocks-per-insert "$BLOCKS" --duration "${DURATION}s" --quiet --json "$tmp/run.json" 2>"$tmp/err" ||
+		die "dbmeter ch insert failed: $(tail -1 "$tmp/err")"
 	d=$(jq -r '.runs[0].rows_s' "$tmp/run.json")
-	b=$(php "$root/scripts/seasclick-bare.php" "$tmp/rows.jsonl" "$host" "$port" "$user" "$db" "$TABLE" "$BLOCKS" "$SECONDS_")
+	b=$(php "$root/scripts/seasclick-bare.php" "$tmp/rows.jsonl" "$host" "$port" "$user" "$db" "$TABLE" "$BLOCKS" "$DURATION")
 	awk -v r="$r" -v d="$d" -v b="$b" 'BEGIN { printf "run %d: dbmeter php-seasclick-block %.0f rows/s, bare PHP loop %.0f rows/s, ratio %.3f\n", r, d, b, d / b }'
 done

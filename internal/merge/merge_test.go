@@ -20,6 +20,7 @@ import (
 	"github.com/dbmeter/dbmeter/internal/kv"
 	"github.com/dbmeter/dbmeter/internal/null"
 	"github.com/dbmeter/dbmeter/internal/pg"
+	"github.com/dbmeter/dbmeter/internal/extworker"
 	"github.com/dbmeter/dbmeter/internal/result"
 )
 
@@ -573,26 +574,29 @@ func TestMergeServerStats(t *testing.T) {
 	}
 }
 
-// TestMergeExternalClient: an external client's round trip cannot be added
-// across shards: the merged run keeps the client and the slowest shard's
-// percentiles, with every shard's samples counted.
-func TestMergeExternalClient(t *testing.T) {
+// An external client's round trip was timed by each shard on its own
+// workers: percentiles cannot be added, so the merged run keeps the slowest
+// shard's p50 and p99, and counts every exchange; the workers started and
+// failed are the shards' sums.
+func TestMergeExternalRoundTrip(t *testing.T) {
 	t.Parallel()
 	docs := []*document{
-		shardSpec{index: 0, count: 2, latency: values(1, 3)}.build(),
-		shardSpec{index: 1, count: 2, latency: values(2, 2)}.build(),
+		shardSpec{index: 0, count: 2, latency: []int64{100, 200}, extra: map[string]float64{"workers_started": 2, "worker_failures": 0}, figures: extworker.FigureDeclarations()}.build(),
+		shardSpec{index: 1, count: 2, latency: []int64{300}, extra: map[string]float64{"workers_started": 3, "worker_failures": 1}, figures: extworker.FigureDeclarations()}.build(),
 	}
-	docs[0].Runs[0].External = &result.ExternalClient{Language: "php", RTT: result.RTT{P50: 100, P99: 900, N: 500}}
-	docs[1].Runs[0].External = &result.ExternalClient{Language: "php", RTT: result.RTT{P50: 150, P99: 700, N: 500}}
+	for i, rtt := range []result.RTT{{P50: 9000, P99: 40000, N: 500}, {P50: 12000, P99: 30000, N: 500}} {
+		docs[i].Runs[0].External = &result.ExternalClient{Command: "php seasclick.php", Language: "php", Runtime: "8.2.36", Library: "SeasClick 0.1.1", RTT: rtt}
+	}
 	m, err := Merge(context.Background(), inputs(t, docs...))
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := m.doc.Runs[0].External
-	if want := (result.RTT{P50: 150, P99: 900, N: 1000}); got == nil || got.Language != "php" || got.RTT != want {
-		t.Errorf("external client %+v, want php with round trip %+v", got, want)
+	want := result.ExternalClient{Command: "php seasclick.php", Language: "php", Runtime: "8.2.36", Library: "SeasClick 0.1.1", RTT: result.RTT{P50: 12000, P99: 40000, N: 1000}}
+	if got == nil || *got != want {
+		t.Errorf("merged external client %+v, want %+v", got, want)
 	}
-	if docs[0].Runs[0].External.RTT.N != 500 {
-		t.Error("merging changed shard 0's own figure")
+	if x := m.doc.Runs[0].Extra; x["workers_started"] != 5 || x["worker_failures"] != 1 || len(m.Warnings) > 0 {
+		t.Errorf("workers started %v, failures %v, warnings %q; want the shards' sums, 5 and 1, and no warning", x["workers_started"], x["worker_failures"], m.Warnings)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"os"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/dbmeter/dbmeter/internal/ch/chtest"
 	"github.com/dbmeter/dbmeter/internal/extworker"
@@ -19,23 +18,14 @@ import (
 var externalClients = []string{"php-seasclick", "php-seasclick-block", "python-clickhouse-driver"}
 
 // needWorker skips (or, under DBMETER_E2E=1, fails) t when the client's
-// language or library is missing, as its worker's hello says.
+// language or library is missing.
 func needWorker(t *testing.T, name string) {
 	t.Helper()
 	cl, err := Lookup(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	argv, err := cl.External.Argv(t.TempDir(), "", os.Getenv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := extworker.Probe(context.Background(), extworker.Spec{Name: name, Argv: argv, StartTimeout: 10 * time.Second}); err != nil {
-		if os.Getenv("DBMETER_E2E") == "1" {
-			t.Fatalf("DBMETER_E2E=1 but %s cannot run (scripts/deps.sh installs it): %v", name, err)
-		}
-		t.Skipf("%s cannot run here: %v", name, err)
-	}
+	chtest.NeedWorker(t, name, *cl.External)
 }
 
 // TestExternalClients inserts through every reference worker: the rows
@@ -129,58 +119,5 @@ func TestExternalWorkerDies(t *testing.T) {
 	}
 	if acked, counted, unc := r.Extra["rows_acknowledged"], r.Extra["rows_counted"], r.Extra["rows_uncertain"]; counted < acked || counted > acked+unc || acked != float64(100*r.Ops) {
 		t.Errorf("rows acknowledged %v, counted %v, uncertain %v over %d operations", acked, counted, unc, r.Ops)
-	}
-}
-
-// TestExternalOutage takes the server away for 3 s in the middle of a run
-// of each reference worker, by a clean stop and by SIGKILL: each records
-// connection errors during the gap, inserts again after it, and its rows
-// reconcile.
-func TestExternalOutage(t *testing.T) {
-	d := serverDSN(t, "DBMETER_CLICKHOUSE_LEGACY_DSN", true)
-	script := chtest.Gate(t)
-	ctx := context.Background()
-	version := versionOf(t, d)
-	a := openAdmin(t, d)
-	db := scratchDB(t, a)
-	for _, name := range externalClients {
-		for _, how := range []string{chtest.Stop, chtest.Kill} {
-			t.Run(name+"/"+how, func(t *testing.T) {
-				needWorker(t, name)
-				cfg := load.DefaultConfig()
-				cfg.Workers, cfg.Duration, cfg.Warmup, cfg.Interval = 2, time.Minute, 0, time.Second
-				c := Config{DSN: d, Clients: []string{name}, Table: Table{Database: db, Name: "outage"}, Create: true,
-					Batch: 2000, BlocksPerInsert: 3, NoDelay: true, Load: cfg, Getenv: os.Getenv, WorkerTimeout: 5 * time.Second}
-				p, err := Prepare(ctx, "ch", c, version)
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer p.Close()
-				// The outage begins once the rows are made and handed over and
-				// the workers are running (seconds on a busy machine); a worker
-				// stuck on a dead socket is killed after 5 s as hung.
-				rctx, back := chtest.Around(t, script, how, 10*time.Second, 3*time.Second, 5*time.Second)
-				var ticks chtest.Ticks
-				runs, err := p.Plan.Steps[0].Run(rctx, plan.Rep{N: 1, Seed: 1, Watch: &ticks})
-				restarted := back()
-				if err != nil {
-					t.Fatalf("run: %v", err)
-				}
-				r := runs[0]
-				after := ticks.OpsAfter(restarted, cfg.Interval)
-				acked, counted, uncertain := int64(r.Extra["rows_acknowledged"]), int64(r.Extra["rows_counted"]), int64(r.Extra["rows_uncertain"])
-				t.Logf("%s %s: errors %v (first of each: %q), ops %d (%d after the restart), rows acknowledged %d counted %d uncertain %d; workers %v/%v; warnings %q",
-					name, how, r.ErrorKinds, r.ErrorSamples, r.Ops, after, acked, counted, uncertain, r.Extra["workers_started"], r.Extra["worker_failures"], r.Warnings)
-				if r.ErrorKinds[load.KindConnection] == 0 {
-					t.Errorf("errors by kind %v: want connection errors during the gap", r.ErrorKinds)
-				}
-				if after == 0 {
-					t.Error("no operation after the server came back")
-				}
-				if _, ok := r.Extra["rows_counted"]; !ok || counted < acked || counted > acked+uncertain || r.ErrorKinds["lost_rows"]+r.ErrorKinds["extra_rows"] > 0 {
-					t.Errorf("rows do not reconcile: acknowledged %d, counted %d, uncertain %d", acked, counted, uncertain)
-				}
-			})
-		}
 	}
 }

@@ -125,12 +125,15 @@ func (c Config) LoadConfig() (load.Config, error) {
 // supports is kept and the others are left out silently.
 func (c Config) Gate(server ch.Version) (ok []string, refused []error) {
 	// auto: the Go clients the server supports. External clients need
-	// their language installed: they run only by name, and a refusal
-	// suggests the Go clients.
-	var auto []string
+	// their language installed: they run only by name; a refusal names
+	// every client the server supports.
+	var supported, auto []string
 	for _, n := range Names() {
-		if cl, _ := Lookup(n); ch.CheckServer(n, server, cl.MinServer) == nil && cl.External == nil {
-			auto = append(auto, n)
+		if cl, _ := Lookup(n); ch.CheckServer(n, server, cl.MinServer) == nil {
+			supported = append(supported, n)
+			if cl.External == nil {
+				auto = append(auto, n)
+			}
 		}
 	}
 	if len(c.Clients) == 0 {
@@ -139,7 +142,7 @@ func (c Config) Gate(server ch.Version) (ok []string, refused []error) {
 	for _, n := range c.Clients {
 		cl, _ := Lookup(n)
 		if err := ch.CheckServer(n, server, cl.MinServer); err != nil {
-			refused = append(refused, ch.Suggest(err, auto))
+			refused = append(refused, ch.Suggest(err, supported))
 			continue
 		}
 		ok = append(ok, n)
