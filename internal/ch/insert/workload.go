@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -104,11 +105,24 @@ type worker struct {
 	phases  load.Phases
 	pending int64 // rows sent in the INSERT still open
 	blocks  int   // blocks sent in the INSERT still open
+	// The runner closes its workers even while an operation it abandoned
+	// as stuck still runs (ch-go, cancelled, may take its 1 s cancel
+	// deadline and more to return). mu is held by Do; Close, finding it
+	// held, leaves the closing to that operation when it returns.
+	mu      sync.Mutex
+	closing atomic.Bool
 }
 
 var _ load.Worker = (*worker)(nil)
 
 func (k *worker) Do(ctx context.Context) (load.Outcome, error) {
+	k.mu.Lock()
+	defer k.closeAbandoned() // after the unlock below
+	defer k.mu.Unlock()
+	return k.do(ctx)
+}
+
+func (k *worker) do(ctx context.Context) (load.Outcome, error) {
 	w := k.w
 	t0 := time.Now()
 	if k.ins == nil {
@@ -169,10 +183,37 @@ func (k *worker) fail(sent int64) {
 const commitTimeout = 5 * time.Minute
 
 // Close ends an INSERT left open by streaming (its rows then count as
-// acknowledged) and closes the connection.
+// acknowledged) and closes the connection. If an abandoned operation still
+// runs, that operation closes the connection when it returns.
 func (k *worker) Close() error {
+	k.closing.Store(true)
+	if !k.mu.TryLock() {
+		return nil
+	}
+	defer k.mu.Unlock()
+	return k.close(true)
+}
+
+// closeAbandoned closes the connection of an operation that returned
+// after the run closed its worker. Its open INSERT is not committed: the
+// run has taken its counts, so its rows stay uncertain.
+func (k *worker) closeAbandoned() {
+	if k.closing.Load() && k.mu.TryLock() {
+		k.close(false)
+		k.mu.Unlock()
+	}
+}
+
+// close ends the worker's connection once, committing an INSERT left open
+// if commit; k.mu is held.
+func (k *worker) close(commit bool) error {
 	if k.ins == nil {
 		return nil
+	}
+	defer func() { k.ins = nil }()
+	if !commit {
+		k.w.uncertain.Add(k.pending)
+		k.pending, k.blocks = 0, 0
 	}
 	if c, ok := k.ins.(ch.Committer); ok && k.blocks > 0 {
 		ctx, cancel := context.WithTimeout(context.Background(), commitTimeout)
