@@ -2,6 +2,7 @@ package insert
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"sync"
@@ -147,14 +148,14 @@ func (k *worker) do(ctx context.Context) (load.Outcome, error) {
 	batch, err := k.ins.Build(ctx, w.table, b)
 	if err != nil {
 		k.fail(0)
-		return load.Outcome{}, ch.Mark(fmt.Errorf("build block: %w", err))
+		return load.Outcome{}, ch.Mark(fmt.Errorf("build block: %w", cancelled(ctx, err)))
 	}
 	t1 := time.Now()
 	if err := batch.Send(ctx); err != nil {
 		// The server may have stored the block before the failure reached
 		// us.
 		k.fail(int64(n))
-		return load.Outcome{}, ch.Mark(fmt.Errorf("send block: %w", err))
+		return load.Outcome{}, ch.Mark(fmt.Errorf("send block: %w", cancelled(ctx, err)))
 	}
 	t2 := time.Now()
 	k.pending += int64(n)
@@ -166,6 +167,18 @@ func (k *worker) do(ctx context.Context) (load.Outcome, error) {
 	k.phases[phaseBuild] = load.Phase(t1.Sub(t0))
 	k.phases[phaseSend] = load.Phase(t2.Sub(t1))
 	return load.Outcome{Rows: int64(n), Bytes: bytes, Phases: &k.phases}, nil
+}
+
+// cancelled is err, marked as ctx's cancellation when ctx is done, so
+// that the runner counts the operation unfinished: database/sql rolls a
+// transaction back when its context ends, and an Exec or Commit racing
+// with that reports the rollback ("sql: statement is closed",
+// sql.ErrTxDone), not the cancellation.
+func cancelled(ctx context.Context, err error) error {
+	if cerr := ctx.Err(); cerr != nil && !errors.Is(err, cerr) {
+		return fmt.Errorf("%w (%w)", cerr, err)
+	}
+	return err
 }
 
 // fail ends the connection after a failed operation. None of the open

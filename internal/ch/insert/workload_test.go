@@ -148,3 +148,45 @@ func TestWorkerCloseAbandoned(t *testing.T) {
 		})
 	}
 }
+
+// TestWorkerCancelled: an operation whose context the runner cancelled
+// fails as cancelled, whatever error the library made of it (database/sql
+// reports the rollback it did on the cancellation: "sql: statement is
+// closed", sql.ErrTxDone), so the run counts it unfinished, not other; an
+// error with the context live stays what it was.
+func TestWorkerCancelled(t *testing.T) {
+	rolledBack := errors.New("sql: statement is closed")
+	for _, tc := range []struct {
+		name   string
+		cancel bool
+		want   string
+	}{
+		{"cancelled", true, load.KindUnfinished},
+		{"live", false, load.KindOther},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			calls := 0
+			c := Client{Open: func(context.Context, Options) (ch.Inserter, error) {
+				return &scripted{calls: &calls, fail: func(int) error { return rolledBack }}, nil
+			}}
+			wl := NewWorkload(c, Options{Batch: 100}, Table{Database: "d", Name: "t"}, event.Ring(1, 100, 1), 0)
+			w, err := wl.NewWorker(context.Background(), 0, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			if tc.cancel {
+				cancel()
+			}
+			defer cancel()
+			_, err = w.Do(ctx)
+			got := load.Classify(err)
+			if errors.Is(err, context.Canceled) {
+				got = load.KindUnfinished // as the runner's kindOf decides
+			}
+			if got != tc.want || !errors.Is(err, rolledBack) {
+				t.Errorf("error %v classified %s, want %s and the library's error kept", err, got, tc.want)
+			}
+		})
+	}
+}
