@@ -5,7 +5,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dbmeter/dbmeter/internal/ch"
 	"github.com/dbmeter/dbmeter/internal/ch/chtest"
+	"github.com/dbmeter/dbmeter/internal/ch/event"
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/plan"
 )
@@ -111,4 +113,76 @@ func TestOutageAtEnd(t *testing.T) {
 	if _, ok := r.Extra["rows_counted"]; ok {
 		t.Error("rows_counted recorded although the count failed")
 	}
+}
+
+// TestOutageStandIn SIGKILLs the protocol stand-in, in a process of its
+// own, 2 s into a run of every modern path (18.16 serves none of them
+// whole) and starts it again on the same address 2 s later: each path
+// records connection errors (none of kind other) during the gap, backs
+// off, and inserts again into the new process, which counts no more rows
+// than the path acknowledged or left uncertain.
+func TestOutageStandIn(t *testing.T) {
+	chtest.Gate(t)
+	ctx := context.Background()
+	for _, tc := range []struct {
+		client    string
+		perInsert int
+	}{
+		{"clickhouse-go-row", 1},
+		{"clickhouse-go-column", 4}, // streamed: blocks in flight when the server dies
+		{"ch-go", 4},                // streamed
+		{"database-sql", 1},
+		{"sqlx", 1},
+		{"gorm", 1},
+	} {
+		t.Run(tc.client, func(t *testing.T) {
+			proc := chtest.StartStandIn(t, "TestStandInProcess")
+			d, err := ch.ParseDSN("clickhouse://" + proc.Addr() + "/default")
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, err := Lookup(tc.client)
+			if err != nil {
+				t.Fatal(err)
+			}
+			table := Table{Database: DefaultDatabase, Name: "event"}
+			const batch = 2000
+			wl := NewWorkload(c, Options{DSN: d, Batch: batch, BlocksPerInsert: tc.perInsert, NoDelay: true}, table, event.Ring(1, batch, 4), 0)
+			cfg := load.DefaultConfig()
+			// The run ends 3 s after the stand-in is back.
+			cfg.Workers, cfg.Duration, cfg.Warmup, cfg.Interval, cfg.Phases = 2, time.Minute, 0, time.Second/2, Phases
+			rctx, back := chtest.AroundFunc(t, 2*time.Second, 3*time.Second, func() (time.Time, error) { return proc.Outage(2 * time.Second) })
+			var ticks chtest.Ticks
+			res, err := load.Run(rctx, cfg, Ops, wl.NewWorker, &ticks)
+			restarted := back()
+			if err != nil {
+				t.Fatal(err)
+			}
+			st := res.Stats(0)
+			after := ticks.OpsAfter(restarted, cfg.Interval)
+			counted, err := openAdmin(t, d).Count(ctx, table)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%s: errors %v (first of each: %q), ops %d (%d after the restart), rows acknowledged %d, uncertain %d, counted after the restart %d",
+				tc.client, st.ErrorKinds, res.SamplesOf(0), st.Ops, after, wl.Acked(), wl.Uncertain(), counted)
+			if st.ErrorKinds[load.KindConnection] == 0 || st.ErrorKinds[load.KindOther] > 0 {
+				t.Errorf("errors by kind %v: want connection errors during the gap and none of kind other", st.ErrorKinds)
+			}
+			if st.Errors > 5000 {
+				t.Errorf("%d errors: the workers did not back off", st.Errors)
+			}
+			if after == 0 || counted == 0 {
+				t.Errorf("%d operations after the restart, %d rows counted by the new process: the path did not insert again", after, counted)
+			}
+			if counted > wl.Acked()+wl.Uncertain() {
+				t.Errorf("the new process counted %d rows, more than the %d acknowledged and %d uncertain", counted, wl.Acked(), wl.Uncertain())
+			}
+		})
+	}
+}
+
+// TestStandInProcess is the stand-in process of TestOutageStandIn.
+func TestStandInProcess(t *testing.T) {
+	chtest.ServeStandIn(t, []string{"CREATE DATABASE " + DefaultDatabase, CreateSQL(Table{Database: DefaultDatabase, Name: "event"}, 0)})
 }
