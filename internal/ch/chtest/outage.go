@@ -177,3 +177,16 @@ func (w *Ticks) OpsAfter(t time.Time, interval time.Duration) int64 {
 	}
 	return n
 }
+
+// Recovered checks what every outage test asks of a path: connection
+// errors during the gap and none of kind other (first says what the first
+// such error was), and operations after the server came back (after).
+func Recovered(t *testing.T, kinds map[string]int64, after int64, first any) {
+	t.Helper()
+	if kinds[load.KindConnection] == 0 || kinds[load.KindOther] > 0 {
+		t.Errorf("errors by kind %v: want connection errors during the gap and none of kind other (first other: %v)", kinds, first)
+	}
+	if after == 0 {
+		t.Error("no operation after the server came back")
+	}
+}

@@ -60,12 +60,7 @@ func TestOutage(t *testing.T) {
 				acked, counted, uncertain := int64(r.Extra["rows_acknowledged"]), int64(r.Extra["rows_counted"]), int64(r.Extra["rows_uncertain"])
 				t.Logf("%s %s: errors %v (first of each: %q), ops %d (%d after the restart), rows acknowledged %d counted %d uncertain %d; warnings %q",
 					tc.client, how, r.ErrorKinds, r.ErrorSamples, r.Ops, after, acked, counted, uncertain, r.Warnings)
-				if r.ErrorKinds[load.KindConnection] == 0 || r.ErrorKinds[load.KindOther] > 0 {
-					t.Errorf("errors by kind %v: want connection errors during the gap and none of kind other", r.ErrorKinds)
-				}
-				if after == 0 {
-					t.Error("no operation after the server came back")
-				}
+				chtest.Recovered(t, r.ErrorKinds, after, r.ErrorSamples[load.KindOther])
 				if _, ok := r.Extra["rows_counted"]; !ok || counted < acked || counted > acked+uncertain || r.ErrorKinds["lost_rows"]+r.ErrorKinds["extra_rows"] > 0 {
 					t.Errorf("rows do not reconcile: acknowledged %d, counted %d, uncertain %d", acked, counted, uncertain)
 				}
@@ -166,14 +161,12 @@ func TestOutageStandIn(t *testing.T) {
 			}
 			t.Logf("%s: errors %v (first of each: %q), ops %d (%d after the restart), rows acknowledged %d, uncertain %d, counted after the restart %d",
 				tc.client, st.ErrorKinds, res.SamplesOf(0), st.Ops, after, wl.Acked(), wl.Uncertain(), counted)
-			if st.ErrorKinds[load.KindConnection] == 0 || st.ErrorKinds[load.KindOther] > 0 {
-				t.Errorf("errors by kind %v: want connection errors during the gap and none of kind other", st.ErrorKinds)
-			}
+			chtest.Recovered(t, st.ErrorKinds, after, res.SamplesOf(0)[load.KindOther])
 			if st.Errors > 5000 {
 				t.Errorf("%d errors: the workers did not back off", st.Errors)
 			}
-			if after == 0 || counted == 0 {
-				t.Errorf("%d operations after the restart, %d rows counted by the new process: the path did not insert again", after, counted)
+			if counted == 0 {
+				t.Error("the new process counted no row: the path did not insert again")
 			}
 			if counted > wl.Acked()+wl.Uncertain() {
 				t.Errorf("the new process counted %d rows, more than the %d acknowledged and %d uncertain", counted, wl.Acked(), wl.Uncertain())
