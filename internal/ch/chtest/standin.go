@@ -17,7 +17,7 @@ import (
 // standInEnv names, in the child process, the address to serve on.
 const standInEnv = "DBMETER_STANDIN_CHILD_ADDR"
 
-// readyLine is what the child prints once its tables exist.
+// readyLine is what the child logs once its tables exist.
 const readyLine = "dbmeter-standin-ready"
 
 // ServeStandIn is the body of the test function that a StandInProcess
@@ -37,7 +37,7 @@ func ServeStandIn(t *testing.T, stmts []string) {
 			t.Fatal(err)
 		}
 	}
-	fmt.Println(readyLine)
+	t.Log(readyLine)      // -test.v streams it to the parent at once
 	time.Sleep(time.Hour) // until SIGKILL
 }
 
