@@ -29,7 +29,9 @@ client library costs per row with the server taken out.
 It starts with dbmeter's insert table (` + insert.DefaultDatabase + `.event) and query data
 set (` + query.DefaultDataset().Database + `), so runs need no --create. With --tls it serves TLS
 only, with a self-signed certificate made at start: give clients
-secure=true&skip_verify=true, or ca_file with the file --tls-cert writes.`,
+secure=true&skip_verify=true, or ca_file with the file --tls-cert writes;
+dbmeter's own http client verifies against the system's roots: give it that
+file as SSL_CERT_FILE.`,
 		Example: `  dbmeter ch null-server --listen 127.0.0.1:9440 &
   dbmeter ch insert --dsn clickhouse://127.0.0.1:9440/default --clients ch-go,clickhouse-go-column --duration 10s
   dbmeter ch query --dsn clickhouse://127.0.0.1:9440/default --http-url http://127.0.0.1:9440 --clients http,ch-go --preset select10k`,

@@ -65,12 +65,18 @@ func Gate(t *testing.T) string {
 // waits for the clients' connections to close, which busy keep-alive
 // connections put off for up to dev-services' 30 s.
 func Around(t *testing.T, script, how string, after, down, tail time.Duration) (context.Context, func() time.Time) {
+	return AroundFunc(t, after, tail, func() (time.Time, error) { return Outage(script, how, down) })
+}
+
+// AroundFunc is Around with the outage given as a function that takes a
+// server away, brings it back and returns when it answers again.
+func AroundFunc(t *testing.T, after, tail time.Duration, outage func() (time.Time, error)) (context.Context, func() time.Time) {
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	back := make(chan time.Time, 1)
 	go func() {
 		time.Sleep(after)
-		at, err := Outage(script, how, down)
+		at, err := outage()
 		if err != nil {
 			t.Error(err)
 			at = time.Now()
@@ -170,4 +176,17 @@ func (w *Ticks) OpsAfter(t time.Time, interval time.Duration) int64 {
 		}
 	}
 	return n
+}
+
+// Recovered checks what every outage test asks of a path: connection
+// errors during the gap and none of kind other (first says what the first
+// such error was), and operations after the server came back (after).
+func Recovered(t *testing.T, kinds map[string]int64, after int64, first any) {
+	t.Helper()
+	if kinds[load.KindConnection] == 0 || kinds[load.KindOther] > 0 {
+		t.Errorf("errors by kind %v: want connection errors during the gap and none of kind other (first other: %v)", kinds, first)
+	}
+	if after == 0 {
+		t.Error("no operation after the server came back")
+	}
 }

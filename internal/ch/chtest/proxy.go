@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/dbmeter/dbmeter/internal/load"
 )
 
 // Proxy is a loopback TCP listener in front of a server that can fail the
@@ -170,4 +172,30 @@ func (p *Proxy) Outage(t *testing.T, step time.Duration) <-chan Cycle {
 		done <- c
 	}()
 	return done
+}
+
+// Check checks what every proxy outage test asks of a path that went
+// through c in front of p: connection errors during the gap and none of
+// kind other, and dials again while connections were dropped. A path the server serves (served) must have operated after
+// the gap (opsAfter); one it refuses must have dialed again after the gap
+// and met the server's refusal.
+func (c Cycle) Check(t *testing.T, p *Proxy, kinds map[string]int64, opsAfter int64, served bool) {
+	t.Helper()
+	if kinds[load.KindConnection] == 0 || kinds[load.KindOther] > 0 {
+		t.Errorf("errors by kind %v: want connection errors during the gap and none of kind other", kinds)
+	}
+	if c.DropAccepts < 2 {
+		t.Errorf("%d dials while connections were dropped: the path did not redial", c.DropAccepts)
+	}
+	if !served {
+		// Before the gap too, the server refused every operation; after
+		// it, the path must have dialed again and been refused again.
+		if n := p.Accepts() - c.ForwardAccepts; n < 2 || kinds[load.KindServer] == 0 {
+			t.Errorf("%d dials after the gap, errors %v: the path never reached the server again", n, kinds)
+		}
+		return
+	}
+	if opsAfter == 0 {
+		t.Error("no operation after the gap")
+	}
 }

@@ -162,3 +162,41 @@ func TestStandInInterrupt(t *testing.T) {
 		})
 	}
 }
+
+// TestCHGoStreamWaiters: when ch-go's Do ends, every goroutine waiting on
+// the stream sees it. An abandoned operation leaves one waiting while
+// Close waits too; with the end of Do sent on a one-slot channel, the
+// loser of that race blocked forever.
+func TestCHGoStreamWaiters(t *testing.T) {
+	_, d := startStandIn(t, false, "")
+	a := openAdmin(t, d)
+	table := Table{Database: DefaultDatabase, Name: "event"}
+	if err := a.Prepare(context.Background(), table, true, 0); err != nil {
+		t.Fatal(err)
+	}
+	ins, err := openCHGo(context.Background(), Options{DSN: d, Batch: 100, BlocksPerInsert: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := ins.(*chgoInserter)
+	b, err := c.Build(context.Background(), table.String(), event.Ring(1, 100, 1)[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Send(context.Background()); err != nil { // opens the stream; Do waits in OnInput
+		t.Fatal(err)
+	}
+	s := c.stream
+	done := make(chan error, 3)
+	go func() { done <- s.waitWritten(context.Background()) }()
+	go func() { done <- s.wait(context.Background()) }()
+	go func() { done <- c.Close() }()
+	s.cancel() // the stream's Do ends
+	for range 3 {
+		select {
+		case <-done:
+		case <-time.After(30 * time.Second):
+			t.Fatal("a waiter on the stream never saw its Do end")
+		}
+	}
+}

@@ -2,8 +2,10 @@ package insert
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -105,11 +107,24 @@ type worker struct {
 	phases  load.Phases
 	pending int64 // rows sent in the INSERT still open
 	blocks  int   // blocks sent in the INSERT still open
+	// The runner closes its workers even while an operation it abandoned
+	// as stuck still runs (ch-go, cancelled, may take its 1 s cancel
+	// deadline and more to return). mu is held by Do; Close, finding it
+	// held, leaves the closing to that operation when it returns.
+	mu      sync.Mutex
+	closing atomic.Bool
 }
 
 var _ load.Worker = (*worker)(nil)
 
 func (k *worker) Do(ctx context.Context) (load.Outcome, error) {
+	k.mu.Lock()
+	defer k.closeAbandoned() // after the unlock below
+	defer k.mu.Unlock()
+	return k.do(ctx)
+}
+
+func (k *worker) do(ctx context.Context) (load.Outcome, error) {
 	w := k.w
 	t0 := time.Now()
 	if k.ins == nil {
@@ -134,14 +149,14 @@ func (k *worker) Do(ctx context.Context) (load.Outcome, error) {
 	batch, err := k.ins.Build(ctx, w.table, b)
 	if err != nil {
 		k.fail(0)
-		return load.Outcome{}, ch.Mark(fmt.Errorf("build block: %w", err))
+		return load.Outcome{}, ch.Mark(fmt.Errorf("build block: %w", cancelled(ctx, err)))
 	}
 	t1 := time.Now()
 	if err := batch.Send(ctx); err != nil {
 		// The server may have stored the block before the failure reached
 		// us.
 		k.fail(int64(n))
-		return load.Outcome{}, ch.Mark(fmt.Errorf("send block: %w", err))
+		return load.Outcome{}, ch.Mark(fmt.Errorf("send block: %w", cancelled(ctx, err)))
 	}
 	t2 := time.Now()
 	k.pending += int64(n)
@@ -156,6 +171,18 @@ func (k *worker) Do(ctx context.Context) (load.Outcome, error) {
 		k.phases[phaseClient] = load.Phase(ct.clientTime())
 	}
 	return load.Outcome{Rows: int64(n), Bytes: bytes, Phases: &k.phases}, nil
+}
+
+// cancelled is err, marked as ctx's cancellation when ctx is done, so
+// that the runner counts the operation unfinished: database/sql rolls a
+// transaction back when its context ends, and an Exec or Commit racing
+// with that reports the rollback ("sql: statement is closed",
+// sql.ErrTxDone), not the cancellation.
+func cancelled(ctx context.Context, err error) error {
+	if cerr := ctx.Err(); cerr != nil && !errors.Is(err, cerr) {
+		return fmt.Errorf("%w (%w)", cerr, err)
+	}
+	return err
 }
 
 // fail ends the connection after a failed operation. None of the open
@@ -173,10 +200,37 @@ func (k *worker) fail(sent int64) {
 const commitTimeout = 5 * time.Minute
 
 // Close ends an INSERT left open by streaming (its rows then count as
-// acknowledged) and closes the connection.
+// acknowledged) and closes the connection. If an abandoned operation still
+// runs, that operation closes the connection when it returns.
 func (k *worker) Close() error {
+	k.closing.Store(true)
+	if !k.mu.TryLock() {
+		return nil
+	}
+	defer k.mu.Unlock()
+	return k.close(true)
+}
+
+// closeAbandoned closes the connection of an operation that returned
+// after the run closed its worker. Its open INSERT is not committed: the
+// run has taken its counts, so its rows stay uncertain.
+func (k *worker) closeAbandoned() {
+	if k.closing.Load() && k.mu.TryLock() {
+		k.close(false)
+		k.mu.Unlock()
+	}
+}
+
+// close ends the worker's connection once, committing an INSERT left open
+// if commit; k.mu is held.
+func (k *worker) close(commit bool) error {
 	if k.ins == nil {
 		return nil
+	}
+	defer func() { k.ins = nil }()
+	if !commit {
+		k.w.uncertain.Add(k.pending)
+		k.pending, k.blocks = 0, 0
 	}
 	if c, ok := k.ins.(ch.Committer); ok && k.blocks > 0 {
 		ctx, cancel := context.WithTimeout(context.Background(), commitTimeout)

@@ -21,7 +21,6 @@ import (
 func TestOutage(t *testing.T) {
 	srv := legacyServer(t)
 	script := chtest.Gate(t)
-	ctx := context.Background()
 	for _, tc := range []struct {
 		client   string
 		protocol query.Protocol
@@ -33,51 +32,58 @@ func TestOutage(t *testing.T) {
 	} {
 		for _, how := range []string{chtest.Stop, chtest.Kill} {
 			t.Run(tc.client+"/"+how, func(t *testing.T) {
-				c, err := Lookup(tc.client)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if c.External {
+				if c, _ := Lookup(tc.client); c.External {
 					needWorker(t, tc.client)
 				}
-				q, err := c.Open(ctx, query.Options{DSN: srv.dsn, HTTPURL: srv.httpURL, Protocol: tc.protocol, Decode: query.Row, Pool: query.DefaultPool(),
-					Worker: query.Worker{Getenv: os.Getenv, Timeout: 20 * time.Second}})
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer q.Close()
-				oq := &otherErrs{Querier: q}
-				wl := query.NewWorkload(oq, query.CustomSpec("SELECT number FROM system.numbers LIMIT 100", nil), false)
-				cfg := load.DefaultConfig()
 				// The run ends 5 s after the server is back.
-				cfg.Workers, cfg.Duration, cfg.Warmup, cfg.Interval, cfg.Phases = 2, time.Minute, 0, time.Second, query.Phases
-				began := time.Now()
-				rctx, back := chtest.Around(t, script, how, 3*time.Second, 3*time.Second, 5*time.Second)
-				var ticks chtest.Ticks
-				res, err := load.Run(rctx, cfg, wl.Ops(), wl.NewWorker, &ticks)
-				restarted := back()
-				if err != nil {
-					t.Fatal(err)
-				}
-				st := res.Stats(0)
-				t.Logf("server back %.1fs into the run", restarted.Sub(began).Seconds())
-				after := ticks.OpsAfter(restarted, cfg.Interval)
-				t.Logf("%s %s: errors %v, ops %d (%d after the restart), decode phase count %d",
-					tc.client, how, st.ErrorKinds, st.Ops, after, res.PhaseStats(0)["decode"].Count)
-				if st.ErrorKinds[load.KindConnection] == 0 || st.ErrorKinds[load.KindOther] > 0 {
-					t.Errorf("errors by kind %v: want connection errors during the gap and none of kind other (first: %v)", st.ErrorKinds, oq.first.Load())
-				}
-				// Two workers backing off (1 ms doubling to 100 ms) fail at
-				// most a few hundred times in a gap of seconds; spinning,
-				// they fail hundreds of thousands of times.
-				if st.ErrorKinds[load.KindConnection] > 2000 {
-					t.Errorf("%d connection errors: the workers did not back off", st.ErrorKinds[load.KindConnection])
-				}
-				if after == 0 {
-					t.Error("no query after the server came back")
-				}
+				outageRun(t, func() (context.Context, func() time.Time) {
+					return chtest.Around(t, script, how, 3*time.Second, 3*time.Second, 5*time.Second)
+				}, query.Options{DSN: srv.dsn, HTTPURL: srv.httpURL, Protocol: tc.protocol}, tc.client, "SELECT number FROM system.numbers LIMIT 100")
 			})
 		}
+	}
+}
+
+// outageRun opens client (an external one's workers start here, before
+// the outage is timed), starts the outage (chtest.Around: a context that
+// ends after it, and a wait for the restart), runs the client closed loop
+// with text until the context ends, and checks how the path lived through
+// it.
+func outageRun(t *testing.T, outage func() (context.Context, func() time.Time), o query.Options, client, text string) {
+	t.Helper()
+	c, err := Lookup(client)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Decode, o.Pool = query.Row, query.DefaultPool()
+	o.Worker = query.Worker{Getenv: os.Getenv, Timeout: 20 * time.Second}
+	q, err := c.Open(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer q.Close()
+	oq := &otherErrs{Querier: q}
+	wl := query.NewWorkload(oq, query.CustomSpec(text, nil), false)
+	cfg := load.DefaultConfig()
+	cfg.Workers, cfg.Duration, cfg.Warmup, cfg.Interval, cfg.Phases = 2, time.Minute, 0, time.Second/2, query.Phases
+	began := time.Now()
+	rctx, back := outage()
+	var ticks chtest.Ticks
+	res, err := load.Run(rctx, cfg, wl.Ops(), wl.NewWorker, &ticks)
+	restarted := back()
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := res.Stats(0)
+	after := ticks.OpsAfter(restarted, cfg.Interval)
+	t.Logf("%s %s: server back %.1fs into the run; errors %v, ops %d (%d after the restart), decode phase count %d",
+		client, o.Protocol, restarted.Sub(began).Seconds(), st.ErrorKinds, st.Ops, after, res.PhaseStats(0)["decode"].Count)
+	chtest.Recovered(t, st.ErrorKinds, after, oq.first.Load())
+	// Two workers backing off (1 ms doubling to 100 ms) fail at most a few
+	// hundred times in a gap of seconds; spinning, they fail hundreds of
+	// thousands of times.
+	if st.ErrorKinds[load.KindConnection] > 2000 {
+		t.Errorf("%d connection errors: the workers did not back off", st.ErrorKinds[load.KindConnection])
 	}
 }
 
@@ -93,4 +99,42 @@ func (o *otherErrs) Query(ctx context.Context, text string, args ...any) (query.
 		o.first.CompareAndSwap(nil, err.Error())
 	}
 	return st, err
+}
+
+// TestOutageStandIn SIGKILLs the protocol stand-in, in a process of its
+// own, 2 s into a closed-loop run of every modern query path (18.16 serves
+// none of them whole), native and HTTP, and starts it again on the same
+// address 2 s later: each records connection errors (none of kind other)
+// during the gap, backs off, and queries again after it (ch-go's pool
+// retries an idle connection the dead server left).
+func TestOutageStandIn(t *testing.T) {
+	chtest.Gate(t)
+	for _, tc := range []struct {
+		client   string
+		protocol query.Protocol
+	}{
+		{"ch-go", query.Native},
+		{"clickhouse-go", query.Native},
+		{"clickhouse-go-sql", query.Native},
+		{"clickhouse-go", query.HTTP},
+		{"clickhouse-go-sql", query.HTTP},
+	} {
+		t.Run(tc.client+"/"+string(tc.protocol), func(t *testing.T) {
+			proc := chtest.StartStandIn(t, "TestStandInProcess")
+			d, err := ch.ParseDSN("clickhouse://" + proc.Addr() + "/default")
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The run ends 3 s after the stand-in is back.
+			outageRun(t, func() (context.Context, func() time.Time) {
+				return chtest.AroundFunc(t, 2*time.Second, 3*time.Second, func() (time.Time, error) { return proc.Outage(2 * time.Second) })
+			}, query.Options{DSN: d, HTTPURL: "http://" + proc.Addr(), Protocol: tc.protocol},
+				tc.client, "SELECT id, name, score FROM "+query.DefaultDataset().Database+".users LIMIT 100")
+		})
+	}
+}
+
+// TestStandInProcess is the stand-in process of TestOutageStandIn.
+func TestStandInProcess(t *testing.T) {
+	chtest.ServeStandIn(t, query.DefaultDataset().Statements())
 }

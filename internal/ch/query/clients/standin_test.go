@@ -12,6 +12,23 @@ import (
 	"github.com/dbmeter/dbmeter/internal/ch/standin"
 )
 
+// dataStandIn runs a protocol stand-in holding dbmeter's query data set
+// for the test.
+func dataStandIn(t *testing.T, tls bool) *standin.Server {
+	t.Helper()
+	srv, err := standin.Listen("127.0.0.1:0", standin.Options{TLS: tls})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	for _, q := range query.DefaultDataset().Statements() {
+		if err := srv.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return srv
+}
+
 // TestStandIn runs every query path and preset against the protocol
 // stand-in, native and HTTP, --prepared on and off, TLS on and off: each
 // query answers the rows the stand-in generated for it, and every query
@@ -19,17 +36,8 @@ import (
 func TestStandIn(t *testing.T) {
 	for _, tls := range []bool{false, true} {
 		t.Run(map[bool]string{false: "plain", true: "tls"}[tls], func(t *testing.T) {
-			srv, err := standin.Listen("127.0.0.1:0", standin.Options{TLS: tls})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer srv.Close()
+			srv := dataStandIn(t, tls)
 			data := query.DefaultDataset()
-			for _, q := range data.Statements() {
-				if err := srv.Exec(q); err != nil {
-					t.Fatal(err)
-				}
-			}
 			dsn, scheme := "clickhouse://"+srv.Addr()+"/default", "http://"
 			if tls {
 				dsn, scheme = dsn+"?secure=true&skip_verify=true", "https://"
