@@ -14,6 +14,7 @@ import (
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/plan"
 	"github.com/dbmeter/dbmeter/internal/result"
+	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
 // Config is one `ch insert` command: the client paths, the rows, the
@@ -150,7 +151,8 @@ func Prepare(ctx context.Context, family string, c Config, server ch.Version) (*
 	}
 	names, refused := c.Gate(server)
 	if len(names) == 0 {
-		return nil, &GateError{Refused: refused, Server: server}
+		// The user's list to fix, as in ch query: exit 2.
+		return nil, usage.Wrap(&GateError{Refused: refused, Server: server})
 	}
 	admin, err := OpenAdmin(ctx, c.DSN)
 	if err != nil {
@@ -170,7 +172,8 @@ func Prepare(ctx context.Context, family string, c Config, server ch.Version) (*
 	return p, nil
 }
 
-// GateError says no listed client supports the server.
+// GateError says no listed client supports the server, in one line: each
+// refusal names the versions and the clients to pick instead.
 type GateError struct {
 	Refused []error
 	Server  ch.Version
@@ -180,7 +183,11 @@ func (e *GateError) Error() string {
 	if len(e.Refused) == 0 {
 		return fmt.Sprintf("no client supports ClickHouse %s", e.Server)
 	}
-	return RefusedLine(e.Refused, e.Server)
+	msgs := make([]string, len(e.Refused))
+	for i, err := range e.Refused {
+		msgs[i] = err.Error()
+	}
+	return strings.Join(msgs, "; ")
 }
 
 // RefusedLine sums up the refused clients in one line.
