@@ -22,22 +22,23 @@ import (
 // Check is one calibration figure. Pass is nil for figures that are
 // information only.
 type Check struct {
-	Name   string
-	Got    string
-	Want   string
-	Pass   *bool
+	Name string
+	Got  string
+	Want string
+	Pass *bool
+	// Advice, for a check with a verdict, says what a failure means for
+	// the user's own runs and what to do; String prints it under a FAIL.
+	Advice string
 	Result *load.Result // the run behind the figure, if any
 	Config load.Config
 }
 
 func verdict(ok bool) *bool { return &ok }
 
-// String is the check's line in calibrate's report: the figure, and with a
-// bound, the bound and PASS or FAIL.
+// String is the check's line in calibrate's report: the verdict first, so
+// that it stays in one column however long a figure is, then the name, the
+// figure and its bound; under a FAIL, the advice.
 func (c Check) String() string {
-	if c.Want == "" {
-		return fmt.Sprintf("%-80s %s", c.Name, c.Got)
-	}
 	v := "INFO"
 	if c.Pass != nil {
 		v = "PASS"
@@ -45,7 +46,14 @@ func (c Check) String() string {
 			v = "FAIL"
 		}
 	}
-	return fmt.Sprintf("%-80s %-40s want %-16s %s", c.Name, c.Got, c.Want, v)
+	line := fmt.Sprintf("%-4s  %-80s %s", v, c.Name, c.Got)
+	if c.Want != "" {
+		line += "  (want " + c.Want + ")"
+	}
+	if v == "FAIL" && c.Advice != "" {
+		line += "\n      " + c.Advice
+	}
+	return line
 }
 
 // Timer measures the cost of one clock reading and the smallest step the
@@ -81,10 +89,12 @@ func Overhead(ctx context.Context, d time.Duration, limit time.Duration) (Check,
 		perOp = float64(res.Elapsed.Nanoseconds()) / float64(ops)
 	}
 	return Check{
-		Name:   "runner overhead per operation (closed loop, 1 worker, null target)",
-		Got:    fmt.Sprintf("%.1f ns/op (%.2f M ops/s)", perOp, 1e3/perOp),
-		Want:   fmt.Sprintf("<= %d ns/op", limit.Nanoseconds()),
-		Pass:   verdict(perOp <= float64(limit.Nanoseconds())),
+		Name: "runner overhead per operation (closed loop, 1 worker, null target)",
+		Got:  fmt.Sprintf("%.1f ns/op (%.2f M ops/s)", perOp, 1e3/perOp),
+		Want: fmt.Sprintf("<= %d ns/op", limit.Nanoseconds()),
+		Pass: verdict(perOp <= float64(limit.Nanoseconds())),
+		Advice: fmt.Sprintf("dbmeter itself takes %.0f ns per operation here: closed-loop rates near %.2f M ops/s measure dbmeter, not the target. Compare targets that run well below that rate (under a tenth of it), or use a quieter or faster machine.",
+			perOp, 1e3/perOp),
 		Result: res, Config: cfg,
 	}, nil
 }
@@ -112,10 +122,12 @@ func Scheduler(ctx context.Context, rate float64, d, maxLag time.Duration, maxCo
 	st := res.Stats(0)
 	cores := coresOf(st)
 	return []Check{lagCheck(rate, st, maxLag, res, cfg), {
-		Name:   fmt.Sprintf("open loop at %s/s: dbmeter's own CPU", fmtRate(rate)),
-		Got:    fmt.Sprintf("%.3f cores (%.0f ns per operation)", cores, st.Client.CPUNsPerOp),
-		Want:   fmt.Sprintf("<= %.3g cores", maxCores),
-		Pass:   verdict(cores <= maxCores),
+		Name: fmt.Sprintf("open loop at %s/s: dbmeter's own CPU", fmtRate(rate)),
+		Got:  fmt.Sprintf("%.3f cores (%.0f ns per operation)", cores, st.Client.CPUNsPerOp),
+		Want: fmt.Sprintf("<= %.3g cores", maxCores),
+		Pass: verdict(cores <= maxCores),
+		Advice: fmt.Sprintf("holding %s/s takes dbmeter %.2f cores here: at that rate it competes with a target on the same machine for CPU. Run at lower rates, give the target its own machine, and heed a run's warning that dbmeter used most of its CPU.",
+			fmtRate(rate), cores),
 		Result: res, Config: cfg,
 	}}, nil
 }
@@ -139,10 +151,12 @@ func SchedulerFloor(ctx context.Context, rate float64, d, maxLag time.Duration, 
 		ratio = cores / floor
 	}
 	return []Check{lagCheck(rate, st, maxLag, res, cfg), {
-		Name:   fmt.Sprintf("open loop at %s/s: dbmeter's own CPU / a bare precise-sleep loop's", fmtRate(rate)),
-		Got:    fmt.Sprintf("%.2fx (%.3f / %.3f cores)", ratio, cores, floor),
-		Want:   fmt.Sprintf("<= %.3gx", maxRatio),
-		Pass:   verdict(ratio <= maxRatio),
+		Name: fmt.Sprintf("open loop at %s/s: dbmeter's own CPU / a bare precise-sleep loop's", fmtRate(rate)),
+		Got:  fmt.Sprintf("%.2fx (%.3f / %.3f cores)", ratio, cores, floor),
+		Want: fmt.Sprintf("<= %.3gx", maxRatio),
+		Pass: verdict(ratio <= maxRatio),
+		Advice: fmt.Sprintf("at %s/s dbmeter costs %.2fx what a loop that only sleeps until each arrival costs here (%.3f cores): the excess is dbmeter's own work, taken from a target on the same machine. Keep open-loop rates low on this machine, or run dbmeter on a machine of its own.",
+			fmtRate(rate), ratio, floor),
 		Result: res, Config: cfg,
 	}}, nil
 }
@@ -182,10 +196,12 @@ func coresOf(st result.Stats) float64 {
 func lagCheck(rate float64, st result.Stats, maxLag time.Duration, res *load.Result, cfg load.Config) Check {
 	lag := time.Duration(st.Lag.P99)
 	return Check{
-		Name:   fmt.Sprintf("open loop at %s/s: schedule lag p99 (actual - intended start)", fmtRate(rate)),
-		Got:    fmt.Sprintf("%s (max %s, %d dropped)", lag.Round(time.Microsecond), time.Duration(st.Lag.Max).Round(time.Microsecond), st.Dropped),
-		Want:   fmt.Sprintf("<= %s", maxLag),
-		Pass:   verdict(lag <= maxLag && st.Dropped == 0),
+		Name: fmt.Sprintf("open loop at %s/s: schedule lag p99 (actual - intended start)", fmtRate(rate)),
+		Got:  fmt.Sprintf("%s (max %s, %d dropped)", lag.Round(time.Microsecond), time.Duration(st.Lag.Max).Round(time.Microsecond), st.Dropped),
+		Want: fmt.Sprintf("<= %s", maxLag),
+		Pass: verdict(lag <= maxLag && st.Dropped == 0),
+		Advice: fmt.Sprintf("at %s/s dbmeter starts operations up to %s late (%d arrivals dropped): open-loop latencies at this rate include that lag, and ones below about %s cannot be told apart. Run open loop only at rates where this check passes (try calibrate --rate with a lower rate), or closed loop (--workers without --rate).",
+			fmtRate(rate), lag.Round(time.Microsecond), st.Dropped, (10 * lag).Round(time.Microsecond)),
 		Result: res, Config: cfg,
 	}
 }
@@ -224,19 +240,23 @@ func Stall(ctx context.Context, rate float64, period, stall, d time.Duration, to
 		got := time.Duration(op.Latency.ValueAtQuantile(q))
 		off := math.Abs(float64(got-want)) / float64(want)
 		checks = append(checks, Check{
-			Name:   fmt.Sprintf("stalled target: p%g from intended start (%s freeze every %s, %g/s)", q, stall, period, rate),
-			Got:    fmt.Sprintf("%s (service time from actual start: %s)", got.Round(10*time.Microsecond), time.Duration(op.Service.ValueAtQuantile(q)).Round(time.Microsecond)),
-			Want:   fmt.Sprintf("%s ± %.0f%%", want.Round(time.Microsecond), tolerance*100),
-			Pass:   verdict(off <= tolerance),
+			Name: fmt.Sprintf("stalled target: p%g from intended start (%s freeze every %s, %g/s)", q, stall, period, rate),
+			Got:  fmt.Sprintf("%s (service time from actual start: %s)", got.Round(10*time.Microsecond), time.Duration(op.Service.ValueAtQuantile(q)).Round(time.Microsecond)),
+			Want: fmt.Sprintf("%s ± %.0f%%", want.Round(time.Microsecond), tolerance*100),
+			Pass: verdict(off <= tolerance),
+			Advice: fmt.Sprintf("a known freeze shows as p%g %s, not %s: tail percentiles (p99 and above) from this machine are off by %.0f%%. Trust medians only, and run calibrate again on a quieter machine before comparing tails.",
+				q, got.Round(10*time.Microsecond), want.Round(time.Microsecond), off*100),
 			Result: res, Config: cfg,
 		})
 	}
 	gotMax := time.Duration(op.Latency.Max())
 	checks = append(checks, Check{
-		Name:   "stalled target: max from intended start",
-		Got:    gotMax.Round(10 * time.Microsecond).String(),
-		Want:   fmt.Sprintf("%s ± %.0f%%", stall, tolerance*100),
-		Pass:   verdict(math.Abs(float64(gotMax-stall))/float64(stall) <= tolerance),
+		Name: "stalled target: max from intended start",
+		Got:  gotMax.Round(10 * time.Microsecond).String(),
+		Want: fmt.Sprintf("%s ± %.0f%%", stall, tolerance*100),
+		Pass: verdict(math.Abs(float64(gotMax-stall))/float64(stall) <= tolerance),
+		Advice: fmt.Sprintf("a %s freeze shows as a %s maximum: the largest latencies this machine reports include its own pauses. Read max as an upper bound only.",
+			stall, gotMax.Round(10*time.Microsecond)),
 		Result: res, Config: cfg,
 	})
 	return checks, nil
@@ -272,10 +292,12 @@ func Capacity(ctx context.Context, delay time.Duration, slots int, step time.Dur
 	got := c.Capacity[0]
 	off := (got.MaxRate - want) / want
 	return Check{
-		Name:   fmt.Sprintf("capacity search: a queue into %d slots of %s each (%s)", slots, delay, slo.Text),
-		Got:    fmt.Sprintf("%.0f/s (%+.1f%%, %d steps, bounded by %s)", got.MaxRate, off*100, len(got.Steps), got.Limit),
-		Want:   fmt.Sprintf("%.0f/s ± %.0f%%, by objective", want, tolerance*100),
-		Pass:   verdict(math.Abs(off) <= tolerance && got.Limit == "objective"),
+		Name: fmt.Sprintf("capacity search: a queue into %d slots of %s each (%s)", slots, delay, slo.Text),
+		Got:  fmt.Sprintf("%.0f/s (%+.1f%%, %d steps, bounded by %s)", got.MaxRate, off*100, len(got.Steps), got.Limit),
+		Want: fmt.Sprintf("%.0f/s ± %.0f%%, by objective", want, tolerance*100),
+		Pass: verdict(math.Abs(off) <= tolerance && got.Limit == "objective"),
+		Advice: fmt.Sprintf("on a target of known capacity %.0f/s the search answered %.0f/s (%+.0f%%), bounded by %s: --find-max-rate answers from this machine can be off by that much, and a bound other than objective means dbmeter, not the target, set the answer. Find capacities on a quieter machine, or compare them only with one another here, where 1,000/s reads %.0f/s.",
+			want, got.MaxRate, off*100, got.Limit, got.MaxRate),
 		Config: cfg,
 	}, nil
 }

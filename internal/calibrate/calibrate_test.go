@@ -2,6 +2,7 @@ package calibrate
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -47,11 +48,30 @@ func TestCapacityCheck(t *testing.T) {
 					t.Fatal(err)
 				}
 				t.Logf("%s: %s", c.Name, c.Got)
-				if *c.Pass != tt.pass {
-					t.Errorf("%s: got %s, want %s: pass %v, want %v", c.Name, c.Got, c.Want, *c.Pass, tt.pass)
+				if *c.Pass != tt.pass || c.Advice == "" {
+					t.Errorf("%s: got %s, want %s: pass %v, want %v; advice %q", c.Name, c.Got, c.Want, *c.Pass, tt.pass, c.Advice)
 				}
 			})
 		})
+	}
+}
+
+// The verdict is the first column whatever the length of the figure.
+func TestCheckLineAlignsVerdict(t *testing.T) {
+	t.Parallel()
+	pass, fail := verdict(true), verdict(false)
+	for _, c := range []Check{
+		{Name: "short", Got: "1", Want: "<= 2", Pass: pass},
+		{Name: "long", Got: strings.Repeat("x", 120), Want: "<= 2", Pass: fail, Advice: "do this"},
+		{Name: "info", Got: "3 ns"},
+	} {
+		line := c.String()
+		if v := line[:6]; v != "PASS  " && v != "FAIL  " && v != "INFO  " {
+			t.Errorf("line %q does not begin with its verdict", line)
+		}
+		if strings.Contains(line, "do this") != (c.Pass == fail) {
+			t.Errorf("line %q: advice must follow a FAIL only", line)
+		}
 	}
 }
 
@@ -92,6 +112,10 @@ func TestChecksFailWhenBroken(t *testing.T) {
 			c := checks[tt.fails]
 			if c.Pass == nil || *c.Pass {
 				t.Errorf("%s: got %s, want %s: PASS, want FAIL", c.Name, c.Got, c.Want)
+			}
+			// A failure says what it means and what to do.
+			if line := c.String(); !strings.HasPrefix(line, "FAIL  ") || c.Advice == "" || !strings.Contains(line, "\n      "+c.Advice) {
+				t.Errorf("failed check prints %q; want FAIL first and its advice under it", line)
 			}
 		})
 	}

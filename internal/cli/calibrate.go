@@ -57,7 +57,7 @@ the exit code is 1 if any fails.`,
 			return err
 		}
 		if failed > 0 {
-			return runError{fmt.Errorf("%d calibration checks failed: numbers from this machine are suspect", failed)}
+			return runError{fmt.Errorf("%d calibration checks failed: each FAIL above says which of this machine's numbers to doubt and what to do", failed)}
 		}
 		return nil
 	})

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -86,9 +85,6 @@ func runCHInsert(cmd *cobra.Command, env Env, rf *runFlags, f *insert.Command) e
 		return scrubbed(err, secrets)
 	}
 	p, err := insert.Prepare(ctx, "ch", c, version)
-	if gate, ok := errors.AsType[*insert.GateError](err); ok {
-		chiSay(env, gate.Refused, secrets)
-	}
 	if err != nil {
 		return scrubbed(err, secrets)
 	}

@@ -164,3 +164,32 @@ func TestCHPhasesCountEveryOp(t *testing.T) {
 		})
 	}
 }
+
+// TestCHClientTooNew: both ch commands refuse a listed client too new for
+// the server the same way, one line naming both versions and exit 2, and
+// --create never touches a server table, saying what it lacks.
+func TestCHClientTooNew(t *testing.T) {
+	dsn := legacyDSN(t)
+	const tooNew = "client ch-go needs ClickHouse 21.8.0 or newer, but the server is 18.16"
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"insert", []string{"ch", "insert", "--dsn", dsn, "--clients", "ch-go", "--duration", "1s"}, 2, tooNew},
+		{"insert, two refused", []string{"ch", "insert", "--dsn", dsn, "--clients", "ch-go,gorm", "--duration", "1s"}, 2, "client gorm needs ClickHouse"},
+		{"query", []string{"ch", "query", "--dsn", dsn, "--clients", "ch-go", "--preset", "count", "--duration", "1s"}, 2, tooNew},
+		{"server table", []string{"ch", "insert", "--dsn", dsn, "--table", "system.numbers", "--create", "--duration", "1s"}, 1, "it has no lid column with the comment"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, stderr := run(t, tc.args...)
+			if code != tc.code || !strings.Contains(stderr, tc.want) {
+				t.Errorf("exit %d, stderr %q; want exit %d and %q", code, stderr, tc.code, tc.want)
+			}
+			if n := strings.Count(strings.TrimSpace(stderr), "\n"); n > 0 {
+				t.Errorf("stderr has %d lines, want one: %q", n+1, stderr)
+			}
+		})
+	}
+}

@@ -389,6 +389,7 @@ func (r *runner) openOp(ctx context.Context, sl *openSlot, due int64) {
 	if r.cfg.SkipLate > 0 && began-due > int64(r.cfg.SkipLate) {
 		if measured {
 			r.dropped.Add(1)
+			r.late.Add(1)
 		}
 		if sl.sched != nil {
 			sl.sched.Skipped(r.base.Add(time.Duration(due)))

@@ -73,6 +73,7 @@ type runner struct {
 	end    atomic.Int64 // end of the window; arrivals and starts at or after it are not measured
 
 	dropped atomic.Int64
+	late    atomic.Int64 // of dropped, those SkipLate skipped
 
 	mu struct {
 		sync.Mutex
@@ -327,9 +328,17 @@ func (r *runner) finish(res *Result, iv *intervals, w windowEnd) {
 				"dbmeter used %.0f%% of the CPU it had: the client may have been the bottleneck, so these numbers understate the target", u*100))
 		}
 	}
-	if res.Dropped > 0 {
+	// A drop is either an arrival that found every slot busy or, with
+	// SkipLate, one that started too late: the user tunes a different
+	// knob for each.
+	late := r.late.Load()
+	if busy := res.Dropped - late; busy > 0 {
 		res.Warnings = append(res.Warnings, fmt.Sprintf(
-			"%d arrivals were dropped: %d operations in flight could not keep up with %g/s", res.Dropped, r.cfg.MaxInFlight, r.cfg.Rate))
+			"%d arrivals were dropped: %d operations in flight could not keep up with %g/s", busy, r.cfg.MaxInFlight, r.cfg.Rate))
+	}
+	if late > 0 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf(
+			"%d arrivals were skipped by the latency limit: they could not start within %s of their scheduled time", late, r.cfg.SkipLate))
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"math/rand/v2"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -443,6 +444,12 @@ func TestScheduledWorkerHearsEveryArrival(t *testing.T) {
 		}
 		if first := w.scheduled[0]; !first.Equal(start) {
 			t.Errorf("first arrival intended %s after the start, want at it", first.Sub(start))
+		}
+		// The queue had room for every arrival: the latency limit skipped
+		// them, and the warning says so rather than blaming concurrency.
+		want := fmt.Sprintf("%d arrivals were skipped by the latency limit: they could not start within 20ms", res.Dropped)
+		if got := strings.Join(res.Warnings, "; "); !strings.Contains(got, want) || strings.Contains(got, "could not keep up") {
+			t.Errorf("warnings %q; want %q and no blame on the operations in flight", got, want)
 		}
 	})
 }

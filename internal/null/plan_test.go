@@ -29,25 +29,7 @@ func TestFindMaxRate(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				slo, err := capacity.ParseSLO(tt.slo)
-				if err != nil {
-					t.Fatal(err)
-				}
-				cfg := load.DefaultConfig()
-				cfg.Rate, cfg.MaxInFlight, cfg.Duration, cfg.Warmup, cfg.Interval = 10, 10, time.Second, 100*time.Millisecond, 0
-				cfg.Sleep = time.Sleep // the fake clock moves only for Go's timers
-				p, err := null.NewPlan(null.Options{Target: null.Config{Delay: 10 * time.Millisecond}, Load: cfg,
-					Search: &capacity.Search{SLO: slo, MaxInFlight: cfg.MaxInFlight}, Params: map[string]string{}})
-				if err != nil {
-					t.Fatal(err)
-				}
-				var c plan.Collector
-				if err := plan.Execute(context.Background(), p, &c); err != nil {
-					t.Fatal(err)
-				}
-				if len(c.Capacity) != 1 {
-					t.Fatalf("%d capacity answers, want 1", len(c.Capacity))
-				}
+				c := search(t, tt.slo, null.Config{Delay: 10 * time.Millisecond}, 10)
 				a := c.Capacity[0]
 				if a.MaxRate < tt.min || a.MaxRate > tt.max || a.Limit != tt.limit {
 					t.Errorf("max_rate %g limited by %q, want %g to %g limited by %q (steps %v)", a.MaxRate, a.Limit, tt.min, tt.max, tt.limit, a.Steps)
@@ -63,6 +45,35 @@ func TestFindMaxRate(t *testing.T) {
 			})
 		})
 	}
+}
+
+// search runs a capacity search from 10/s against target with 1 s steps,
+// maxInFlight arrivals at once (0: the default), under the objective slo.
+func search(t *testing.T, slo string, target null.Config, maxInFlight int) plan.Collector {
+	t.Helper()
+	objective, err := capacity.ParseSLO(slo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := load.DefaultConfig()
+	cfg.Rate, cfg.Duration, cfg.Warmup, cfg.Interval = 10, time.Second, 100*time.Millisecond, 0
+	if maxInFlight > 0 {
+		cfg.MaxInFlight = maxInFlight
+	}
+	cfg.Sleep = time.Sleep // the fake clock moves only for Go's timers
+	p, err := null.NewPlan(null.Options{Target: target, Load: cfg,
+		Search: &capacity.Search{SLO: objective, MaxInFlight: cfg.MaxInFlight}, Params: map[string]string{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c plan.Collector
+	if err := plan.Execute(context.Background(), p, &c); err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Capacity) != 1 {
+		t.Fatalf("%d capacity answers, want 1", len(c.Capacity))
+	}
+	return c
 }
 
 // A target with a queue (--concurrency 10) of 10 ms operations serves
@@ -84,22 +95,7 @@ func TestFindMaxRateQueue(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				slo, err := capacity.ParseSLO("p99<50ms")
-				if err != nil {
-					t.Fatal(err)
-				}
-				cfg := load.DefaultConfig()
-				cfg.Rate, cfg.Duration, cfg.Warmup, cfg.Interval = 10, time.Second, 100*time.Millisecond, 0
-				cfg.Sleep = time.Sleep
-				p, err := null.NewPlan(null.Options{Target: null.Config{Delay: 10 * time.Millisecond, Concurrency: tt.concurrency}, Load: cfg,
-					Search: &capacity.Search{SLO: slo, MaxInFlight: cfg.MaxInFlight}, Params: map[string]string{}})
-				if err != nil {
-					t.Fatal(err)
-				}
-				var c plan.Collector
-				if err := plan.Execute(context.Background(), p, &c); err != nil {
-					t.Fatal(err)
-				}
+				c := search(t, "p99<50ms", null.Config{Delay: 10 * time.Millisecond, Concurrency: tt.concurrency}, 0)
 				a := c.Capacity[0]
 				if a.MaxRate < tt.min || a.MaxRate > tt.max || a.Limit != tt.limit {
 					t.Errorf("max_rate %g limited by %q, want %g to %g limited by %q (steps %v)", a.MaxRate, a.Limit, tt.min, tt.max, tt.limit, a.Steps)

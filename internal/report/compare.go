@@ -46,18 +46,34 @@ type group struct {
 	runs []*result.Run
 }
 
-// matchKey identifies what a run measured, leaving out IgnoredParams.
-func matchKey(r *result.Run) string {
+// matchKey identifies what a run measured, leaving out IgnoredParams and
+// the knobs compared (vary), with the --param list that set them.
+func matchKey(r *result.Run, vary []string) string {
 	p := defining(r)
+	if len(vary) > 0 {
+		delete(p, "param")
+		for _, k := range vary {
+			delete(p, k)
+		}
+	}
 	return r.Family + "\x00" + r.Target + "\x00" + r.Workload + "\x00" + pairs(p)
 }
 
-func groups(doc *result.Document) []group {
+// touches says whether a group's runs have one of the knobs compared: an
+// engine without it is not what the comparison is about.
+func (g group) touches(vary []string) bool {
+	if len(vary) == 0 {
+		return true
+	}
+	return slices.ContainsFunc(vary, func(k string) bool { _, ok := g.runs[0].Params[k]; return ok })
+}
+
+func groups(doc *result.Document, vary []string) []group {
 	var out []group
 	idx := map[string]int{}
 	for i := range doc.Runs {
 		r := &doc.Runs[i]
-		k := matchKey(r)
+		k := matchKey(r, vary)
 		j, ok := idx[k]
 		if !ok {
 			j = len(out)
@@ -72,9 +88,11 @@ func groups(doc *result.Document) []group {
 // Compare prints, for each run group present in both documents, every
 // figure's base and new median, the change, and whether the change is
 // significant by a Mann-Whitney U test over the repetitions, as benchstat
-// judges it.
-func Compare(w io.Writer, base, new Source) error {
-	bg, ng := groups(base.Doc), groups(new.Doc)
+// judges it. With knobs named, runs whose params differ only in
+// them match, and only the groups that have one of them are compared. It
+// fails when no group was compared.
+func Compare(w io.Writer, base, new Source, knobs ...string) error {
+	bg, ng := groups(base.Doc, knobs), groups(new.Doc, knobs)
 	nidx := map[string]group{}
 	for _, g := range ng {
 		nidx[g.key] = g
@@ -86,14 +104,19 @@ func Compare(w io.Writer, base, new Source) error {
 	}
 	vary := varyingParams(append(slices.Clone(bg), ng...))
 	matched := map[string]bool{}
+	var untouched []string
 	for _, b := range bg {
 		n, ok := nidx[b.key]
 		if !ok {
 			continue
 		}
 		matched[b.key] = true
+		if !b.touches(knobs) {
+			untouched = append(untouched, groupName(b, vary))
+			continue
+		}
 		fmt.Fprintln(w)
-		if err := compareGroup(w, b, n, vary); err != nil {
+		if err := compareGroup(w, b, n, vary, knobs); err != nil {
 			return err
 		}
 	}
@@ -108,14 +131,21 @@ func Compare(w io.Writer, base, new Source) error {
 			only = append(only, "only in new:  "+groupName(g, vary))
 		}
 	}
-	if len(matched) == 0 {
-		fmt.Fprintln(w, "\nno run matches between the two documents (same family, target, workload and params)")
+	if len(untouched) > 0 {
+		fmt.Fprintf(w, "\nnot compared, as %s does not apply to them: %s\n", strings.Join(knobs, ", "), strings.Join(untouched, "; "))
 	}
 	if len(only) > 0 {
 		fmt.Fprintln(w)
 		for _, o := range only {
 			fmt.Fprintln(w, o)
 		}
+	}
+	if len(matched) == len(untouched) {
+		hint := "to compare settings of a knob, name it: --vary KNOB"
+		if len(knobs) > 0 {
+			hint = "no run has " + strings.Join(knobs, " or ") + " among its params"
+		}
+		return fmt.Errorf("nothing compared: no run matches between the two documents (same family, target, workload and params, apart from how long and how they were observed); %s", hint)
 	}
 	return nil
 }
@@ -153,9 +183,15 @@ func varyingParams(gs []group) []string {
 	return out
 }
 
-func compareGroup(w io.Writer, b, n group, vary []string) error {
+func compareGroup(w io.Writer, b, n group, vary, knobs []string) error {
 	r := b.runs[0]
-	fmt.Fprintf(w, "%s  (%s loop, workers %d", groupName(b, vary), r.Mode, r.Workers)
+	name := groupName(b, vary)
+	for _, k := range knobs {
+		if bv, nv := r.Params[k], n.runs[0].Params[k]; bv != nv {
+			name += fmt.Sprintf(", %s %s → %s", k, bv, nv)
+		}
+	}
+	fmt.Fprintf(w, "%s  (%s loop, workers %d", name, r.Mode, r.Workers)
 	if r.Mode == "open" {
 		fmt.Fprintf(w, ", %s/s", Count(r.Rate))
 	}

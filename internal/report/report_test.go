@@ -116,6 +116,46 @@ func TestCompareUnmatched(t *testing.T) {
 	}
 }
 
+// TestCompareKnob: two settings of one engine's knob are compared with
+// --vary, the engines it does not apply to are left out, and with nothing
+// compared Compare fails.
+func TestCompareKnob(t *testing.T) {
+	t.Parallel()
+	base, knob := fakeDoc(t, 4, 1), fakeDoc(t, 4, 2)
+	for i := range base.Runs {
+		base.Runs[i].Params["param"] = "[]"
+		knob.Runs[i].Params["param"] = "[pebble.x=2]"
+		if base.Runs[i].Target == "pebble" {
+			base.Runs[i].Params["pebble.x"], knob.Runs[i].Params["pebble.x"] = "1", "2"
+		}
+	}
+	tests := []struct {
+		name    string
+		knobs   []string
+		want    []string
+		wantErr string
+	}{
+		{"without --vary nothing matches", nil, []string{"only in new:  kv pebble get"}, "nothing compared"},
+		{"an unknown knob compares nothing", []string{"bolt.y"}, nil, "no run has bolt.y among its params"},
+		{"the knob's engine only", []string{"pebble.x"}, []string{"kv pebble get", "pebble.x 1 → 2", "better (", "not compared, as pebble.x does not apply to them: kv map get"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			var out bytes.Buffer
+			err := Compare(&out, Source{Name: "a", Doc: base}, Source{Name: "b", Doc: knob}, tt.knobs...)
+			if tt.wantErr == "" && err != nil || tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)) {
+				t.Errorf("Compare error %v, want %q", err, tt.wantErr)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(out.String(), w) {
+					t.Errorf("output lacks %q:\n%s", w, out.String())
+				}
+			}
+		})
+	}
+}
+
 // TestGoBenchReadByBenchstat parses the gobench output with benchfmt and
 // runs benchstat itself over two documents.
 func TestGoBenchReadByBenchstat(t *testing.T) {

@@ -172,7 +172,8 @@ func Prepare(ctx context.Context, family string, c Config, server ch.Version) (*
 	}
 	names, refused := c.Gate(server)
 	if len(names) == 0 {
-		return nil, &GateError{Refused: refused, Server: server}
+		// The user's list to fix, as in ch query: exit 2.
+		return nil, usage.Wrap(&GateError{Refused: refused, Server: server})
 	}
 	for _, n := range names {
 		cl, _ := Lookup(n)
@@ -198,7 +199,8 @@ func Prepare(ctx context.Context, family string, c Config, server ch.Version) (*
 	return p, nil
 }
 
-// GateError says no listed client supports the server.
+// GateError says no listed client supports the server, in one line: each
+// refusal names the versions and the clients to pick instead.
 type GateError struct {
 	Refused []error
 	Server  ch.Version
@@ -208,7 +210,11 @@ func (e *GateError) Error() string {
 	if len(e.Refused) == 0 {
 		return fmt.Sprintf("no client supports ClickHouse %s", e.Server)
 	}
-	return RefusedLine(e.Refused, e.Server)
+	msgs := make([]string, len(e.Refused))
+	for i, err := range e.Refused {
+		msgs[i] = err.Error()
+	}
+	return strings.Join(msgs, "; ")
 }
 
 // RefusedLine sums up the refused clients in one line.

@@ -11,6 +11,7 @@ import (
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/plan"
 	"github.com/dbmeter/dbmeter/internal/result"
+	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
 func validConfig() Config {
@@ -99,8 +100,8 @@ func TestConfigGate(t *testing.T) {
 	c.Clients = []string{"ch-go"}
 	_, err := Prepare(context.Background(), "ch", c, old)
 	var ge *GateError
-	if !errors.As(err, &ge) || !strings.Contains(err.Error(), "refused ch-go: too new for ClickHouse 18.16.1") {
-		t.Errorf("Prepare with only a refused client = %v, want a GateError naming it", err)
+	if !errors.As(err, &ge) || !usage.Is(err) || !strings.Contains(err.Error(), "client ch-go needs ClickHouse") {
+		t.Errorf("Prepare with only a refused client = %v, want a usage GateError naming it", err)
 	}
 }
 

@@ -106,7 +106,7 @@ func (a *Admin) Prepare(ctx context.Context, t Table, create bool, extraColumns 
 			return err
 		}
 		if !marked {
-			return &TableError{fmt.Sprintf("table %s exists and was not created by dbmeter (its %s column lacks the comment %q): dbmeter will not replace it; drop it yourself, or drop --create to insert into it, or pick another --table", t.Plain(), markColumn, Mark)}
+			return &TableError{fmt.Sprintf("table %s exists and was not created by dbmeter (it has no %s column with the comment %q): dbmeter will not replace it; drop it yourself, or drop --create to insert into it, or pick another --table", t.Plain(), markColumn, Mark)}
 		}
 		if _, err := a.db.ExecContext(ctx, "DROP TABLE "+t.String()); err != nil {
 			return fmt.Errorf("drop dbmeter's table %s to re-create it: %w", t.Plain(), err)

@@ -159,6 +159,7 @@ func (c Config) Combos() (combos []Combo, skipped []string, err error) {
 		}
 	}
 	settings := c.settings()
+	var skips skipList
 	for _, n := range c.Clients {
 		protocols := c.Protocols
 		if len(protocols) == 0 {
@@ -181,17 +182,82 @@ func (c Config) Combos() (combos []Combo, skipped []string, err error) {
 					if !c.Matrix {
 						return nil, nil, errors.New(why)
 					}
-					skipped = append(skipped, fmt.Sprintf("%s with protocol %s, prepared %t: %s", n.Name, o.Protocol, o.Prepared, why))
+					skips.add(n.Name, why, Combo{Name: n.Name, Client: n.Client, Opts: o}.knobs())
 					continue
 				}
 				combos = append(combos, Combo{Name: n.Name, Client: n.Client, Opts: o})
 			}
 		}
 	}
+	skipped = skips.lines(c.listed())
 	if len(combos) == 0 {
 		return nil, skipped, fmt.Errorf("no client can run the settings given (%s)", strings.Join(skipped, "; "))
 	}
 	return combos, skipped, nil
+}
+
+// listed are the knobs given more than one value, which a skip line names
+// the values of; protocol and prepared, the reasons a combination is
+// skipped, are always named.
+func (c Config) listed() []string {
+	out := []string{"protocol", "prepared"}
+	for _, k := range []struct {
+		flag string
+		n    int
+	}{{"decode", len(c.Decodes)}, {"pool-max-open", len(c.MaxOpen)}, {"pool-max-idle", len(c.MaxIdle)},
+		{"pool-idle-timeout", len(c.IdleTime)}, {"pool-lifetime", len(c.Lifetime)}} {
+		if k.n > 1 {
+			out = append(out, k.flag)
+		}
+	}
+	return out
+}
+
+// skipList gathers the combinations a matrix skips by client and reason,
+// so that one line names every setting a reason covers.
+type skipList struct {
+	groups []*skipGroup
+}
+
+type skipGroup struct {
+	client, why string
+	n           int
+	values      map[string][]string // knob → distinct values, in order met
+}
+
+func (l *skipList) add(client, why string, knobs map[string]string) {
+	var g *skipGroup
+	for _, x := range l.groups {
+		if x.client == client && x.why == why {
+			g = x
+		}
+	}
+	if g == nil {
+		g = &skipGroup{client: client, why: why, values: map[string][]string{}}
+		l.groups = append(l.groups, g)
+	}
+	g.n++
+	for k, v := range knobs {
+		if !slices.Contains(g.values[k], v) {
+			g.values[k] = append(g.values[k], v)
+		}
+	}
+}
+
+func (l *skipList) lines(knobs []string) []string {
+	var out []string
+	for _, g := range l.groups {
+		var with []string
+		for _, k := range knobs {
+			with = append(with, k+" "+strings.Join(g.values[k], " and "))
+		}
+		count := ""
+		if g.n > 1 {
+			count = fmt.Sprintf(" (%d combinations)", g.n)
+		}
+		out = append(out, fmt.Sprintf("%s with %s%s: %s", g.client, strings.Join(with, ", "), count, g.why))
+	}
+	return out
 }
 
 func protocolList(c Client) string {
@@ -260,6 +326,8 @@ func Prepare(ctx context.Context, family string, c Config, server ch.Version) (*
 	}
 	var ok []Combo
 	told := map[string]bool{}
+	var tooNew []string // one line per minimum version, naming its clients
+	needs := map[string][]string{}
 	for _, cb := range combos {
 		if err := c.DSN.Check(cb.Name, cb.Client.DSN); err != nil {
 			return nil, usage.Wrap(err)
@@ -275,10 +343,21 @@ func Prepare(ctx context.Context, family string, c Config, server ch.Version) (*
 		if !told[cb.Name] {
 			var old *ch.TooOldError
 			if errors.As(err, &old) {
-				p.Notes = append(p.Notes, fmt.Sprintf("skipping %s: it needs ClickHouse %s or newer; the server is %s", cb.Name, old.Min, old.Server))
+				why := fmt.Sprintf("ClickHouse %s or newer; the server is %s", old.Min, old.Server)
+				if needs[why] == nil {
+					tooNew = append(tooNew, why)
+				}
+				needs[why] = append(needs[why], cb.Name)
 			}
 			told[cb.Name] = true
 		}
+	}
+	for _, why := range tooNew {
+		verb := "it needs"
+		if len(needs[why]) > 1 {
+			verb = "they need"
+		}
+		p.Notes = append(p.Notes, fmt.Sprintf("skipping %s: %s %s", strings.Join(needs[why], ", "), verb, why))
 	}
 	if len(ok) == 0 {
 		return nil, usage.Wrap(&GateError{fmt.Errorf("no client in --clients can talk to ClickHouse %s: use %s", server, strings.Join(c.supporting(server), " or "))})

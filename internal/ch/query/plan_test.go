@@ -32,20 +32,24 @@ func TestConfigCombos(t *testing.T) {
 		name    string
 		edit    func(c *Config)
 		combos  int
-		skipped int
+		skipped []string // one line each, in order
 		err     string
 	}{
-		{"one setting per client", func(*Config) {}, 2, 0, ""},
-		{"two values need matrix", func(c *Config) { c.Decodes = []Decode{Row, Column} }, 0, 0, "add --matrix"},
+		{"one setting per client", func(*Config) {}, 2, nil, ""},
+		{"two values need matrix", func(c *Config) { c.Decodes = []Decode{Row, Column} }, 0, nil, "add --matrix"},
 		{"matrix multiplies", func(c *Config) {
 			c.Matrix, c.Decodes, c.MaxIdle = true, []Decode{Row, Column}, []int{0, 2, 10}
-		}, 12, 0, ""},
-		{"prepared skips the client without binding", func(c *Config) { c.Matrix, c.Prepared = true, []bool{false, true} }, 3, 1, ""},
-		{"prepared without matrix is an error", func(c *Config) { c.Prepared = []bool{true} }, 0, 0, "no prepare or bind API"},
-		{"a protocol a client lacks", func(c *Config) { c.Clients = c.Clients[:1]; c.Protocols = []Protocol{HTTP} }, 0, 0, "speaks native, not http"},
-		{"bad decode", func(c *Config) { c.Decodes = []Decode{"diagonal"} }, 0, 0, "want row or column"},
-		{"negative pool", func(c *Config) { c.MaxOpen = []int{-1} }, 0, 0, "must not be negative"},
-		{"no clients", func(c *Config) { c.Clients = nil }, 0, 0, "--clients is empty"},
+		}, 12, nil, ""},
+		{"prepared skips the client without binding", func(c *Config) { c.Matrix, c.Prepared = true, []bool{false, true} }, 3,
+			[]string{"http with protocol http, prepared true: http has no prepare or bind API"}, ""},
+		{"one line per reason, naming what it covers", func(c *Config) {
+			c.Matrix, c.Prepared, c.Decodes = true, []bool{false, true}, []Decode{Row, Column}
+		}, 6, []string{"http with protocol http, prepared true, decode row and column (2 combinations): http has no prepare or bind API"}, ""},
+		{"prepared without matrix is an error", func(c *Config) { c.Prepared = []bool{true} }, 0, nil, "no prepare or bind API"},
+		{"a protocol a client lacks", func(c *Config) { c.Clients = c.Clients[:1]; c.Protocols = []Protocol{HTTP} }, 0, nil, "speaks native, not http"},
+		{"bad decode", func(c *Config) { c.Decodes = []Decode{"diagonal"} }, 0, nil, "want row or column"},
+		{"negative pool", func(c *Config) { c.MaxOpen = []int{-1} }, 0, nil, "must not be negative"},
+		{"no clients", func(c *Config) { c.Clients = nil }, 0, nil, "--clients is empty"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := baseConfig()
@@ -57,8 +61,13 @@ func TestConfigCombos(t *testing.T) {
 				}
 				return
 			}
-			if err != nil || len(combos) != tc.combos || len(skipped) != tc.skipped {
-				t.Errorf("Combos() = %d combos, %d skipped, %v; want %d, %d", len(combos), len(skipped), err, tc.combos, tc.skipped)
+			if err != nil || len(combos) != tc.combos || len(skipped) != len(tc.skipped) {
+				t.Fatalf("Combos() = %d combos, skipped %q, %v; want %d, %q", len(combos), skipped, err, tc.combos, tc.skipped)
+			}
+			for i, want := range tc.skipped {
+				if !strings.HasPrefix(skipped[i], want) {
+					t.Errorf("skip line %d = %q, want it to begin %q", i, skipped[i], want)
+				}
 			}
 			for _, cb := range combos {
 				if !cb.Client.Speaks(cb.Opts.Protocol) || cb.Opts.DSN.Addr == "" {
@@ -107,7 +116,9 @@ func TestPrepareGate(t *testing.T) {
 		note    string
 		err     string
 	}{
-		{"all leaves the modern one out", []Named{{"v2", modern}, {"v1", native}}, false, 1, "skipping v2", ""},
+		{"all leaves the modern one out", []Named{{"v2", modern}, {"v1", native}}, false, 1, "skipping v2: it needs ClickHouse 21.8.0 or newer", ""},
+		{"one line for the clients one reason leaves out", []Named{{"v2", modern}, {"v2-sql", modern}, {"v1", native}}, false, 1,
+			"skipping v2, v2-sql: they need ClickHouse 21.8.0 or newer; the server is 18.16.1", ""},
 		{"listed is refused, suggesting every path that can", []Named{{"v2", modern}, {"v1", native}}, true, 0, "",
 			"client v2 needs ClickHouse 21.8.0 or newer, but the server is 18.16.1: pick a client that supports it (v1, v1-too) or point --dsn at a newer server"},
 		{"nothing left", []Named{{"v2", modern}}, false, 0, "", "no client in --clients can talk to ClickHouse 18.16.1: use v1 or v1-too"},
