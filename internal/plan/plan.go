@@ -56,6 +56,12 @@ type Plan struct {
 	// KeepGoing runs the remaining steps after one fails (a broken engine
 	// must not stop a K/V matrix); otherwise the first failure ends the plan.
 	KeepGoing bool
+	// Interleave runs every step once, then every step again, Repeat
+	// times, instead of each step's repetitions back to back: the
+	// repetitions of a step then see the machine at moments far apart, so
+	// their spread shows a load that comes and goes over the run, not only
+	// within a second. A step that failed is not run again.
+	Interleave bool
 	// Search, when set, makes every step a capacity search: the step runs
 	// at the rates the search chooses (Rep.Rate), and Repeat repeats the
 	// confirmation at the answer.
@@ -75,15 +81,13 @@ type Sink interface {
 // joins the steps' errors; cancellation is not an error (the runs say they
 // were interrupted).
 func Execute(ctx context.Context, p Plan, sink Sink) error {
+	if p.Interleave && p.Search == nil && p.Repeat > 1 {
+		return interleave(ctx, p, sink)
+	}
 	repeat := max(p.Repeat, 1)
 	var errs []error
 	for _, st := range p.Steps {
-		rep := func(n int) Rep {
-			return Rep{N: n, Seed: p.Seed + uint64(n-1), Watch: sink.Watcher(p.Family, st.Target, st.Workload, st.Ops...),
-				WatchAs: func(workload string, ops ...string) load.Watcher {
-					return sink.Watcher(p.Family, st.Target, workload, ops...)
-				}}
-		}
+		rep := repOf(p, st, sink)
 		if p.Search != nil {
 			if err := search(ctx, p, st, rep, sink); err != nil {
 				errs = append(errs, fmt.Errorf("%s/%s: %w", st.Target, st.Workload, err))
@@ -103,6 +107,40 @@ func Execute(ctx context.Context, p Plan, sink Sink) error {
 					return errors.Join(errs...)
 				}
 				break // the next repetitions would fail the same way
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// repOf returns the repetitions of step st.
+func repOf(p Plan, st Step, sink Sink) func(n int) Rep {
+	return func(n int) Rep {
+		return Rep{N: n, Seed: p.Seed + uint64(n-1), Watch: sink.Watcher(p.Family, st.Target, st.Workload, st.Ops...),
+			WatchAs: func(workload string, ops ...string) load.Watcher {
+				return sink.Watcher(p.Family, st.Target, workload, ops...)
+			}}
+	}
+}
+
+// interleave is Execute with the repetitions as the outer loop.
+func interleave(ctx context.Context, p Plan, sink Sink) error {
+	var errs []error
+	failed := make([]bool, len(p.Steps))
+	for n := 1; n <= p.Repeat; n++ {
+		for i, st := range p.Steps {
+			if failed[i] || ctx.Err() != nil {
+				continue
+			}
+			runs, err := st.Run(ctx, repOf(p, st, sink)(n))
+			setFamily(runs, p.Family)
+			sink.Add(runs...)
+			if err != nil {
+				errs = append(errs, fmt.Errorf("%s/%s: %w", st.Target, st.Workload, err))
+				if !p.KeepGoing {
+					return errors.Join(errs...)
+				}
+				failed[i] = true // the next repetitions would fail the same way
 			}
 		}
 	}
