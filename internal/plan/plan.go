@@ -57,7 +57,8 @@ type Plan struct {
 	// must not stop a K/V matrix); otherwise the first failure ends the plan.
 	KeepGoing bool
 	// Interleave runs every step once, then every step again, Repeat
-	// times, instead of each step's repetitions back to back: the
+	// times, instead of each step's repetitions back to back (a capacity
+	// search's confirmations stay back to back): the
 	// repetitions of a step then see the machine at moments far apart, so
 	// their spread shows a load that comes and goes over the run, not only
 	// within a second. A step that failed is not run again.
@@ -81,36 +82,54 @@ type Sink interface {
 // joins the steps' errors; cancellation is not an error (the runs say they
 // were interrupted).
 func Execute(ctx context.Context, p Plan, sink Sink) error {
-	if p.Interleave && p.Search == nil && p.Repeat > 1 {
-		return interleave(ctx, p, sink)
-	}
-	repeat := max(p.Repeat, 1)
 	var errs []error
-	for _, st := range p.Steps {
-		rep := repOf(p, st, sink)
-		if p.Search != nil {
-			if err := search(ctx, p, st, rep, sink); err != nil {
+	if p.Search != nil {
+		for _, st := range p.Steps {
+			if err := search(ctx, p, st, repOf(p, st, sink), sink); err != nil {
 				errs = append(errs, fmt.Errorf("%s/%s: %w", st.Target, st.Workload, err))
 				if !p.KeepGoing {
 					return errors.Join(errs...)
 				}
 			}
+		}
+		return errors.Join(errs...)
+	}
+	failed := make([]bool, len(p.Steps))
+	for _, at := range p.order() {
+		if failed[at.step] || ctx.Err() != nil {
 			continue
 		}
-		for n := 1; n <= repeat && ctx.Err() == nil; n++ {
-			runs, err := st.Run(ctx, rep(n))
-			setFamily(runs, p.Family)
-			sink.Add(runs...)
-			if err != nil {
-				errs = append(errs, fmt.Errorf("%s/%s: %w", st.Target, st.Workload, err))
-				if !p.KeepGoing {
-					return errors.Join(errs...)
-				}
-				break // the next repetitions would fail the same way
+		st := p.Steps[at.step]
+		runs, err := st.Run(ctx, repOf(p, st, sink)(at.n))
+		setFamily(runs, p.Family)
+		sink.Add(runs...)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s/%s: %w", st.Target, st.Workload, err))
+			if !p.KeepGoing {
+				return errors.Join(errs...)
 			}
+			failed[at.step] = true // the next repetitions would fail the same way
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// stepRep is repetition n of step number step.
+type stepRep struct{ step, n int }
+
+// order is the order the plan's repetitions run in: each step's back to
+// back, or with Interleave every step once per repetition.
+func (p Plan) order() []stepRep {
+	repeat := max(p.Repeat, 1)
+	var out []stepRep
+	for i := range len(p.Steps) * repeat {
+		if p.Interleave {
+			out = append(out, stepRep{step: i % len(p.Steps), n: i/len(p.Steps) + 1})
+		} else {
+			out = append(out, stepRep{step: i / repeat, n: i%repeat + 1})
+		}
+	}
+	return out
 }
 
 // repOf returns the repetitions of step st.
@@ -121,30 +140,6 @@ func repOf(p Plan, st Step, sink Sink) func(n int) Rep {
 				return sink.Watcher(p.Family, st.Target, workload, ops...)
 			}}
 	}
-}
-
-// interleave is Execute with the repetitions as the outer loop.
-func interleave(ctx context.Context, p Plan, sink Sink) error {
-	var errs []error
-	failed := make([]bool, len(p.Steps))
-	for n := 1; n <= p.Repeat; n++ {
-		for i, st := range p.Steps {
-			if failed[i] || ctx.Err() != nil {
-				continue
-			}
-			runs, err := st.Run(ctx, repOf(p, st, sink)(n))
-			setFamily(runs, p.Family)
-			sink.Add(runs...)
-			if err != nil {
-				errs = append(errs, fmt.Errorf("%s/%s: %w", st.Target, st.Workload, err))
-				if !p.KeepGoing {
-					return errors.Join(errs...)
-				}
-				failed[i] = true // the next repetitions would fail the same way
-			}
-		}
-	}
-	return errors.Join(errs...)
 }
 
 // Errors splits Execute's error into its steps' errors, so that each can be
