@@ -11,9 +11,9 @@ import (
 
 // Engines that fill their disk mid-run report the failures as errors in the
 // result, and the engines after them still run. The disk is a 2 MiB tmpfs,
-// so it needs root (make test runs as root); elsewhere the test skips.
-// 1,000 preloaded keys leave room for each engine's settled store and the
-// copy a cell runs on; the cells' writes then fill the disk.
+// so it needs root (make test runs as root); elsewhere the test skips. Each
+// cell starts from a preloaded store: 1,000 keys (about 265 KB) fit, and
+// set fills the rest.
 func TestKVFullDiskIsErrorsNotACrash(t *testing.T) {
 	mnt := t.TempDir()
 	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", mnt).CombinedOutput(); err != nil {
@@ -21,8 +21,8 @@ func TestKVFullDiskIsErrorsNotACrash(t *testing.T) {
 	}
 	t.Cleanup(func() { exec.Command("umount", mnt).Run() })
 	path := filepath.Join(t.TempDir(), "r.json")
-	code, _, stderr := dbmeter(t, nil, "kv", "--engines", "map,bbolt,goleveldb", "--ops", "set", "--keys", "1000", "--repeat", "1",
-		"--duration", "1s", "--warmup", "0", "--dir", mnt, "--json", path, "--quiet")
+	code, _, stderr := dbmeter(t, nil, "kv", "--engines", "map,bbolt,goleveldb", "--ops", "set",
+		"--duration", "2s", "--warmup", "0", "--keys", "1000", "--repeat", "1", "--dir", mnt, "--json", path, "--quiet")
 	if code != 1 || strings.Contains(stderr, "goroutine ") {
 		t.Fatalf("exit %d, stderr %q: want exit 1 and no crash", code, stderr)
 	}

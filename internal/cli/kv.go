@@ -14,7 +14,7 @@ import (
 
 // The kv defaults are sized so that `dbmeter kv` with no flags runs the
 // whole engine × operation matrix, every cell three times on a store of its
-// own, in about two minutes on 2 cores, and the median of three shows with
+// own, in two to three minutes on 2 cores, and the median of three shows with
 // the spread between them (docs/kv.md, "Why these defaults").
 const (
 	kvDefaultDuration = 300 * time.Millisecond

@@ -37,21 +37,34 @@ type Matrix struct {
 }
 
 // Plan returns the matrix as a plan: one step per fsync mode × engine ×
-// cell, each repetition on a store of its own. A cell that fails (an
+// cell, each repetition on a store of its own; the engine's preloaded store
+// is kept until its last cell of the last repetition. A cell that fails (an
 // engine that cannot open) is an error, but the other cells still run:
 // one broken engine must not cost the numbers of the rest.
 func (m *Matrix) Plan() plan.Plan {
-	p := plan.Plan{Family: "kv", Repeat: m.Repeat, Seed: m.Load.Seed, KeepGoing: true}
+	// Interleaved: the whole matrix once per repetition, so that a cell's
+	// repetitions are far apart in time and its spread shows a machine
+	// whose load comes and goes, as a shared one does.
+	p := plan.Plan{Family: "kv", Repeat: m.Repeat, Seed: m.Load.Seed, KeepGoing: true, Interleave: true}
 	tpl := &templates{root: m.Dir}
 	cells := m.cells()
+	// failed holds the cells that failed: the plan does not run them again,
+	// so the engine's last cell is the last one left.
+	failed := map[templateKey]map[string]bool{}
 	for _, sync := range m.Fsync {
 		for _, e := range m.Engines {
-			for i, op := range cells {
-				last := i == len(cells)-1
+			k := templateKey{e.Name, sync}
+			failed[k] = map[string]bool{}
+			for _, op := range cells {
 				p.Steps = append(p.Steps, plan.Step{Target: e.Name, Workload: op, Run: func(ctx context.Context, r plan.Rep) (runs []result.Run, err error) {
 					defer func() {
-						// The engine's templates are done with after its last
-						// cell, or when the run stops.
+						// The engine's template is done with after its last
+						// cell of the last repetition, or when the run stops;
+						// after a failed last cell it is made again if needed.
+						last := op == lastLeft(cells, failed[k])
+						if err != nil {
+							failed[k][op] = true
+						}
 						if ctx.Err() != nil || (last && (r.N >= max(m.Repeat, 1) || err != nil)) {
 							err = errors.Join(err, tpl.drop(e.Name, sync))
 						}
@@ -62,6 +75,16 @@ func (m *Matrix) Plan() plan.Plan {
 		}
 	}
 	return p
+}
+
+// lastLeft is the last of cells that has not failed.
+func lastLeft(cells []string, failed map[string]bool) string {
+	for i := len(cells) - 1; i >= 0; i-- {
+		if !failed[cells[i]] {
+			return cells[i]
+		}
+	}
+	return ""
 }
 
 // cells are the operations that each need a run of their own: setmixed

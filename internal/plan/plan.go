@@ -56,6 +56,13 @@ type Plan struct {
 	// KeepGoing runs the remaining steps after one fails (a broken engine
 	// must not stop a K/V matrix); otherwise the first failure ends the plan.
 	KeepGoing bool
+	// Interleave runs every step once, then every step again, Repeat
+	// times, instead of each step's repetitions back to back (a capacity
+	// search's confirmations stay back to back): the
+	// repetitions of a step then see the machine at moments far apart, so
+	// their spread shows a load that comes and goes over the run, not only
+	// within a second. A step that failed is not run again.
+	Interleave bool
 	// Search, when set, makes every step a capacity search: the step runs
 	// at the rates the search chooses (Rep.Rate), and Repeat repeats the
 	// confirmation at the answer.
@@ -75,38 +82,64 @@ type Sink interface {
 // joins the steps' errors; cancellation is not an error (the runs say they
 // were interrupted).
 func Execute(ctx context.Context, p Plan, sink Sink) error {
-	repeat := max(p.Repeat, 1)
 	var errs []error
-	for _, st := range p.Steps {
-		rep := func(n int) Rep {
-			return Rep{N: n, Seed: p.Seed + uint64(n-1), Watch: sink.Watcher(p.Family, st.Target, st.Workload, st.Ops...),
-				WatchAs: func(workload string, ops ...string) load.Watcher {
-					return sink.Watcher(p.Family, st.Target, workload, ops...)
-				}}
-		}
-		if p.Search != nil {
-			if err := search(ctx, p, st, rep, sink); err != nil {
+	if p.Search != nil {
+		for _, st := range p.Steps {
+			if err := search(ctx, p, st, repOf(p, st, sink), sink); err != nil {
 				errs = append(errs, fmt.Errorf("%s/%s: %w", st.Target, st.Workload, err))
 				if !p.KeepGoing {
 					return errors.Join(errs...)
 				}
 			}
+		}
+		return errors.Join(errs...)
+	}
+	failed := make([]bool, len(p.Steps))
+	for _, at := range p.order() {
+		if failed[at.step] || ctx.Err() != nil {
 			continue
 		}
-		for n := 1; n <= repeat && ctx.Err() == nil; n++ {
-			runs, err := st.Run(ctx, rep(n))
-			setFamily(runs, p.Family)
-			sink.Add(runs...)
-			if err != nil {
-				errs = append(errs, fmt.Errorf("%s/%s: %w", st.Target, st.Workload, err))
-				if !p.KeepGoing {
-					return errors.Join(errs...)
-				}
-				break // the next repetitions would fail the same way
+		st := p.Steps[at.step]
+		runs, err := st.Run(ctx, repOf(p, st, sink)(at.n))
+		setFamily(runs, p.Family)
+		sink.Add(runs...)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s/%s: %w", st.Target, st.Workload, err))
+			if !p.KeepGoing {
+				return errors.Join(errs...)
 			}
+			failed[at.step] = true // the next repetitions would fail the same way
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// stepRep is repetition n of step number step.
+type stepRep struct{ step, n int }
+
+// order is the order the plan's repetitions run in: each step's back to
+// back, or with Interleave every step once per repetition.
+func (p Plan) order() []stepRep {
+	repeat := max(p.Repeat, 1)
+	var out []stepRep
+	for i := range len(p.Steps) * repeat {
+		if p.Interleave {
+			out = append(out, stepRep{step: i % len(p.Steps), n: i/len(p.Steps) + 1})
+		} else {
+			out = append(out, stepRep{step: i / repeat, n: i%repeat + 1})
+		}
+	}
+	return out
+}
+
+// repOf returns the repetitions of step st.
+func repOf(p Plan, st Step, sink Sink) func(n int) Rep {
+	return func(n int) Rep {
+		return Rep{N: n, Seed: p.Seed + uint64(n-1), Watch: sink.Watcher(p.Family, st.Target, st.Workload, st.Ops...),
+			WatchAs: func(workload string, ops ...string) load.Watcher {
+				return sink.Watcher(p.Family, st.Target, workload, ops...)
+			}}
+	}
 }
 
 // Errors splits Execute's error into its steps' errors, so that each can be

@@ -48,6 +48,12 @@ func TestExecute(t *testing.T) {
 			[]string{"a:1:1"}, true},
 		{"keep going runs the other steps", plan.Plan{Family: "kv", Steps: []plan.Step{step("a", true), step("b", false)}, Repeat: 2, Seed: 1, KeepGoing: true},
 			[]string{"a:1:1", "b:1:1", "b:2:2"}, true},
+		{"interleaved: every step once, then every step again", plan.Plan{Family: "kv", Steps: []plan.Step{step("a", false), step("b", false)}, Repeat: 3, Seed: 7, Interleave: true},
+			[]string{"a:1:7", "b:1:7", "a:2:8", "b:2:8", "a:3:9", "b:3:9"}, false},
+		{"interleaved: a failed step is not run again", plan.Plan{Family: "kv", Steps: []plan.Step{step("a", true), step("b", false)}, Repeat: 2, Seed: 1, Interleave: true, KeepGoing: true},
+			[]string{"a:1:1", "b:1:1", "b:2:2"}, true},
+		{"interleaved: a failed step stops the plan", plan.Plan{Family: "kv", Steps: []plan.Step{step("a", false), step("b", true)}, Repeat: 2, Seed: 1, Interleave: true},
+			[]string{"a:1:1", "b:1:1"}, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -186,5 +187,67 @@ func TestKVRepetitionsAgree(t *testing.T) {
 	}
 	if want := "| get | 1.40µs |"; !strings.Contains(md.String(), want) {
 		t.Errorf("Markdown lacks %q:\n%s", want, md.String())
+	}
+}
+
+// The kv charts: batches/s on a chart of their own (beside ops/s on one
+// axis their bars would not show), over-time charts for a short cell with
+// intervals, and legends that list every name, given room to wrap.
+func TestKVCharts(t *testing.T) {
+	engines := []string{"badger", "bbolt", "bolt", "goleveldb", "pebble", "rocksdb", "buntdb", "btree", "btree:memory", "map", "map:memory"}
+	chartsOf := func(engines []string) map[string]Chart {
+		var runs []result.Run
+		for _, e := range engines {
+			for _, op := range []string{"set", "get", "batchset"} {
+				r := kvRun(e, op, "false", 1e6, 1000)
+				if op == "batchset" {
+					r.OpsPerS = 3000
+				}
+				// A 300 ms cell with a snapshot every 30 ms.
+				r = withIntervals(r, 1, 30000, 30000, 30000, 30000, 30000, 30000, 30000, 30000, 30000, 30000)
+				runs = append(runs, r)
+			}
+		}
+		cs, err := Charts([]Source{{Name: "kv.json", Doc: &result.Document{Runs: runs}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]Chart{}
+		for _, c := range cs {
+			out[c.Title] = c
+		}
+		return out
+	}
+	xOps := func(c Chart) []string { return c.Option["xAxis"].(map[string]any)["data"].([]string) }
+
+	all := chartsOf(engines)
+	ops, ok := all["kv: throughput (ops/s)"]
+	if !ok {
+		t.Fatalf("no ops/s chart; charts: %v", slices.Collect(maps.Keys(all)))
+	}
+	if got := xOps(ops); !slices.Equal(got, []string{"set", "get"}) {
+		t.Errorf("ops/s chart shows %v, want set and get without batchset", got)
+	}
+	batches, ok := all["kv batchset: throughput (batches/s)"]
+	if !ok || !slices.Equal(xOps(batches), []string{"batchset"}) {
+		t.Errorf("no batches/s chart of batchset alone: %v", batches.Option)
+	}
+	for _, w := range []string{"set", "get", "batchset"} {
+		if _, ok := all["kv "+w+": throughput over time (▲ failed operations)"]; !ok {
+			t.Errorf("no over-time chart for the 300 ms %s cells", w)
+		}
+	}
+	two := chartsOf(engines[:2])
+	for title, c := range all {
+		legend := c.Option["legend"].(map[string]any)
+		if legend["type"] != "plain" {
+			t.Errorf("%s: legend %v pages its names", title, legend["type"])
+		}
+		if names := seriesNames(c.Option["series"].([]any)); len(names) < len(engines) {
+			t.Errorf("%s: legend of %d names, want every engine's", title, len(names))
+		}
+		if c.Height <= two[title].Height {
+			t.Errorf("%s: %d px with 11 engines' names, %d with 2: no room made for the legend's rows", title, c.Height, two[title].Height)
+		}
 	}
 }
