@@ -19,6 +19,7 @@ type boltStore struct{ db *bolt.DB }
 var (
 	_ Store   = (*boltStore)(nil)
 	_ Batcher = (*boltStore)(nil)
+	_ Scanner = (*boltStore)(nil)
 )
 
 func openBolt(_ context.Context, o Options) (Store, error) {
@@ -81,3 +82,16 @@ func (s *boltStore) SetBatch(keys, values [][]byte) error {
 }
 
 func (s *boltStore) Close() error { return s.db.Close() }
+
+func (s *boltStore) Scan(start []byte, limit int, visit func(key, value []byte)) (int, error) {
+	n := 0
+	err := s.db.View(func(tx *bolt.Tx) error {
+		c := tx.Bucket(boltBucket).Cursor()
+		for k, v := c.Seek(start); k != nil && n < limit; k, v = c.Next() {
+			visit(k, v)
+			n++
+		}
+		return nil
+	})
+	return n, err
+}

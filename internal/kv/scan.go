@@ -1,0 +1,18 @@
+package kv
+
+import "fmt"
+
+// Scanner is a Store that reads keys in order: every engine with ordered
+// iteration has it (YCSB's workload E scans). Find it with a type
+// assertion; a hash map has none.
+type Scanner interface {
+	// Scan calls visit with up to limit keys, the first at or after start,
+	// in ascending byte order, each with its value, and returns how many it
+	// visited. key and value are valid only during the call.
+	Scan(start []byte, limit int, visit func(key, value []byte)) (int, error)
+}
+
+// errNoScan says what a store without ordered iteration cannot do.
+func errNoScan(engine string) error {
+	return fmt.Errorf("%s cannot scan: it has no ordered iteration", engine)
+}
