@@ -33,6 +33,7 @@ type Matrix struct {
 	Repeat int
 	// Flags are recorded in every run's params, before the kv keys.
 	Flags map[string]string
+	YCSB  YCSBSpec
 }
 
 // Plan returns the matrix as a plan: one step per fsync mode × engine,
@@ -45,7 +46,8 @@ func (m *Matrix) Plan() plan.Plan {
 		for _, e := range m.Engines {
 			p.Steps = append(p.Steps, plan.Step{Target: e.Name, Workload: "matrix", Run: func(ctx context.Context, r plan.Rep) ([]result.Run, error) {
 				var runs []result.Run
-				err := m.engine(ctx, e, sync, r, func(run result.Run) { runs = append(runs, run) })
+				add := func(run result.Run) { runs = append(runs, run) }
+				err := errors.Join(m.engine(ctx, e, sync, r, add), m.ycsbCells(ctx, e, sync, r, add))
 				return runs, err
 			}})
 		}
@@ -54,6 +56,9 @@ func (m *Matrix) Plan() plan.Plan {
 }
 
 func (m *Matrix) engine(ctx context.Context, e Engine, sync bool, r plan.Rep, add func(result.Run)) (err error) {
+	if !slices.ContainsFunc(m.Ops, notYCSB) {
+		return nil // the YCSB cells open stores of their own
+	}
 	knobs, err := e.ResolveParams(m.Params[e.Name])
 	if err != nil {
 		return err
@@ -90,8 +95,8 @@ func (m *Matrix) engine(ctx context.Context, e Engine, sync bool, r plan.Rep, ad
 	}
 	params := m.params(e, knobs, sync)
 	for _, op := range m.Ops {
-		if op == "getmixed" && slices.Contains(m.Ops, "setmixed") {
-			continue // the setmixed run reported it
+		if op == "getmixed" && slices.Contains(m.Ops, "setmixed") || isYCSB(op) {
+			continue // the setmixed run reported it; ycsbCells runs YCSB's
 		}
 		if ctx.Err() != nil {
 			return nil

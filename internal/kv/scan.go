@@ -1,6 +1,9 @@
 package kv
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
 // Scanner is a Store that reads keys in order: every engine with ordered
 // iteration has it (YCSB's workload E scans). Find it with a type
@@ -12,7 +15,10 @@ type Scanner interface {
 	Scan(start []byte, limit int, visit func(key, value []byte)) (int, error)
 }
 
+// errNoOrder is what errNoScan wraps.
+var errNoOrder = errors.New("it has no ordered iteration")
+
 // errNoScan says what a store without ordered iteration cannot do.
 func errNoScan(engine string) error {
-	return fmt.Errorf("%s cannot scan: it has no ordered iteration", engine)
+	return fmt.Errorf("%s cannot scan: %w", engine, errNoOrder)
 }

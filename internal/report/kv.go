@@ -56,13 +56,13 @@ func kvMode(w io.Writer, mode string, runs []result.Run, disk result.Disk) error
 	if mode == "true" {
 		fsync = "fsync on (every write durable before it is acknowledged)"
 	}
-	p := runs[0].Params
+	p := kvHeaderRun(runs).Params
 	preload := kvCount(p["preloaded_keys"]) + " keys preloaded"
 	if p["preloaded_keys"] == "0" {
 		preload = "no keys preloaded" // only set and batchset ran
 	}
-	fmt.Fprintf(w, "kv  %s  ·  %s workers  ·  %s  ·  key %sB value %sB  ·  %s\n",
-		fsync, p["workers"], preload, p["key-size"], p["value-size"], kvWindow(p, rows))
+	fmt.Fprintf(w, "kv  %s  ·  %s workers  ·  %s  ·  %s  ·  %s\n",
+		fsync, p["workers"], preload, kvSizes(p, rows), kvWindow(p, rows))
 	if mode == "true" {
 		fmt.Fprintln(w, kvDiskLine(disk))
 	}
@@ -71,6 +71,9 @@ func kvMode(w io.Writer, mode string, runs []result.Run, disk result.Disk) error
 		r, ok := cells[[2]string{op, e}]
 		if !ok {
 			return "-"
+		}
+		if kvNotSupported(r) {
+			return "not supported"
 		}
 		s := f(r)
 		if r.Errors > 0 {
@@ -153,6 +156,9 @@ func kvWindow(p map[string]string, ops []string) string {
 	}
 	if slices.Contains(ops, "del") {
 		return p["duration"] + " per operation (del: each preloaded key once)"
+	}
+	if slices.Contains(ops, "ycsb-load") {
+		return p["duration"] + " per operation (ycsb-load: each record once)"
 	}
 	return p["duration"] + " per operation"
 }

@@ -255,3 +255,6 @@ func (r Record) UpdateField(rng *rand.Rand, record []byte) {
 	f := rng.IntN(r.FieldCount)
 	Fill(rng, record[f*r.FieldLength:(f+1)*r.FieldLength])
 }
+
+// Distribution names the distribution the choosers draw from.
+func (k *Keys) Distribution() string { return k.dist }
