@@ -22,7 +22,7 @@ func TestCheckOps(t *testing.T) {
 		// Run order is fixed whatever the order given: del last.
 		{in: []string{"del", "get", "set"}, want: []string{"set", "get", "del"}},
 		{in: []string{"getmixed", "getmixed"}, want: []string{"getmixed"}},
-		{in: []string{"set", "scan"}, wantErr: `unknown operation "scan" (known: set, get, setmixed, getmixed, batchset, del)`},
+		{in: []string{"set", "scan"}, wantErr: `unknown operation "scan" (known: set, get, setmixed, getmixed, batchset, del, ycsb-load, ycsb-a, ycsb-b, ycsb-c, ycsb-d, ycsb-e, ycsb-f)`},
 	}
 	for _, tt := range tests {
 		got, err := kv.CheckOps(tt.in)
