@@ -83,14 +83,9 @@ func (s *boltStore) SetBatch(keys, values [][]byte) error {
 
 func (s *boltStore) Close() error { return s.db.Close() }
 
-func (s *boltStore) Scan(start []byte, limit int, visit func(key, value []byte)) (int, error) {
-	n := 0
-	err := s.db.View(func(tx *bolt.Tx) error {
-		c := tx.Bucket(boltBucket).Cursor()
-		for k, v := c.Seek(start); k != nil && n < limit; k, v = c.Next() {
-			visit(k, v)
-			n++
-		}
+func (s *boltStore) Scan(start []byte, limit int, visit func(key, value []byte)) (n int, err error) {
+	err = s.db.View(func(tx *bolt.Tx) error {
+		n = scanCursor(tx.Bucket(boltBucket).Cursor(), start, limit, visit)
 		return nil
 	})
 	return n, err

@@ -22,3 +22,19 @@ var errNoOrder = errors.New("it has no ordered iteration")
 func errNoScan(engine string) error {
 	return fmt.Errorf("%s cannot scan: %w", engine, errNoOrder)
 }
+
+// cursor is what bolt's and bbolt's cursors have in common.
+type cursor interface {
+	Seek(seek []byte) (key, value []byte)
+	Next() (key, value []byte)
+}
+
+// scanCursor is Scan over a bolt or bbolt cursor.
+func scanCursor(c cursor, start []byte, limit int, visit func(key, value []byte)) int {
+	n := 0
+	for k, v := c.Seek(start); k != nil && n < limit; k, v = c.Next() {
+		visit(k, v)
+		n++
+	}
+	return n
+}
