@@ -27,6 +27,7 @@ type Zipfian struct {
 	items, base         int64
 	theta, alpha, zetan float64
 	eta, zeta2theta     float64
+	half                float64 // 0.5^theta, the second item's weight
 	countForZeta        int64
 }
 
@@ -36,6 +37,7 @@ func NewZipfian(min, max int64, constant, zetan float64) *Zipfian {
 	z := &Zipfian{items: max - min + 1, base: min, theta: constant, zetan: zetan}
 	z.zeta2theta = Zeta(0, 2, constant, 0)
 	z.alpha = 1 / (1 - constant)
+	z.half = math.Pow(0.5, constant)
 	z.countForZeta = z.items
 	z.eta = z.etaFor()
 	return z
@@ -80,7 +82,7 @@ func (z *Zipfian) NextOf(r *rand.Rand, itemCount int64) int64 {
 	if uz < 1 {
 		return z.base
 	}
-	if uz < 1+math.Pow(0.5, z.theta) {
+	if uz < 1+z.half {
 		return z.base + 1
 	}
 	return z.base + int64(float64(itemCount)*math.Pow(z.eta*u-z.eta+1, z.alpha))
