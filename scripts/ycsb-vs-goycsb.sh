@@ -34,7 +34,8 @@
 # Throughput: operations over the run phase's wall time (go-ycsb's "Run
 # finished, takes"; dbmeter's measured window). CPU per operation: go-ycsb's
 # from /usr/bin/time (user+sys of the run process) minus that of a run of
-# one operation (opening and closing the database), over the operations;
+# one operation per thread (opening and closing the database), over the
+# operations;
 # dbmeter's from its result document (client.cpu_s over the measured
 # window, load excluded). Both processes run the engine in-process, so both
 # figures include the engine's CPU.
@@ -97,15 +98,16 @@ run_goycsb() {
     rm -rf "$dir" && mkdir -p "$dir"
     mapfile -t props < <(goycsb_props "$db" "$w" "$OPS" "$dir")
     "$GOYCSB" load "$db" "${props[@]}" >"$work/load.log" 2>&1 || die "go-ycsb load $db failed: $(tail -3 "$work/load.log")"
-    # The cost of opening and closing: a run of one operation.
-    mapfile -t one < <(goycsb_props "$db" "$w" 1 "$dir")
+    # The cost of opening and closing: a run of one operation per thread
+    # (go-ycsb wants at least that many).
+    mapfile -t one < <(goycsb_props "$db" "$w" "$THREADS" "$dir")
     out=$(/usr/bin/time -f 'cpu %U %S' "$GOYCSB" run "$db" "${one[@]}" 2>&1) || die "go-ycsb run $db failed: $out"
     cpu1=$(awk '/^cpu /{print $2+$3}' <<<"$out")
     out=$(/usr/bin/time -f 'cpu %U %S' "$GOYCSB" run "$db" "${props[@]}" 2>&1) || die "go-ycsb run $db failed: $out"
     secs=$(go_seconds "$(awk '/^Run finished, takes /{print $4}' <<<"$out")")
     cpu=$(awk '/^cpu /{print $2+$3}' <<<"$out")
     grep -q ' - Takes(s): ' <<<"$out" || die "go-ycsb printed no results: $out"
-    jq -n "[$OPS / $secs, ($cpu - $cpu1) * 1e9 / ($OPS - 1)] | @tsv" -r
+    jq -n "[$OPS / $secs, ($cpu - $cpu1) * 1e9 / ($OPS - $THREADS)] | @tsv" -r
 }
 
 # One dbmeter run: prints "ops_s cpu_ns_per_op".
