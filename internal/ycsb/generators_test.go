@@ -66,19 +66,65 @@ func TestChoosersMatchGoYCSB(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			mine, ref := countMine(c.mine), countRef(c.ref, 3)
-			if x2, bound := chiSquare(mine, ref); x2 > bound {
-				t.Errorf("record by record, χ² = %.0f over %d records, bound %.0f: %s", x2, records, bound, curves(mine, ref))
-			}
-			// A thousand bins dilute a small change at the top of the
-			// curve; the hottest records, told apart by a third sample,
-			// show it.
-			bins := hottestBins(countRef(c.ref, 4))
-			if x2, bound := chiSquare(group(mine, bins), group(ref, bins)); x2 > bound {
-				t.Errorf("hottest records, χ² = %.1f over %d bins, bound %.1f: %s", x2, len(bins), bound, curves(mine, ref))
+			for _, d := range disagreements(c.mine, c.ref) {
+				t.Error(d)
 			}
 		})
 	}
+}
+
+// The comparison fails a chooser broken as a port could break it: a wrong
+// constant, a wrong precomputed zeta, the scramble left out, latest
+// favouring the oldest records, hotspot's fractions swapped. Each is
+// compared with the reference of the distribution it claims to be.
+func TestChoosersComparisonFailsBrokenOnes(t *testing.T) {
+	goScrambledRanks := generator.NewZipfian(0, 10_000_000_000, generator.ZipfianConstant, 26.46902820178302)
+	zipfianRef := func(r *mrand.Rand) int64 { return ycsb.FNVHash64(goScrambledRanks.Next(r)) % records }
+	scrambled := func(z *ycsb.Zipfian) ycsb.Chooser {
+		return chooserFunc(func(r *rand.Rand) int64 { return ycsb.FNVHash64(z.Next(r)) % records })
+	}
+	oldest := ycsb.NewZipfianRange(0, records-2, ycsb.ZipfianConstant)
+	cases := []struct {
+		name   string
+		broken ycsb.Chooser
+		ref    func(r *mrand.Rand) int64
+	}{
+		{"zipfian constant 0.98", scrambled(ycsb.NewZipfian(0, 10_000_000_000, 0.98, 26.46902820178302)), zipfianRef},
+		{"zipfian zeta 25", scrambled(ycsb.NewZipfian(0, 10_000_000_000, ycsb.ZipfianConstant, 25)), zipfianRef},
+		{"zipfian not scrambled", ycsb.NewZipfianRange(0, records-1, ycsb.ZipfianConstant), zipfianRef},
+		{"latest from the oldest", oldest, generator.NewSkewedLatest(generator.NewCounter(records)).Next},
+		{"hotspot fractions swapped", ycsb.NewHotspot(0, records-1, ycsb.HotspotOpnFraction, ycsb.HotspotDataFraction),
+			generator.NewHotspot(0, records-1, 0.2, 0.8).Next},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			if d := disagreements(c.broken, c.ref); len(d) == 0 {
+				t.Error("the comparison with go-ycsb passed a broken chooser")
+			}
+		})
+	}
+}
+
+type chooserFunc func(r *rand.Rand) int64
+
+func (f chooserFunc) Next(r *rand.Rand) int64 { return f(r) }
+
+// disagreements compares a million draws of mine with a million of ref,
+// record by record and over the hottest records, and says where the
+// frequency curves differ by more than chance allows.
+func disagreements(mine ycsb.Chooser, ref func(r *mrand.Rand) int64) []string {
+	var out []string
+	m, g := countMine(mine), countRef(ref, 3)
+	if x2, bound := chiSquare(m, g); x2 > bound {
+		out = append(out, fmt.Sprintf("record by record, χ² = %.0f over %d records, bound %.0f: %s", x2, records, bound, curves(m, g)))
+	}
+	// A thousand bins dilute a small change at the top of the curve; the
+	// hottest records, told apart by a third sample, show it.
+	bins := hottestBins(countRef(ref, 4))
+	if x2, bound := chiSquare(group(m, bins), group(g, bins)); x2 > bound {
+		out = append(out, fmt.Sprintf("hottest records, χ² = %.1f over %d bins, bound %.1f: %s", x2, len(bins), bound, curves(m, g)))
+	}
+	return out
 }
 
 func countMine(c ycsb.Chooser) []int64 {
