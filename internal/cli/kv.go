@@ -33,6 +33,7 @@ type kvFlags struct {
 	dir     string
 	params  []string
 	spec    kv.Spec
+	ycsb    kv.YCSBSpec
 }
 
 func newKVCmd(env Env) *cobra.Command {
@@ -55,10 +56,18 @@ With no flags it runs every engine built in and every operation.
             are all gone they are put back, untimed, and deleting goes on
   setmixed  one writer sets new keys while the other workers read: the writer
   getmixed  the same run: the readers
-  batchset  writes --batch keys per commit through the engine's batch API`,
+  batchset  writes --batch keys per commit through the engine's batch API
+
+YCSB's core workloads run when asked for (not by default), each on a store
+of its own loaded with --keys records (YCSB's recordcount):
+
+  ycsb-load  YCSB's load phase, timed: every record inserted once
+  ycsb-a … ycsb-f  workloads A–F with YCSB's mixes and key distributions;
+             each reports the whole mix and each operation in it`,
 		Example: `  dbmeter kv
   dbmeter kv --engines pebble,badger --ops set,get --fsync both --duration 5s
-  dbmeter kv --engines badger --param badger.value_threshold=64 --json kv.json`,
+  dbmeter kv --engines badger --param badger.value_threshold=64 --json kv.json
+  dbmeter kv --engines pebble,badger --ops ycsb-load,ycsb-a,ycsb-e --keys 100000 --duration 10s`,
 		Args: noArgs,
 	}
 	cmd.RunE = runE(func(cmd *cobra.Command, _ []string) error {
@@ -74,7 +83,7 @@ With no flags it runs every engine built in and every operation.
 			rf.cfg.Interval = cfg.Interval
 		}
 		m, err := kv.NewMatrix(kv.MatrixOptions{Engines: kf.engines, Ops: kf.ops, Fsync: kf.fsync, Spec: kf.spec, Params: kf.params,
-			Load: cfg, Repeat: rf.repeat, Flags: flagParams(cmd.Flags())})
+			Load: cfg, Repeat: rf.repeat, Flags: flagParams(cmd.Flags()), YCSB: kf.ycsb})
 		if err != nil {
 			return err
 		}
@@ -115,6 +124,11 @@ With no flags it runs every engine built in and every operation.
 	fs.StringVar(&kf.fsync, "fsync", "false", "make every write durable before it is acknowledged: false (off), true (on) or both")
 	fs.StringVar(&kf.dir, "dir", "", "directory for the engines' files: new, empty, or made by dbmeter (default: a temporary directory, removed afterwards)")
 	fs.StringArrayVar(&kf.params, "param", nil, "engine knob engine.key=value, repeatable (see docs/kv.md)")
+	ys := kv.DefaultYCSBSpec()
+	fs.IntVar(&kf.ycsb.Record.FieldCount, "field-count", ys.Record.FieldCount, "YCSB: fields per record")
+	fs.IntVar(&kf.ycsb.Record.FieldLength, "field-length", ys.Record.FieldLength, "YCSB: bytes per field")
+	fs.StringVar(&kf.ycsb.InsertOrder, "insert-order", ys.InsertOrder, "YCSB: record keys hold the hashed (hashed) or plain (ordered) record number")
+	fs.StringVar(&kf.ycsb.Distribution, "distribution", "", "YCSB: request distribution for every workload, zipfian, latest, uniform or hotspot (default: each workload's own)")
 	// The shared run flags include sharding, which kv refuses: not offered
 	// in its help, and refused in one line when given.
 	for _, name := range []string{"shard", "start-at"} {

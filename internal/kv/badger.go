@@ -20,6 +20,7 @@ type badgerStore struct{ db *badger.DB }
 var (
 	_ Store   = (*badgerStore)(nil)
 	_ Batcher = (*badgerStore)(nil)
+	_ Scanner = (*badgerStore)(nil)
 )
 
 func openBadger(_ context.Context, o Options) (Store, error) {
@@ -82,3 +83,28 @@ func (s *badgerStore) SetBatch(keys, values [][]byte) error {
 }
 
 func (s *badgerStore) Close() error { return s.db.Close() }
+
+// Scan iterates one read transaction, prefetching at most the values it
+// will visit.
+func (s *badgerStore) Scan(start []byte, limit int, visit func(key, value []byte)) (int, error) {
+	n := 0
+	err := s.db.View(func(txn *badger.Txn) error {
+		opts := badger.DefaultIteratorOptions
+		opts.PrefetchSize = max(1, min(limit, opts.PrefetchSize))
+		it := txn.NewIterator(opts)
+		defer it.Close()
+		for it.Seek(start); it.Valid() && n < limit; it.Next() {
+			item := it.Item()
+			err := item.Value(func(v []byte) error {
+				visit(item.Key(), v)
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			n++
+		}
+		return nil
+	})
+	return n, err
+}

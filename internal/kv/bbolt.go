@@ -22,6 +22,7 @@ type bboltStore struct{ db *bbolt.DB }
 var (
 	_ Store   = (*bboltStore)(nil)
 	_ Batcher = (*bboltStore)(nil)
+	_ Scanner = (*bboltStore)(nil)
 )
 
 func openBbolt(_ context.Context, o Options) (Store, error) {
@@ -88,3 +89,11 @@ func (s *bboltStore) SetBatch(keys, values [][]byte) error {
 }
 
 func (s *bboltStore) Close() error { return s.db.Close() }
+
+func (s *bboltStore) Scan(start []byte, limit int, visit func(key, value []byte)) (n int, err error) {
+	err = s.db.View(func(tx *bbolt.Tx) error {
+		n = scanCursor(tx.Bucket(boltBucket).Cursor(), start, limit, visit)
+		return nil
+	})
+	return n, err
+}

@@ -19,6 +19,7 @@ type boltStore struct{ db *bolt.DB }
 var (
 	_ Store   = (*boltStore)(nil)
 	_ Batcher = (*boltStore)(nil)
+	_ Scanner = (*boltStore)(nil)
 )
 
 func openBolt(_ context.Context, o Options) (Store, error) {
@@ -81,3 +82,11 @@ func (s *boltStore) SetBatch(keys, values [][]byte) error {
 }
 
 func (s *boltStore) Close() error { return s.db.Close() }
+
+func (s *boltStore) Scan(start []byte, limit int, visit func(key, value []byte)) (n int, err error) {
+	err = s.db.View(func(tx *bolt.Tx) error {
+		n = scanCursor(tx.Bucket(boltBucket).Cursor(), start, limit, visit)
+		return nil
+	})
+	return n, err
+}

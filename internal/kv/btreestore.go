@@ -34,6 +34,38 @@ func (x treeIndex) set(key, val []byte) {
 
 func (x treeIndex) del(key []byte) { x.t.Delete(btreeEntry{key: key}) }
 
+// treeStore is a memStore over the tree: unlike the map's, its index is
+// ordered, so it scans.
+type treeStore struct {
+	*memStore
+	tree treeIndex
+}
+
+var _ Scanner = treeStore{}
+
+func (s treeStore) Scan(start []byte, limit int, visit func(key, value []byte)) (int, error) {
+	n := 0
+	if limit < 1 {
+		return 0, nil
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	s.tree.t.AscendGreaterOrEqual(btreeEntry{key: start}, func(e btreeEntry) bool {
+		visit(e.key, e.val)
+		n++
+		return n < limit
+	})
+	return n, nil
+}
+
+func newTreeStore(idx treeIndex, o Options, file string) (Store, error) {
+	s, err := newMemStore(idx, o, file)
+	if err != nil {
+		return nil, err
+	}
+	return treeStore{memStore: s, tree: idx}, nil
+}
+
 func newTreeIndex(name string, params map[string]string) (treeIndex, error) {
 	p, err := newKnobValues(name, btreeKnobs, params)
 	if err != nil {
@@ -54,7 +86,7 @@ func openBTreeAOF(_ context.Context, o Options) (Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newMemStore(idx, o, "btree.aof")
+	return newTreeStore(idx, o, "btree.aof")
 }
 
 func openBTreeMemory(_ context.Context, o Options) (Store, error) {
@@ -62,5 +94,5 @@ func openBTreeMemory(_ context.Context, o Options) (Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newMemStore(idx, Options{}, "")
+	return newTreeStore(idx, Options{}, "")
 }

@@ -18,6 +18,7 @@ type buntdbStore struct{ db *buntdb.DB }
 var (
 	_ Store   = (*buntdbStore)(nil)
 	_ Batcher = (*buntdbStore)(nil)
+	_ Scanner = (*buntdbStore)(nil)
 )
 
 // openBuntDB maps Sync to SyncPolicy Always, and no Sync to Never (its
@@ -100,3 +101,20 @@ func (s *buntdbStore) SetBatch(keys, values [][]byte) error {
 }
 
 func (s *buntdbStore) Close() error { return s.db.Close() }
+
+// Scan walks buntdb's key order (the "" index); its API hands out strings,
+// so each key and value is copied into bytes.
+func (s *buntdbStore) Scan(start []byte, limit int, visit func(key, value []byte)) (int, error) {
+	n := 0
+	if limit < 1 {
+		return 0, nil
+	}
+	err := s.db.View(func(tx *buntdb.Tx) error {
+		return tx.AscendGreaterOrEqual("", string(start), func(k, v string) bool {
+			visit([]byte(k), []byte(v))
+			n++
+			return n < limit
+		})
+	})
+	return n, err
+}

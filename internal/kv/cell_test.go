@@ -132,6 +132,7 @@ func TestSyncLabels(t *testing.T) {
 		{"btree:memory", "none (memory engine)", "none (memory engine)"},
 		{"map", "fsync of the append-only file after each write", "no fsync of the append-only file"},
 		{"map:memory", "none (memory engine)", "none (memory engine)"},
+		{"cznic/kv", "wait for the group commit (WAL fsync, once a second)", "no wait: acknowledged before the group commit (once a second) syncs it"},
 	}
 	seen := map[string]bool{}
 	for _, tt := range tests {
@@ -160,7 +161,7 @@ func TestSyncLabels(t *testing.T) {
 // and on has its switch set as the label says, where the engine shows it.
 func TestSyncSwitchesAsLabelled(t *testing.T) {
 	for _, sync := range []bool{false, true} {
-		for _, name := range []string{"bbolt", "bolt", "badger", "goleveldb", "pebble", "buntdb", "map", "btree"} {
+		for _, name := range []string{"bbolt", "bolt", "badger", "goleveldb", "pebble", "buntdb", "map", "btree", "cznic/kv"} {
 			e, _ := Lookup(name)
 			s, err := e.Open(context.Background(), Options{Dir: t.TempDir(), Sync: sync})
 			if err != nil {
@@ -182,6 +183,10 @@ func TestSyncSwitchesAsLabelled(t *testing.T) {
 				got = buntSyncs(t, s)
 			case *memStore:
 				got = s.aof.sync
+			case treeStore:
+				got = s.aof.sync
+			case *cznicStore:
+				got = s.sync
 			default:
 				t.Fatalf("%s: no check for %T", name, s)
 			}

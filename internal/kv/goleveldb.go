@@ -7,6 +7,7 @@ import (
 
 	"github.com/syndtr/goleveldb/leveldb"
 	"github.com/syndtr/goleveldb/leveldb/opt"
+	"github.com/syndtr/goleveldb/leveldb/util"
 )
 
 var goleveldbKnobs = []Knob{
@@ -23,6 +24,7 @@ type goleveldbStore struct {
 var (
 	_ Store   = (*goleveldbStore)(nil)
 	_ Batcher = (*goleveldbStore)(nil)
+	_ Scanner = (*goleveldbStore)(nil)
 )
 
 func openGoLevelDB(_ context.Context, o Options) (Store, error) {
@@ -71,3 +73,14 @@ func (s *goleveldbStore) SetBatch(keys, values [][]byte) error {
 }
 
 func (s *goleveldbStore) Close() error { return s.db.Close() }
+
+func (s *goleveldbStore) Scan(start []byte, limit int, visit func(key, value []byte)) (int, error) {
+	it := s.db.NewIterator(&util.Range{Start: start}, nil)
+	defer it.Release()
+	n := 0
+	for ok := it.First(); ok && n < limit; ok = it.Next() {
+		visit(it.Key(), it.Value())
+		n++
+	}
+	return n, it.Error()
+}

@@ -34,6 +34,7 @@ type Matrix struct {
 	Repeat int
 	// Flags are recorded in every run's params, before the kv keys.
 	Flags map[string]string
+	YCSB  YCSBSpec
 }
 
 // Plan returns the matrix as a plan: one step per fsync mode × engine ×
@@ -106,6 +107,17 @@ func (m *Matrix) cells() []string {
 // template for its fsync mode and seed, which openCell made once; a memory
 // engine is preloaded afresh.
 func (m *Matrix) cell(ctx context.Context, e Engine, sync bool, op string, r plan.Rep, tpl *templates) (runs []result.Run, err error) {
+	if isYCSB(op) {
+		// YCSB's records are not the matrix's keys: a YCSB cell loads a
+		// store of its own (ycsb-load starts from an empty one), never a
+		// copy of the template.
+		runtime.GC()
+		runs, err = m.ycsbCell(ctx, e, sync, op, r)
+		if err != nil {
+			err = fmt.Errorf("%s %s: %w", e.Name, op, err)
+		}
+		return runs, err
+	}
 	knobs, err := e.ResolveParams(m.Params[e.Name])
 	if err != nil {
 		return nil, err
@@ -310,5 +322,10 @@ func FigureDeclarations() result.Declarations {
 		"disk_bytes_start": result.Max("bytes"),
 		"disk_bytes_end":   result.Max("bytes"),
 		"del_rounds":       result.Sum("rounds"),
+		// YCSB: the share of the cell's operations that went to its
+		// hottest 1% of records (each shard would find its own), and a
+		// cell the engine cannot run.
+		"hottest_1pct_share": result.Mean("share", "ops"),
+		"not_supported":      result.Max("flag"),
 	}
 }

@@ -22,6 +22,7 @@ type MatrixOptions struct {
 	Repeat  int
 	// Flags are recorded in every run's params.
 	Flags map[string]string
+	YCSB  YCSBSpec
 }
 
 // NewMatrix checks o and returns the matrix it asks for; its errors are
@@ -44,7 +45,7 @@ func newMatrix(o MatrixOptions) (*Matrix, error) {
 	if err != nil {
 		return nil, err
 	}
-	ops, err := names.Parse("ops", strings.Join(o.Ops, ","), Ops())
+	ops, err := names.Parse("ops", strings.Join(o.Ops, ","), knownOps())
 	if err != nil {
 		return nil, err
 	}
@@ -73,7 +74,10 @@ func newMatrix(o MatrixOptions) (*Matrix, error) {
 	if slices.Contains(ops, "del") && o.Spec.Keys < o.Load.Workers {
 		return nil, fmt.Errorf("del needs --keys (%d) of at least --workers (%d)", o.Spec.Keys, o.Load.Workers)
 	}
-	return &Matrix{Engines: engines, Ops: ops, Fsync: modes, Spec: o.Spec, Params: params, Load: o.Load, Repeat: o.Repeat, Flags: o.Flags}, nil
+	if err := checkYCSB(ops, o); err != nil {
+		return nil, err
+	}
+	return &Matrix{Engines: engines, Ops: ops, Fsync: modes, Spec: o.Spec, Params: params, Load: o.Load, Repeat: o.Repeat, Flags: o.Flags, YCSB: o.YCSB}, nil
 }
 
 // engineNames reads --engines: "all", or names, each known to dbmeter (a

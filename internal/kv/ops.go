@@ -17,13 +17,14 @@ func Ops() []string { return slices.Clone(opOrder) }
 // CheckOps returns ops in run order without duplicates, or an error naming
 // the first unknown one and the known ones.
 func CheckOps(ops []string) ([]string, error) {
+	known := knownOps()
 	for _, op := range ops {
-		if !slices.Contains(opOrder, op) {
-			return nil, fmt.Errorf("unknown operation %q (known: %s)", op, strings.Join(opOrder, ", "))
+		if !slices.Contains(known, op) {
+			return nil, fmt.Errorf("unknown operation %q (known: %s)", op, strings.Join(known, ", "))
 		}
 	}
 	var out []string
-	for _, op := range opOrder {
+	for _, op := range known {
 		if slices.Contains(ops, op) {
 			out = append(out, op)
 		}

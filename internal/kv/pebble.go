@@ -21,6 +21,7 @@ type pebbleStore struct {
 var (
 	_ Store   = (*pebbleStore)(nil)
 	_ Batcher = (*pebbleStore)(nil)
+	_ Scanner = (*pebbleStore)(nil)
 )
 
 func openPebble(_ context.Context, o Options) (Store, error) {
@@ -81,3 +82,20 @@ func (s *pebbleStore) Close() error { return s.db.Close() }
 type quietPebbleLogger struct{ pebble.Logger }
 
 func (quietPebbleLogger) Infof(string, ...any) {}
+
+func (s *pebbleStore) Scan(start []byte, limit int, visit func(key, value []byte)) (int, error) {
+	it, err := s.db.NewIter(&pebble.IterOptions{LowerBound: start})
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for ok := it.First(); ok && n < limit; ok = it.Next() {
+		v, err := it.ValueAndErr()
+		if err != nil {
+			return n, errors.Join(err, it.Close())
+		}
+		visit(it.Key(), v)
+		n++
+	}
+	return n, it.Close() // Close returns the iteration's error
+}

@@ -30,6 +30,7 @@ type rocksdbStore struct {
 var (
 	_ Store   = (*rocksdbStore)(nil)
 	_ Batcher = (*rocksdbStore)(nil)
+	_ Scanner = (*rocksdbStore)(nil)
 )
 
 func openRocksDB(_ context.Context, o Options) (Store, error) {
@@ -101,4 +102,18 @@ func (s *rocksdbStore) free() {
 	s.opts.Destroy()
 	s.bbto.Destroy()
 	s.cache.Destroy()
+}
+
+func (s *rocksdbStore) Scan(start []byte, limit int, visit func(key, value []byte)) (int, error) {
+	it := s.db.NewIterator(s.ro)
+	defer it.Close()
+	n := 0
+	for it.Seek(start); it.Valid() && n < limit; it.Next() {
+		k, v := it.Key(), it.Value()
+		visit(k.Data(), v.Data())
+		k.Free()
+		v.Free()
+		n++
+	}
+	return n, it.Err()
 }

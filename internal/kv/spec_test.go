@@ -22,7 +22,7 @@ func TestCheckOps(t *testing.T) {
 		// Run order is fixed whatever the order given.
 		{in: []string{"del", "get", "update", "set"}, want: []string{"set", "update", "get", "del"}},
 		{in: []string{"getmixed", "getmixed"}, want: []string{"getmixed"}},
-		{in: []string{"set", "scan"}, wantErr: `unknown operation "scan" (known: set, update, get, setmixed, getmixed, batchset, del)`},
+		{in: []string{"set", "scan"}, wantErr: `unknown operation "scan" (known: set, update, get, setmixed, getmixed, batchset, del, ycsb-load, ycsb-a, ycsb-b, ycsb-c, ycsb-d, ycsb-e, ycsb-f)`},
 	}
 	for _, tt := range tests {
 		got, err := kv.CheckOps(tt.in)

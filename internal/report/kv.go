@@ -64,19 +64,13 @@ func kvMode(w io.Writer, mode string, runs []result.Run, disk result.Disk) error
 	if mode == "true" {
 		fsync = "fsync on (every write durable before it is acknowledged)"
 	}
-	p := runs[0].Params
-	for _, r := range runs {
-		if r.Workload != "del" { // del's params say it had no warm-up
-			p = r.Params
-			break
-		}
-	}
+	p := kvHeaderRun(runs).Params
 	preload := kvCount(p["preloaded_keys"]) + " keys preloaded in every cell's store"
 	if p["preloaded_keys"] == "0" {
 		preload = "no keys preloaded" // from a dbmeter before 2026-11, where only set and batchset ran
 	}
-	fmt.Fprintf(w, "kv  %s  ·  %s workers  ·  %s  ·  key %sB value %sB  ·  %s\n",
-		fsync, p["workers"], preload, p["key-size"], p["value-size"], kvWindow(p, repeat))
+	fmt.Fprintf(w, "kv  %s  ·  %s workers  ·  %s  ·  %s  ·  %s\n",
+		fsync, p["workers"], preload, kvSizes(p, rows), kvWindow(p, rows, repeat))
 	if mode == "true" {
 		fmt.Fprintln(w, kvDiskLine(disk))
 	}
@@ -85,6 +79,9 @@ func kvMode(w io.Writer, mode string, runs []result.Run, disk result.Disk) error
 		r, ok := cells[[2]string{op, e}]
 		if !ok {
 			return "-"
+		}
+		if kvNotSupported(r) {
+			return "not supported"
 		}
 		s := f(r)
 		if r.Errors > 0 {
@@ -167,13 +164,16 @@ func kvMode(w io.Writer, mode string, runs []result.Run, disk result.Disk) error
 }
 
 // kvWindow says how long each cell ran, and how often.
-func kvWindow(p map[string]string, repeat int) string {
+func kvWindow(p map[string]string, ops []string, repeat int) string {
 	s := p["duration"] + " per cell"
 	if c := p["count"]; c != "" && c != "0" {
 		s = c + " ops per cell"
 	}
 	if w := p["warmup"]; w != "" && w != "0s" {
 		s += " after " + w + " of warm-up"
+	}
+	if slices.Contains(ops, "ycsb-load") {
+		s += " (ycsb-load: each record once)"
 	}
 	if repeat > 1 {
 		s += fmt.Sprintf(", median of %d", repeat)

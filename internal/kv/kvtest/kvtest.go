@@ -1,5 +1,6 @@
 // Package kvtest is the conformance suite every kv engine passes: basic
 // get/set/delete semantics, batches, concurrent use, unknown parameters,
+// ordered scans for engines that have them,
 // and for engines that keep data on disk, reopening and the fsync crash
 // test. The suite runs over the registry, so a new engine is tested as soon
 // as its line in engines.go exists.
@@ -22,6 +23,7 @@ func Run(t *testing.T, e kv.Engine) {
 	t.Run("batch", func(t *testing.T) { testBatch(t, e) })
 	t.Run("concurrent", func(t *testing.T) { testConcurrent(t, e) })
 	t.Run("unknown-param", func(t *testing.T) { testUnknownParam(t, e) })
+	t.Run("scan", func(t *testing.T) { testScan(t, e) })
 	if !e.Persistent() {
 		return
 	}
