@@ -39,7 +39,7 @@ func TestLookup(t *testing.T) {
 		{"badger", ""},
 		{"map:memory", ""},
 		{"cznic/kv", ""},
-		{"leveldb", `unknown engine "leveldb" (known: badger, bbolt`}, // ErrUnknownEngine
+		{"leveldb", `unknown engine "leveldb" (did you mean "goleveldb"?); known: badger, bbolt`}, // ErrUnknownEngine
 	}
 	for _, tt := range tests {
 		_, err := kv.Lookup(tt.name)

@@ -72,7 +72,7 @@ func TestConfigGate(t *testing.T) {
 	modern := ch.Version{Major: 24, Minor: 8}
 	var goClients []string // external clients run only by name
 	for _, n := range Names() {
-		if clients[n].External == nil {
+		if registered(n).External == nil {
 			goClients = append(goClients, n)
 		}
 	}
