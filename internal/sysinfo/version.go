@@ -27,16 +27,25 @@ func WriteVersion(w io.Writer, all bool, modules []string) {
 		}
 		return
 	}
-	linked := map[string]string{}
+	var deps []*debug.Module
 	if bi, ok := debug.ReadBuildInfo(); ok {
-		for _, d := range bi.Deps {
-			linked[d.Path] = d.Version
-			if r := d.Replace; r != nil {
-				linked[d.Path] = strings.TrimSpace(d.Version + " => " + strings.TrimSpace(r.Path+" "+r.Version))
-			}
+		deps = bi.Deps
+	}
+	writeModules(w, deps, append([]string{measurementModule}, modules...))
+}
+
+// writeModules lists, sorted and once each, the modules that deps (what
+// the binary links) holds, with their version; a replaced module shows its
+// replacement.
+func writeModules(w io.Writer, deps []*debug.Module, modules []string) {
+	linked := map[string]string{}
+	for _, d := range deps {
+		linked[d.Path] = d.Version
+		if r := d.Replace; r != nil {
+			linked[d.Path] = strings.TrimSpace(d.Version + " => " + strings.TrimSpace(r.Path+" "+r.Version))
 		}
 	}
-	paths := append([]string{measurementModule}, modules...)
+	paths := slices.Clone(modules)
 	slices.Sort(paths)
 	for _, p := range slices.Compact(paths) {
 		if v, ok := linked[p]; ok {
