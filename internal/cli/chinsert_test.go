@@ -23,7 +23,7 @@ func TestCHInsertBadInput(t *testing.T) {
 		code int
 		want string
 	}{
-		{"unknown client", []string{"--dsn", "clickhouse://h", "--clients", "clickhouse-go-v3"}, 2, "known clients are ch-go, "},
+		{"unknown client", []string{"--dsn", "clickhouse://h", "--clients", "clickhouse-go-v3"}, 2, "; known: ch-go, "},
 		{"bad dsn", []string{"--dsn", "http://u:secretpw@h:8123"}, 2, "want clickhouse://"},
 		{"no dsn", nil, 2, "--dsn is required"},
 		{"bad table", []string{"--dsn", "clickhouse://h", "--table", "a.b.c"}, 2, "want db.name"},

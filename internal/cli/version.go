@@ -2,10 +2,15 @@ package cli
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/spf13/cobra"
 
 	"github.com/dbmeter/dbmeter/internal/ch"
+	"github.com/dbmeter/dbmeter/internal/ch/insert"
+	"github.com/dbmeter/dbmeter/internal/ch/query/clients"
+	"github.com/dbmeter/dbmeter/internal/kv"
+	"github.com/dbmeter/dbmeter/internal/pg"
 	"github.com/dbmeter/dbmeter/internal/sysinfo"
 )
 
@@ -18,7 +23,7 @@ func newVersionCmd(env Env) *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&all, "all", false, "list every linked module, not only clients and engines")
 	cmd.RunE = runE(func(cmd *cobra.Command, _ []string) error {
-		sysinfo.WriteVersion(env.Stdout, all)
+		sysinfo.WriteVersion(env.Stdout, all, registeredModules())
 		vs, err := ch.WorkerVersions(cmd.Context(), env.Getenv)
 		if err != nil {
 			return err
@@ -37,4 +42,11 @@ func newVersionCmd(env Env) *cobra.Command {
 		return nil
 	})
 	return cmd
+}
+
+// registeredModules gathers the Go modules that the registries of engines,
+// drivers and client paths in this build name: the ones whose version
+// changes the numbers.
+func registeredModules() []string {
+	return slices.Concat(kv.Modules(), pg.DriverModules(), insert.Modules(), clients.Modules())
 }

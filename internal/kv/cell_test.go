@@ -138,9 +138,9 @@ func TestSyncLabels(t *testing.T) {
 	for _, tt := range tests {
 		seen[tt.engine] = true
 		var e Engine
-		for _, r := range registry() {
+		for _, r := range engines().Entries() { // rocksdb too, built in or not
 			if r.Name == tt.engine {
-				e = r
+				e, e.Name = r.Value, r.Name
 			}
 		}
 		m := &Matrix{Spec: DefaultSpec()}
@@ -150,8 +150,8 @@ func TestSyncLabels(t *testing.T) {
 			}
 		}
 	}
-	for _, e := range registry() {
-		if e.Open != nil && !seen[e.Name] {
+	for _, e := range engines().Entries() {
+		if e.Value.Open != nil && !seen[e.Name] {
 			t.Errorf("engine %s has no fsync labels in this test", e.Name)
 		}
 	}

@@ -39,7 +39,7 @@ func TestLookup(t *testing.T) {
 		{"badger", ""},
 		{"map:memory", ""},
 		{"cznic/kv", ""},
-		{"leveldb", `unknown engine "leveldb" (known: badger, bbolt`}, // ErrUnknownEngine
+		{"leveldb", `unknown engine "leveldb" (did you mean "goleveldb"?); known: badger, bbolt`}, // ErrUnknownEngine
 	}
 	for _, tt := range tests {
 		_, err := kv.Lookup(tt.name)
@@ -52,7 +52,8 @@ func TestLookup(t *testing.T) {
 	}
 }
 
-// Without -tags rocksdb, asking for rocksdb must say how to get it.
+// Without -tags rocksdb, asking for rocksdb must say how to get it, and
+// its module is not listed.
 func TestRocksDBTag(t *testing.T) {
 	_, err := kv.Lookup("rocksdb")
 	built := slices.Contains(kv.Names(), "rocksdb")
@@ -61,6 +62,10 @@ func TestRocksDBTag(t *testing.T) {
 		t.Fatalf("rocksdb is registered but Lookup fails: %v", err)
 	case !built && (err == nil || err.Error() != "engine rocksdb is not built in (build with -tags rocksdb)"):
 		t.Fatalf("Lookup(rocksdb) without the tag = %v", err)
+	}
+	// dbmeter version lists the binding only when the binary links it.
+	if listed := slices.Contains(kv.Modules(), "github.com/linxGnu/grocksdb"); listed != built {
+		t.Errorf("Modules() lists grocksdb: %v, rocksdb built in: %v", listed, built)
 	}
 }
 

@@ -8,3 +8,5 @@ var (
 	openRocksDB  Opener
 	rocksdbKnobs []Knob
 )
+
+const rocksdbMissing = "not built in (build with -tags rocksdb)"

@@ -1,6 +1,7 @@
 package kv
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -63,8 +64,8 @@ func SplitParams(settings []string) (map[string]map[string]string, error) {
 			return nil, fmt.Errorf("parameter %q: want engine.key=value, e.g. badger.value_threshold=1024", s)
 		}
 		engine, key := name[:dot], name[dot+1:]
-		if !knownEngine(engine) {
-			return nil, fmt.Errorf("parameter %q: unknown engine %q (known: %s)", s, engine, strings.Join(Names(), ", "))
+		if _, err := Lookup(engine); errors.Is(err, ErrUnknownEngine) {
+			return nil, fmt.Errorf("parameter %q: %w", s, err)
 		}
 		if out[engine] == nil {
 			out[engine] = map[string]string{}

@@ -13,6 +13,9 @@ import (
 	"github.com/linxGnu/grocksdb"
 )
 
+// rocksdbMissing is empty: this build can run rocksdb.
+const rocksdbMissing = ""
+
 var rocksdbKnobs = []Knob{
 	{Key: "block_cache_size", Default: "8388608", Doc: "LRU block cache (bytes); RocksDB's own default is an 8 MiB cache"},
 	{Key: "write_buffer_size", Default: "67108864", Doc: "memtable size (bytes)"},

@@ -46,9 +46,16 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// Unknown is the error for a name that is not in known.
+// Unknown is the error for a name given to --flag that is not in known.
 func Unknown(flag, name string, known []string) error {
-	msg := fmt.Sprintf("unknown --%s value %q", flag, name)
+	return NotIn("--"+flag+" value", name, known)
+}
+
+// NotIn is the error for a name of a kind (an "engine", a "--ops value")
+// that is not in known: it suggests the closest known name, if one is near,
+// and lists them all.
+func NotIn(kind, name string, known []string) error {
+	msg := fmt.Sprintf("unknown %s %q", kind, name)
 	if best := Closest(name, known); best != "" {
 		msg += fmt.Sprintf(" (did you mean %q?)", best)
 	}

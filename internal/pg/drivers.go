@@ -1,36 +1,24 @@
 package pg
 
-import (
-	"fmt"
-	"sort"
-	"strings"
-)
+import "github.com/dbmeter/dbmeter/internal/registry"
 
-// drivers is every Go client dbmeter can benchmark PostgreSQL through. A new
-// driver is one file and one line here; the conformance test covers it.
-func drivers() map[string]Driver {
-	return map[string]Driver{
-		"pgx":        DriverFunc(openPgx),
-		"pgx-stdlib": DriverFunc(openPgxStdlib),
-		"pq":         DriverFunc(openPQ),
-	}
+// drivers is every Go client dbmeter can benchmark PostgreSQL through,
+// sorted by name. A new driver is one file and one line here; the
+// conformance test covers it.
+func drivers() registry.Registry[Driver] {
+	return registry.New("driver", []registry.Entry[Driver]{
+		{Name: "pgx", Modules: []string{"github.com/jackc/pgx/v5"}, Value: DriverFunc(openPgx)},
+		{Name: "pgx-stdlib", Modules: []string{"github.com/jackc/pgx/v5"}, Value: DriverFunc(openPgxStdlib)},
+		{Name: "pq", Modules: []string{"github.com/lib/pq"}, Value: DriverFunc(openPQ)},
+	})
 }
 
-// DriverNames lists the registered drivers.
-func DriverNames() []string {
-	var names []string
-	for n := range drivers() {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
+// DriverNames lists the registered drivers, sorted.
+func DriverNames() []string { return drivers().Names() }
 
-// LookupDriver returns the driver called name.
-func LookupDriver(name string) (Driver, error) {
-	d, ok := drivers()[name]
-	if !ok {
-		return nil, fmt.Errorf("unknown driver %q (drivers: %s)", name, strings.Join(DriverNames(), ", "))
-	}
-	return d, nil
-}
+// DriverModules lists the Go modules of the registered drivers.
+func DriverModules() []string { return drivers().Modules() }
+
+// LookupDriver returns the driver called name, or an error suggesting the
+// closest one and listing them all.
+func LookupDriver(name string) (Driver, error) { return drivers().Lookup(name) }

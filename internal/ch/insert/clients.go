@@ -2,11 +2,9 @@ package insert
 
 import (
 	"context"
-	"fmt"
-	"sort"
-	"strings"
 
 	"github.com/dbmeter/dbmeter/internal/ch"
+	"github.com/dbmeter/dbmeter/internal/registry"
 )
 
 // A Client is one registered insert path.
@@ -21,8 +19,6 @@ type Client struct {
 	// NoDelay says the path sets TCP_NODELAY through its dialer or an
 	// option (--tcp-nodelay).
 	NoDelay bool
-	// Module is the Go module that does the work.
-	Module string
 	// RoundTrip converts a block with the path's own build code, encodes
 	// the result with the library's own encoder and decodes it back,
 	// without a server. The conformance test checks that every path sends
@@ -31,8 +27,9 @@ type Client struct {
 	// DSN is what the path can take from the DSN; Prepare refuses the rest.
 	DSN ch.Honours
 	// External, when set, says the path runs outside dbmeter as worker
-	// processes (external.go); Module is then empty and the run records
-	// the worker's language, runtime and library instead.
+	// processes (external.go); its registry entry then names no module
+	// and the run records the worker's language, runtime and library
+	// instead.
 	External *ch.Worker
 }
 
@@ -45,24 +42,28 @@ var (
 	minV1 = ch.Version{Major: 1, Minor: 1, Patch: 54213}
 )
 
-// clients is the registry: one line per path.
-var clients = map[string]Client{
-	"clickhouse-go-row":        {Open: openV2Row, MinServer: minV2, Streams: true, NoDelay: true, Module: modV2, RoundTrip: roundTripV2Row, DSN: ch.HonoursV2},
-	"clickhouse-go-column":     {Open: openV2Column, MinServer: minV2, Streams: true, NoDelay: true, Module: modV2, RoundTrip: roundTripV2Column, DSN: ch.HonoursV2},
-	"ch-go":                    {Open: openCHGo, MinServer: minCHGo, Streams: true, NoDelay: true, Module: modCHGo, RoundTrip: roundTripCHGo, DSN: ch.HonoursCHGo},
-	"database-sql":             {Open: openSQL, MinServer: minV2, NoDelay: true, Module: modV2, RoundTrip: roundTripV2Row, DSN: ch.HonoursV2},
-	"sqlx":                     {Open: openSQLX, MinServer: minV2, NoDelay: true, Module: modSQLX, RoundTrip: roundTripV2Row, DSN: ch.HonoursV2},
-	"gorm":                     {Open: openGorm, MinServer: minV2, NoDelay: true, Module: modGorm, RoundTrip: roundTripGorm, DSN: ch.HonoursV2},
-	"clickhouse-go-v1":         {Open: openV1, MinServer: minV1, NoDelay: true, Module: modV1, RoundTrip: roundTripV1Row, DSN: ch.HonoursV1},
-	"sqlx-v1":                  {Open: openSQLXV1, MinServer: minV1, NoDelay: true, Module: modSQLX, RoundTrip: roundTripV1Row, DSN: ch.HonoursV1},
-	"clickhouse-go-v1-column":  {Open: openV1Column, MinServer: minV1, Streams: true, NoDelay: true, Module: modV1, RoundTrip: roundTripV1Column, DSN: ch.HonoursV1},
-	"php-seasclick":            {Open: openExternal, DSN: ch.HonoursWorker, External: ch.SeasClick.With("--api=insert")},
-	"php-seasclick-block":      {Open: openExternal, Streams: true, DSN: ch.HonoursWorker, External: ch.SeasClick.With("--api=block")},
-	"python-clickhouse-driver": {Open: openExternal, NoDelay: true, DSN: ch.HonoursWorker, External: ch.ClickHouseDriver.With()},
-	"worker":                   {Open: openExternal, Streams: true, NoDelay: true, DSN: ch.HonoursWorker, External: &ch.Worker{}},
+// clients is the registry: one line per path, sorted by name. An entry's
+// first module is the one that does the work, which a run records as its
+// "module" param.
+func clients() registry.Registry[Client] {
+	return registry.New("client", []registry.Entry[Client]{
+		{Name: "ch-go", Modules: []string{modCHGo}, Value: Client{Open: openCHGo, MinServer: minCHGo, Streams: true, NoDelay: true, RoundTrip: roundTripCHGo, DSN: ch.HonoursCHGo}},
+		{Name: "clickhouse-go-column", Modules: []string{modV2}, Value: Client{Open: openV2Column, MinServer: minV2, Streams: true, NoDelay: true, RoundTrip: roundTripV2Column, DSN: ch.HonoursV2}},
+		{Name: "clickhouse-go-row", Modules: []string{modV2}, Value: Client{Open: openV2Row, MinServer: minV2, Streams: true, NoDelay: true, RoundTrip: roundTripV2Row, DSN: ch.HonoursV2}},
+		{Name: "clickhouse-go-v1", Modules: []string{modV1}, Value: Client{Open: openV1, MinServer: minV1, NoDelay: true, RoundTrip: roundTripV1Row, DSN: ch.HonoursV1}},
+		{Name: "clickhouse-go-v1-column", Modules: []string{modV1}, Value: Client{Open: openV1Column, MinServer: minV1, Streams: true, NoDelay: true, RoundTrip: roundTripV1Column, DSN: ch.HonoursV1}},
+		{Name: "database-sql", Modules: []string{modV2}, Value: Client{Open: openSQL, MinServer: minV2, NoDelay: true, RoundTrip: roundTripV2Row, DSN: ch.HonoursV2}},
+		{Name: "gorm", Modules: []string{modGorm, "gorm.io/gorm", modV2}, Value: Client{Open: openGorm, MinServer: minV2, NoDelay: true, RoundTrip: roundTripGorm, DSN: ch.HonoursV2}},
+		{Name: "php-seasclick", Value: Client{Open: openExternal, DSN: ch.HonoursWorker, External: ch.SeasClick.With("--api=insert")}},
+		{Name: "php-seasclick-block", Value: Client{Open: openExternal, Streams: true, DSN: ch.HonoursWorker, External: ch.SeasClick.With("--api=block")}},
+		{Name: "python-clickhouse-driver", Value: Client{Open: openExternal, NoDelay: true, DSN: ch.HonoursWorker, External: ch.ClickHouseDriver.With()}},
+		{Name: "sqlx", Modules: []string{modSQLX, modV2}, Value: Client{Open: openSQLX, MinServer: minV2, NoDelay: true, RoundTrip: roundTripV2Row, DSN: ch.HonoursV2}},
+		{Name: "sqlx-v1", Modules: []string{modSQLX, modV1}, Value: Client{Open: openSQLXV1, MinServer: minV1, NoDelay: true, RoundTrip: roundTripV1Row, DSN: ch.HonoursV1}},
+		{Name: "worker", Value: Client{Open: openExternal, Streams: true, NoDelay: true, DSN: ch.HonoursWorker, External: &ch.Worker{}}},
+	})
 }
 
-// Module paths, as `dbmeter version` and the result's env list them.
+// Module paths, as `dbmeter version` and a run's "module" param name them.
 const (
 	modV2   = "github.com/ClickHouse/clickhouse-go/v2"
 	modV1   = "github.com/ClickHouse/clickhouse-go"
@@ -72,20 +73,22 @@ const (
 )
 
 // Names lists the registered paths, sorted.
-func Names() []string {
-	out := make([]string, 0, len(clients))
-	for n := range clients {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
-}
+func Names() []string { return clients().Names() }
 
-// Lookup returns the named path, or an error listing the known ones.
-func Lookup(name string) (Client, error) {
-	c, ok := clients[name]
-	if !ok {
-		return Client{}, fmt.Errorf("unknown client %q: known clients are %s", name, strings.Join(Names(), ", "))
+// Modules lists the Go modules of the registered paths.
+func Modules() []string { return clients().Modules() }
+
+// Lookup returns the named path, or an error suggesting the closest one and
+// listing them all.
+func Lookup(name string) (Client, error) { return clients().Lookup(name) }
+
+// module is the Go module that does the work of the named path, "" for one
+// that runs outside dbmeter.
+func module(name string) string {
+	for _, e := range clients().Entries() {
+		if e.Name == name && len(e.Modules) > 0 {
+			return e.Modules[0]
+		}
 	}
-	return c, nil
+	return ""
 }

@@ -17,18 +17,18 @@ func TestClients(t *testing.T) {
 	t.Parallel()
 	blocks := []*ch.Block{event.New(7).Block(1000), event.New(8).Block(1)}
 	for _, name := range Names() {
-		c := clients[name]
+		c := registered(name)
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			if c.External != nil {
 				// It runs outside dbmeter: its conformance is the worker
 				// tests (external_test.go) against a real server.
-				if c.Open == nil || c.Module != "" || c.RoundTrip != nil {
+				if c.Open == nil || module(name) != "" || c.RoundTrip != nil {
 					t.Fatalf("external entry %q mixes in Go client fields: %+v", name, c)
 				}
 				return
 			}
-			if c.Open == nil || c.RoundTrip == nil || c.Module == "" {
+			if c.Open == nil || c.RoundTrip == nil || module(name) == "" {
 				t.Fatalf("registry entry %q is incomplete: %+v", name, c)
 			}
 			if c.MinServer == (ch.Version{}) {
@@ -45,6 +45,12 @@ func TestClients(t *testing.T) {
 			}
 		})
 	}
+}
+
+// registered is the path called name, which the caller knows is registered.
+func registered(name string) Client {
+	c, _ := Lookup(name)
+	return c
 }
 
 func TestLookupUnknown(t *testing.T) {
@@ -66,7 +72,7 @@ func TestLookupUnknown(t *testing.T) {
 func BenchmarkRoundTrip(b *testing.B) {
 	blk := event.New(1).Block(10000)
 	for _, name := range Names() {
-		c := clients[name]
+		c := registered(name)
 		if c.RoundTrip == nil {
 			continue // an external client: BenchmarkExternal
 		}

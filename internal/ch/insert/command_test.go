@@ -59,7 +59,7 @@ func TestCommandResolveRefuses(t *testing.T) {
 		{"no dsn", func(c *Command) { c.DSN = "" }, nil, 0, "--dsn is required: the ClickHouse server's native address"},
 		{"bad dsn", func(c *Command) { c.DSN = "http://u:pw@h:8123" }, nil, 0, "want clickhouse://"},
 		{"empty clients", func(c *Command) { c.Clients = " , " }, nil, 0, "--clients is empty: name at least one of ch-go, "},
-		{"unknown client", func(c *Command) { c.Clients = "odbc" }, nil, 0, `unknown client "odbc": known clients are ch-go, `},
+		{"unknown client", func(c *Command) { c.Clients = "odbc" }, nil, 0, `unknown client "odbc"; known: ch-go, `},
 		{"fewer blocks than workers", func(c *Command) { c.Config.Rows = 10 }, []string{"rows"}, 0,
 			"--rows 10 makes 1 blocks of --batch 100000, fewer than --workers 4: lower --batch or --workers"},
 	}

@@ -122,7 +122,7 @@ func TestLegacyServer(t *testing.T) {
 
 	t.Run("refuses modern clients", func(t *testing.T) {
 		for _, name := range Names() {
-			c := clients[name]
+			c := registered(name)
 			err := ch.CheckServer(name, version, c.MinServer)
 			var tooOld *ch.TooOldError
 			switch {
@@ -210,11 +210,11 @@ func TestModernServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, name := range Names() {
-		if ch.CheckServer(name, version, clients[name].MinServer) != nil {
+		if ch.CheckServer(name, version, registered(name).MinServer) != nil {
 			continue
 		}
 		for _, k := range []int{1, 2} {
-			if k > 1 && !clients[name].Streams {
+			if k > 1 && !registered(name).Streams {
 				continue
 			}
 			t.Run(fmt.Sprintf("%s/blocks-per-insert=%d", name, k), func(t *testing.T) {

@@ -318,7 +318,7 @@ func (r *runner) run(ctx context.Context, rep plan.Rep) ([]result.Run, error) {
 	// A row count became a count of blocks: record what the run did.
 	params["count"], params["duration"] = strconv.FormatInt(cfg.Count, 10), cfg.Duration.String()
 	params["blocks-per-insert"] = strconv.Itoa(opts.BlocksPerInsert)
-	params["module"] = cl.Module
+	params["module"] = module(r.name)
 	run := res.Fill(result.Run{Family: "ch", Target: r.name, Workload: Op, Params: params, Server: r.server.String(), Repeat: rep.N}, cfg, 0)
 	x := FigureDeclarations()
 	x.Set(&run, "rows_acknowledged", float64(wl.Acked()))

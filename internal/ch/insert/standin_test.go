@@ -50,11 +50,11 @@ func TestStandIn(t *testing.T) {
 					t.Fatal(err)
 				}
 				for _, name := range Names() {
-					if clients[name].External != nil {
+					if registered(name).External != nil {
 						continue // tested against 18.16 (external_test.go)
 					}
 					for _, perInsert := range []int{1, 3} {
-						if perInsert > 1 && !clients[name].Streams {
+						if perInsert > 1 && !registered(name).Streams {
 							continue
 						}
 						insertRows(t, a, d, table, name, perInsert)
