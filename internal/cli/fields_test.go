@@ -14,8 +14,10 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/dbmeter/dbmeter/internal/capacity"
+	"github.com/dbmeter/dbmeter/internal/kv"
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/pg"
+	"github.com/dbmeter/dbmeter/internal/ycsb"
 )
 
 // TestFieldsAreSpelled: every {Field} a package writes in a message is a
@@ -39,6 +41,7 @@ func TestFieldsAreSpelled(t *testing.T) {
 		sf.bind(fs, &rf)
 		return fs
 	}
+	kvFlagSet := newKVCmd(Env{}).Flags()
 	tests := []struct {
 		pkgs   []string
 		fields map[string]string
@@ -49,6 +52,7 @@ func TestFieldsAreSpelled(t *testing.T) {
 		{[]string{"load"}, runFields(), runFlagSet(), []any{load.Config{}, load.Options{}}},
 		{[]string{"capacity"}, searchFields("count"), runFlagSet(), []any{capacity.Options{}, load.Config{}}},
 		{[]string{"capacity"}, searchFields("transactions"), pgFlagSet(), []any{capacity.Options{}, load.Config{}}},
+		{[]string{"kv"}, kvFields(), kvFlagSet, []any{kv.MatrixOptions{}, kv.Matrix{}, kv.Spec{}, kv.YCSBSpec{}, ycsb.Record{}, load.Config{}}},
 	}
 	tokens := regexp.MustCompile(`\{([A-Z][A-Za-z]*)\}`)
 	for _, tt := range tests {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/dbmeter/dbmeter/internal/kv"
 	"github.com/dbmeter/dbmeter/internal/load"
+	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
 // The kv defaults are sized so that `dbmeter kv` with no flags runs the
@@ -82,14 +83,15 @@ of its own loaded with --keys records (YCSB's recordcount):
 			cfg.Interval = max(cfg.Duration/kvSnapshots, time.Millisecond)
 			rf.cfg.Interval = cfg.Interval
 		}
+		spelled := spelling(cmd.Flags(), kvFields())
 		m, err := kv.NewMatrix(kv.MatrixOptions{Engines: kf.engines, Ops: kf.ops, Fsync: kf.fsync, Spec: kf.spec, Params: kf.params,
 			Load: cfg, Repeat: rf.repeat, Flags: flagParams(cmd.Flags()), YCSB: kf.ycsb})
 		if err != nil {
-			return err
+			return usage.Spell(err, spelled)
 		}
 		dir, cleanup, err := kv.PrepareDir(kf.dir)
 		if err != nil {
-			return err
+			return usage.Spell(err, spelled)
 		}
 		s, err := newSession(env, "kv", rf.output, dir)
 		if err != nil {
@@ -137,4 +139,16 @@ of its own loaded with --keys records (YCSB's recordcount):
 		}
 	}
 	return cmd
+}
+
+// kvFields names the flag that sets each field the kv family names in its
+// messages: of kv.MatrixOptions, its Spec and YCSBSpec, and the load
+// settings it checks.
+func kvFields() map[string]string {
+	return map[string]string{
+		"Engines": "engines", "Ops": "ops", "Fsync": "fsync", "Dir": "dir",
+		"Keys": "keys", "KeySize": "key-size", "ValueSize": "value-size", "Dist": "dist", "Batch": "batch",
+		"InsertOrder": "insert-order", "Distribution": "distribution", "FieldCount": "field-count", "FieldLength": "field-length",
+		"Workers": "workers",
+	}
 }

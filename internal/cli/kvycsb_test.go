@@ -15,7 +15,7 @@ func TestKVYCSBUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{"insert order", []string{"--ops", "ycsb-a", "--insert-order", "random"}, "insert order must be hashed or ordered"},
+		{"insert order", []string{"--ops", "ycsb-a", "--insert-order", "random"}, "--insert-order must be hashed or ordered"},
 		{"distribution", []string{"--ops", "ycsb-a", "--distribution", "zipf"}, `unknown request distribution "zipf"`},
 		{"field count", []string{"--ops", "ycsb-c", "--field-count", "0"}, "field count must be at least 1"},
 		{"load below workers", []string{"--ops", "ycsb-load", "--keys", "1", "--workers", "2"}, "ycsb-load needs --keys (1) of at least --workers (2)"},

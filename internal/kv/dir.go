@@ -35,16 +35,16 @@ func PrepareDir(path string) (dir string, cleanup func() error, err error) {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		if err := os.MkdirAll(path, 0o755); err != nil {
-			return "", nil, usage.Wrap(fmt.Errorf("make --dir %s: %w", path, err))
+			return "", nil, usage.Wrap(fmt.Errorf("make {Dir} %s: %w", path, err))
 		}
 		if err := writeMarker(path); err != nil {
 			return "", nil, err
 		}
 		return path, func() error { return os.RemoveAll(path) }, nil
 	case errors.Is(err, syscall.ENOTDIR):
-		return "", nil, usage.Errorf("--dir %s is not a directory: give a new, an empty or a dbmeter-made one", path)
+		return "", nil, usage.Errorf("{Dir} %s is not a directory: give a new, an empty or a dbmeter-made one", path)
 	case err != nil: // unreadable: the user's to fix
-		return "", nil, usage.Wrap(fmt.Errorf("read --dir %s: %w", path, err))
+		return "", nil, usage.Wrap(fmt.Errorf("read {Dir} %s: %w", path, err))
 	}
 	marked := false
 	for _, e := range entries {
@@ -53,7 +53,7 @@ func PrepareDir(path string) (dir string, cleanup func() error, err error) {
 		}
 	}
 	if len(entries) > 0 && !marked {
-		return "", nil, usage.Wrap(fmt.Errorf("--dir %s %w: give an empty or new directory", path, ErrDirInUse))
+		return "", nil, usage.Wrap(fmt.Errorf("{Dir} %s %w: give an empty or new directory", path, ErrDirInUse))
 	}
 	if !marked {
 		if err := writeMarker(path); err != nil {
@@ -68,7 +68,7 @@ func PrepareDir(path string) (dir string, cleanup func() error, err error) {
 func writeMarker(dir string) error {
 	err := os.WriteFile(filepath.Join(dir, markerName), []byte("made by dbmeter kv; safe to delete\n"), 0o644)
 	if err != nil {
-		return fmt.Errorf("mark --dir %s: %w", dir, err)
+		return fmt.Errorf("mark {Dir} %s: %w", dir, err)
 	}
 	return nil
 }

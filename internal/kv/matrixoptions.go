@@ -45,7 +45,7 @@ func newMatrix(o MatrixOptions) (*Matrix, error) {
 	if err != nil {
 		return nil, err
 	}
-	ops, err := names.Parse("ops", strings.Join(o.Ops, ","), knownOps())
+	ops, err := names.Parse("{Ops}", strings.Join(o.Ops, ","), knownOps())
 	if err != nil {
 		return nil, err
 	}
@@ -61,7 +61,7 @@ func newMatrix(o MatrixOptions) (*Matrix, error) {
 	case "both":
 		modes = []bool{false, true}
 	default:
-		return nil, fmt.Errorf("--fsync must be false (off), true (on) or both, got %q", o.Fsync)
+		return nil, fmt.Errorf("{Fsync} must be false (off), true (on) or both, got %q", o.Fsync)
 	}
 	params, err := SplitParams(o.Params)
 	if err != nil {
@@ -69,10 +69,10 @@ func newMatrix(o MatrixOptions) (*Matrix, error) {
 	}
 	mixed := slices.Contains(ops, "setmixed") || slices.Contains(ops, "getmixed")
 	if mixed && o.Load.Workers < 2 {
-		return nil, fmt.Errorf("setmixed/getmixed need --workers 2 or more (one writer, the rest readers), got %d", o.Load.Workers)
+		return nil, fmt.Errorf("setmixed/getmixed need {Workers} 2 or more (one writer, the rest readers), got %d", o.Load.Workers)
 	}
 	if slices.Contains(ops, "del") && o.Spec.Keys < o.Load.Workers {
-		return nil, fmt.Errorf("del needs --keys (%d) of at least --workers (%d)", o.Spec.Keys, o.Load.Workers)
+		return nil, fmt.Errorf("del needs {Keys} (%d) of at least {Workers} (%d)", o.Spec.Keys, o.Load.Workers)
 	}
 	if err := checkYCSB(ops, o); err != nil {
 		return nil, err
@@ -80,7 +80,7 @@ func newMatrix(o MatrixOptions) (*Matrix, error) {
 	return &Matrix{Engines: engines, Ops: ops, Fsync: modes, Spec: o.Spec, Params: params, Load: o.Load, Repeat: o.Repeat, Flags: o.Flags, YCSB: o.YCSB}, nil
 }
 
-// engineNames reads --engines: "all", or names, each known to dbmeter (a
+// engineNames reads the Engines option: "all", or names, each known to dbmeter (a
 // typo gets the closest name suggested) though perhaps not built into this
 // binary, which CheckEngines says.
 func engineNames(list []string) ([]string, error) {
@@ -95,11 +95,11 @@ func engineNames(list []string) ([]string, error) {
 	}
 	for _, n := range out {
 		if _, err := Lookup(n); errors.Is(err, ErrUnknownEngine) {
-			return nil, names.Unknown("engines", n, Names())
+			return nil, names.Unknown("{Engines}", n, Names())
 		}
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("--engines is empty: give one or more of %s", strings.Join(Names(), ", "))
+		return nil, fmt.Errorf("{Engines} is empty: give one or more of %s", strings.Join(Names(), ", "))
 	}
 	return out, nil
 }

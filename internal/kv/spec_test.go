@@ -82,10 +82,10 @@ func TestSpecValidate(t *testing.T) {
 		wantErr string // "" for valid
 	}{
 		{func(*kv.Spec) {}, ""},
-		{func(s *kv.Spec) { s.Keys = 0 }, "keys must be at least 1"},
+		{func(s *kv.Spec) { s.Keys = 0 }, "{Keys} must be at least 1"},
 		{func(s *kv.Spec) { s.KeySize = 2; s.Keys = 100 }, "need more than 2-byte keys"},
 		{func(s *kv.Spec) { s.Dist = "pareto" }, `unknown key distribution "pareto"`},
-		{func(s *kv.Spec) { s.Batch = 0 }, "batch must be at least 1"},
+		{func(s *kv.Spec) { s.Batch = 0 }, "{Batch} must be at least 1"},
 		{func(s *kv.Spec) { s.ValueSize = 0 }, ""},
 	}
 	for i, tt := range tests {

@@ -38,17 +38,17 @@ func DefaultSpec() Spec {
 func (s Spec) Validate() error {
 	switch {
 	case s.Keys < 1:
-		return fmt.Errorf("keys must be at least 1, got %d", s.Keys)
+		return fmt.Errorf("{Keys} must be at least 1, got %d", s.Keys)
 	case s.KeySize < 1 || s.KeySize > maxKeySize:
-		return fmt.Errorf("key size must be 1 to %d bytes, got %d", maxKeySize, s.KeySize)
+		return fmt.Errorf("{KeySize} must be 1 to %d bytes, got %d", maxKeySize, s.KeySize)
 	case uint64(s.Keys) > keyCapacity(s.KeySize)/2:
-		return fmt.Errorf("%d keys need more than %d-byte keys (half the key space is kept for new writes): raise --key-size", s.Keys, s.KeySize)
+		return fmt.Errorf("%d keys need more than %d-byte keys (half the key space is kept for new writes): raise {KeySize}", s.Keys, s.KeySize)
 	case s.ValueSize < 0:
-		return fmt.Errorf("value size must not be negative, got %d", s.ValueSize)
+		return fmt.Errorf("{ValueSize} must not be negative, got %d", s.ValueSize)
 	case s.Dist != "uniform" && s.Dist != "zipf":
-		return fmt.Errorf("unknown key distribution %q (known: uniform, zipf)", s.Dist)
+		return fmt.Errorf("{Dist}: unknown key distribution %q (known: uniform, zipf)", s.Dist)
 	case s.Batch < 1:
-		return fmt.Errorf("batch must be at least 1 key, got %d", s.Batch)
+		return fmt.Errorf("{Batch} must be at least 1 key, got %d", s.Batch)
 	}
 	return nil
 }

@@ -47,10 +47,10 @@ func DefaultYCSBSpec() YCSBSpec {
 // Validate reports the first setting that cannot work.
 func (y YCSBSpec) Validate() error {
 	if y.InsertOrder != "hashed" && y.InsertOrder != "ordered" {
-		return fmt.Errorf("insert order must be hashed or ordered, got %q", y.InsertOrder)
+		return fmt.Errorf("{InsertOrder} must be hashed or ordered, got %q", y.InsertOrder)
 	}
 	if y.Distribution != "" && !slices.Contains(ycsb.Distributions(), y.Distribution) {
-		return fmt.Errorf("unknown request distribution %q (known: %s)", y.Distribution, strings.Join(ycsb.Distributions(), ", "))
+		return fmt.Errorf("{Distribution}: unknown request distribution %q (known: %s)", y.Distribution, strings.Join(ycsb.Distributions(), ", "))
 	}
 	return y.Record.Validate()
 }
@@ -277,12 +277,12 @@ func checkYCSB(ops []string, o MatrixOptions) error {
 		return err
 	}
 	if slices.Contains(ops, ycsbLoadOp) && o.Spec.Keys < o.Load.Workers {
-		return fmt.Errorf("ycsb-load needs --keys (%d) of at least --workers (%d)", o.Spec.Keys, o.Load.Workers)
+		return fmt.Errorf("ycsb-load needs {Keys} (%d) of at least {Workers} (%d)", o.Spec.Keys, o.Load.Workers)
 	}
 	latest := o.YCSB.Distribution == ycsb.DistLatest && slices.ContainsFunc(ops, func(op string) bool { return isYCSB(op) && op != ycsbLoadOp }) ||
 		o.YCSB.Distribution == "" && slices.Contains(ops, "ycsb-d")
 	if latest && o.Spec.Keys < 2 {
-		return fmt.Errorf("the latest distribution needs --keys of at least 2, got %d", o.Spec.Keys)
+		return fmt.Errorf("the latest distribution needs {Keys} of at least 2, got %d", o.Spec.Keys)
 	}
 	return nil
 }

@@ -11,8 +11,9 @@ import (
 // Parse splits a comma-separated list of names (--engines, --clients,
 // --ops …) and checks each against known, in order and without duplicates.
 // An unknown name is a usage error that suggests the closest known one and
-// lists them all. "all" selects every known name.
-func Parse(flag, list string, known []string) ([]string, error) {
+// lists them all. "all" selects every known name. what names the list in
+// messages, as the caller's own messages do (a family writes {Field}).
+func Parse(what, list string, known []string) ([]string, error) {
 	if strings.TrimSpace(list) == "all" {
 		return append([]string(nil), known...), nil
 	}
@@ -24,7 +25,7 @@ func Parse(flag, list string, known []string) ([]string, error) {
 			continue
 		}
 		if !contains(known, name) {
-			return nil, Unknown(flag, name, known)
+			return nil, Unknown(what, name, known)
 		}
 		if !seen[name] {
 			seen[name] = true
@@ -32,7 +33,7 @@ func Parse(flag, list string, known []string) ([]string, error) {
 		}
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("--%s is empty: give one or more of %s", flag, strings.Join(known, ", "))
+		return nil, fmt.Errorf("%s is empty: give one or more of %s", what, strings.Join(known, ", "))
 	}
 	return out, nil
 }
@@ -46,9 +47,10 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// Unknown is the error for a name given to --flag that is not in known.
-func Unknown(flag, name string, known []string) error {
-	return NotIn("--"+flag+" value", name, known)
+// Unknown is the error for a name given to the list what (as Parse names
+// it) that is not in known.
+func Unknown(what, name string, known []string) error {
+	return NotIn(what+" value", name, known)
 }
 
 // NotIn is the error for a name of a kind (an "engine", a "--ops value")

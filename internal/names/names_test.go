@@ -25,7 +25,7 @@ func TestParse(t *testing.T) {
 		{list: " , ", wantErr: "--engines is empty"},
 	}
 	for _, tt := range tests {
-		got, err := names.Parse("engines", tt.list, known)
+		got, err := names.Parse("--engines", tt.list, known)
 		if tt.wantErr != "" {
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 				t.Errorf("Parse(%q) error = %v, want an error containing %q", tt.list, err, tt.wantErr)
