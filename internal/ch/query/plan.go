@@ -356,10 +356,7 @@ func (r *runner) run(ctx context.Context, rep plan.Rep) ([]result.Run, error) {
 	opts := r.combo.Opts
 	var stats *statsCapture
 	if !r.c.NoServerStats {
-		var err error
-		if stats, err = startStats(ctx, r.c.DSN); err != nil {
-			return nil, err
-		}
+		stats = startStats(ctx, r.c.DSN)
 		if stats.setLog {
 			opts = opts.LoggingQueries()
 		}
@@ -400,7 +397,7 @@ func (r *runner) run(ctx context.Context, rep plan.Rep) ([]result.Run, error) {
 			starting.Go(func() { stats.begin(ctx) })
 		}
 	}
-	if stats != nil && !external {
+	if stats != nil && stats.log && !external {
 		wl.TagQueries(stats.prefix)
 		cfg.OnTagged = stats.tagged
 	}
@@ -430,7 +427,7 @@ func (r *runner) run(ctx context.Context, rep plan.Rep) ([]result.Run, error) {
 	run := res.Fill(result.Run{Family: "ch", Target: r.combo.Name, Workload: r.spec.Name, Server: r.server.String(), Params: params, Repeat: rep.N}, cfg, 0)
 	figures(&run, pool)
 	if stats != nil {
-		if external {
+		if external && stats.log {
 			stats.log = false
 			stats.unavailable("system.query_log: the worker protocol carries no query id, so the server's records cannot be joined to " + r.combo.Name + "'s queries")
 		}

@@ -41,43 +41,65 @@ type statsCapture struct {
 	db     *sql.DB
 	prefix string
 	// log says the query log can be read and every query is logged
-	// (log_queries is on, or the run turns it on: setLog).
-	log, setLog bool
-	events0     map[string]int64
-	stats       result.ServerStats
+	// (log_queries is on, or the run turns it on: setLog); events, that
+	// the server has system.events.
+	log, setLog, events bool
+	events0             map[string]int64
+	stats               result.ServerStats
 
 	mu     sync.Mutex
 	client map[uint64]time.Duration
 }
 
-// startStats connects and checks what the server allows (the query log
-// itself is checked after the run: its table appears at the first flush of
-// a server that logs). It fails only
-// when it cannot connect; what the server does not allow is said in
-// Unavailable and the rest is still read.
-func startStats(ctx context.Context, dsn ch.DSN) (*statsCapture, error) {
-	db, err := sql.Open(ch.V1Driver, dsn.Admin().V1())
-	if err != nil {
-		return nil, fmt.Errorf("server stats: connect to ClickHouse %s: %w", dsn.Addr, err)
-	}
-	db.SetMaxOpenConns(1)
-	c := &statsCapture{db: db, client: map[uint64]time.Duration{},
+// startStats checks what the server allows (the query log itself is
+// checked after the run: its table appears at the first flush of a server
+// that logs). It connects lazily and never fails the run: what cannot be
+// read is said in Unavailable and the rest is still read.
+func startStats(ctx context.Context, dsn ch.DSN) *statsCapture {
+	c := &statsCapture{client: map[uint64]time.Duration{},
 		prefix: fmt.Sprintf("dbmeter-%s-%08x-", strconv.FormatInt(time.Now().UnixNano(), 36), rand.Uint32())}
-	settings, err := c.pairs(ctx, "SELECT name, value FROM system.settings WHERE name IN ('log_queries', 'readonly')")
-	if err != nil {
-		db.Close()
-		return nil, fmt.Errorf("server stats: read system.settings: %w", err)
+	var err error
+	if c.db, err = sql.Open(ch.V1Driver, dsn.Admin().V1()); err != nil {
+		c.unavailable(fmt.Sprintf("the server's own figures: connect to %s: %s", dsn.Addr, oneLine(err)))
+		return c
 	}
-	c.log = true
-	if settings["log_queries"] != 1 {
-		if settings["readonly"] == 1 {
-			c.log = false
-			c.unavailable("system.query_log: log_queries is off and this user is readonly, so dbmeter cannot turn it on: set log_queries=1 in the user's profile")
-		} else {
-			c.setLog = true
+	c.db.SetMaxOpenConns(1)
+	// Every ClickHouse server keeps system.events; one that does not (the
+	// protocol stand-in of ch null-server) has none of these figures, and
+	// is asked nothing more.
+	var events int
+	if err := c.db.QueryRowContext(ctx, "SELECT count() FROM system.tables WHERE database = 'system' AND name = 'events'").Scan(&events); err != nil {
+		c.unavailable(fmt.Sprintf("the server's own figures: read system.tables: %s: grant this user SELECT on system tables", oneLine(err)))
+		return c
+	}
+	if events == 0 {
+		c.unavailable("the server's own figures: the server keeps no system.events or system.query_log (not a ClickHouse server's statistics)")
+		return c
+	}
+	c.events = true
+	settings := map[string]string{}
+	rows, err := c.db.QueryContext(ctx, "SELECT name, value FROM system.settings WHERE name IN ('log_queries', 'readonly')")
+	if err == nil {
+		for rows.Next() {
+			var k, v string
+			if err = rows.Scan(&k, &v); err != nil {
+				break
+			}
+			settings[k] = v
 		}
+		rows.Close()
 	}
-	return c, nil
+	switch {
+	case err != nil:
+		c.unavailable(fmt.Sprintf("system.query_log: read system.settings: %s: grant this user SELECT on system tables", oneLine(err)))
+	case settings["log_queries"] == "1":
+		c.log = true
+	case settings["readonly"] == "1":
+		c.unavailable("system.query_log: log_queries is off and this user is readonly, so dbmeter cannot turn it on: set log_queries=1 in the user's profile")
+	default:
+		c.log, c.setLog = true, true
+	}
+	return c
 }
 
 // unavailable notes, once, what could not be read.
@@ -87,6 +109,9 @@ func (c *statsCapture) unavailable(line string) {
 
 // begin reads system.events as the window opens.
 func (c *statsCapture) begin(ctx context.Context) {
+	if !c.events {
+		return
+	}
 	var err error
 	if c.events0, err = c.pairs(ctx, "SELECT event, value FROM system.events"); err != nil {
 		c.unavailable(fmt.Sprintf("system.events: %s: grant SELECT on system.events", oneLine(err)))
@@ -102,6 +127,9 @@ func (c *statsCapture) tagged(tag uint64, service time.Duration) {
 
 // finish reads the server's figures and closes the capture's connection.
 func (c *statsCapture) finish(ctx context.Context) *result.ServerStats {
+	if c.db == nil {
+		return &c.stats
+	}
 	defer c.db.Close()
 	if c.events0 != nil {
 		if end, err := c.pairs(ctx, "SELECT event, value FROM system.events"); err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/dbmeter/dbmeter/internal/ch"
 	"github.com/dbmeter/dbmeter/internal/ch/query"
 	"github.com/dbmeter/dbmeter/internal/ch/query/clients"
+	"github.com/dbmeter/dbmeter/internal/ch/standin"
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/plan"
 	"github.com/dbmeter/dbmeter/internal/result"
@@ -109,5 +110,44 @@ func TestNoServerStats(t *testing.T) {
 		if r.ServerStats != nil {
 			t.Errorf("%s: server_stats %+v with NoServerStats", r.Target, r.ServerStats)
 		}
+	}
+}
+
+// TestServerStatsUnavailable: a server without statistics (the protocol
+// stand-in keeps no system.events or query log) gets one line saying so,
+// and the run is measured as before, no query failing for it.
+func TestServerStatsUnavailable(t *testing.T) {
+	srv, err := standin.Listen("127.0.0.1:0", standin.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	d, err := ch.ParseDSN("clickhouse://" + srv.Addr() + "/default")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	version, err := ch.ServerVersion(ctx, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl, _ := clients.Lookup("ch-go")
+	cfg := load.DefaultConfig()
+	cfg.Rate, cfg.Duration, cfg.Warmup, cfg.Interval = 50, 500*time.Millisecond, 0, 0
+	c := query.Config{DSN: d, Clients: []query.Named{{Name: "ch-go", Client: cl}}, SQL: "SELECT 1", Data: query.DefaultDataset(), Load: cfg, Repeat: 1}
+	p, err := query.Prepare(ctx, "ch", c, version)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s sink
+	if err := plan.Execute(ctx, p.Plan, &s); err != nil {
+		t.Fatal(err)
+	}
+	r := s.runs[0]
+	if st := r.ServerStats; st == nil || len(st.Unavailable) != 1 || st.LatencyNs != nil || st.Events != nil {
+		t.Errorf("server_stats %+v; want one line saying the figures are not there, and none", st)
+	}
+	if r.Ops == 0 || r.Errors != 0 || srv.Log().Totals().Errors != 0 {
+		t.Errorf("%d ops, %d errors, the stand-in refused %d queries; want the run measured as before", r.Ops, r.Errors, srv.Log().Totals().Errors)
 	}
 }
