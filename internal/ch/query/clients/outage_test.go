@@ -40,14 +40,18 @@ func TestOutage(t *testing.T) {
 				if c.External {
 					needWorker(t, tc.client)
 				}
-				q, err := c.Open(ctx, query.Options{DSN: srv.dsn, HTTPURL: srv.httpURL, Protocol: tc.protocol, Decode: query.Row, Pool: query.DefaultPool(),
-					Worker: query.Worker{Getenv: os.Getenv, Timeout: 20 * time.Second}})
+				// Queries carry ids and ask to be logged, as ch query's
+				// measured ones do.
+				o := query.Options{DSN: srv.dsn, HTTPURL: srv.httpURL, Protocol: tc.protocol, Decode: query.Row, Pool: query.DefaultPool(),
+					Worker: query.Worker{Getenv: os.Getenv, Timeout: 20 * time.Second}}
+				q, err := c.Open(ctx, o.LoggingQueries())
 				if err != nil {
 					t.Fatal(err)
 				}
 				defer q.Close()
 				oq := &otherErrs{Querier: q}
 				wl := query.NewWorkload(oq, query.CustomSpec("SELECT number FROM system.numbers LIMIT 100", nil), false)
+				wl.TagQueries("dbmeter-outage-" + tc.client + "-" + how + "-")
 				cfg := load.DefaultConfig()
 				// The run ends 5 s after the server is back.
 				cfg.Workers, cfg.Duration, cfg.Warmup, cfg.Interval, cfg.Phases = 2, time.Minute, 0, time.Second, query.Phases
