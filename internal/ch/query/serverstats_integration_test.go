@@ -8,33 +8,33 @@ import (
 	"time"
 
 	"github.com/dbmeter/dbmeter/internal/ch"
+	"github.com/dbmeter/dbmeter/internal/ch/chtest"
 	"github.com/dbmeter/dbmeter/internal/ch/query"
 	"github.com/dbmeter/dbmeter/internal/ch/query/clients"
-	"github.com/dbmeter/dbmeter/internal/ch/standin"
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/plan"
 	"github.com/dbmeter/dbmeter/internal/result"
 	"github.com/dbmeter/dbmeter/internal/servertest"
 )
 
-// legacyRuns runs c on 18.16 through v1 and http, the paths that talk to
-// it, and returns their runs.
-func legacyRuns(t *testing.T, c query.Config) []result.Run {
+// legacyDSN is dev-services' 18.16.
+func legacyDSN(t *testing.T) ch.DSN {
 	t.Helper()
 	d, err := ch.ParseDSN(servertest.Env(t, "DBMETER_CLICKHOUSE_LEGACY_DSN"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	return d
+}
+
+// execute prepares and runs c against the server c.DSN names.
+func execute(t *testing.T, c query.Config) ([]result.Run, *query.Prepared) {
+	t.Helper()
 	ctx := context.Background()
-	version, err := ch.ServerVersion(ctx, d)
+	version, err := ch.ServerVersion(ctx, c.DSN)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, n := range []string{"clickhouse-go-v1", "http"} {
-		cl, _ := clients.Lookup(n)
-		c.Clients = append(c.Clients, query.Named{Name: n, Client: cl})
-	}
-	c.DSN, c.HTTPURL, c.Data, c.Repeat = d, os.Getenv("DBMETER_CLICKHOUSE_HTTP_URL"), query.DefaultDataset(), 1
 	p, err := query.Prepare(ctx, "ch", c, version)
 	if err != nil {
 		t.Fatal(err)
@@ -43,10 +43,23 @@ func legacyRuns(t *testing.T, c query.Config) []result.Run {
 	if err := plan.Execute(ctx, p.Plan, &s); err != nil {
 		t.Fatal(err)
 	}
-	if len(s.runs) != 2 {
-		t.Fatalf("%d runs, want 2", len(s.runs))
+	return s.runs, p
+}
+
+// legacyRuns runs c on 18.16 through v1 and http, the paths that talk to
+// it, and returns their runs.
+func legacyRuns(t *testing.T, c query.Config) []result.Run {
+	t.Helper()
+	for _, n := range []string{"clickhouse-go-v1", "http"} {
+		cl, _ := clients.Lookup(n)
+		c.Clients = append(c.Clients, query.Named{Name: n, Client: cl})
 	}
-	return s.runs
+	c.DSN, c.HTTPURL, c.Data, c.Repeat = legacyDSN(t), os.Getenv("DBMETER_CLICKHOUSE_HTTP_URL"), query.DefaultDataset(), 1
+	runs, _ := execute(t, c)
+	if len(runs) != 2 {
+		t.Fatalf("%d runs, want 2", len(runs))
+	}
+	return runs
 }
 
 // TestServerStatsCoverTheMeasuredQueries is the done-when run,
@@ -117,33 +130,12 @@ func TestNoServerStats(t *testing.T) {
 // stand-in keeps no system.events or query log) gets one line saying so,
 // and the run is measured as before, no query failing for it.
 func TestServerStatsUnavailable(t *testing.T) {
-	srv, err := standin.Listen("127.0.0.1:0", standin.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	d, err := ch.ParseDSN("clickhouse://" + srv.Addr() + "/default")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	version, err := ch.ServerVersion(ctx, d)
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, d := chtest.StandIn(t)
 	cl, _ := clients.Lookup("ch-go")
 	cfg := load.DefaultConfig()
 	cfg.Rate, cfg.Duration, cfg.Warmup, cfg.Interval = 50, 500*time.Millisecond, 0, 0
-	c := query.Config{DSN: d, Clients: []query.Named{{Name: "ch-go", Client: cl}}, SQL: "SELECT 1", Data: query.DefaultDataset(), Load: cfg, Repeat: 1}
-	p, err := query.Prepare(ctx, "ch", c, version)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var s sink
-	if err := plan.Execute(ctx, p.Plan, &s); err != nil {
-		t.Fatal(err)
-	}
-	r := s.runs[0]
+	runs, _ := execute(t, query.Config{DSN: d, Clients: []query.Named{{Name: "ch-go", Client: cl}}, SQL: "SELECT 1", Data: query.DefaultDataset(), Load: cfg, Repeat: 1})
+	r := runs[0]
 	if st := r.ServerStats; st == nil || len(st.Unavailable) != 1 || st.LatencyNs != nil || st.Events != nil {
 		t.Errorf("server_stats %+v; want one line saying the figures are not there, and none", st)
 	}

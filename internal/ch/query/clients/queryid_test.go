@@ -5,9 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dbmeter/dbmeter/internal/ch"
+	"github.com/dbmeter/dbmeter/internal/ch/chtest"
 	"github.com/dbmeter/dbmeter/internal/ch/query"
-	"github.com/dbmeter/dbmeter/internal/ch/standin"
 )
 
 // TestQueryIDs: every client path in this build that can set a query id
@@ -17,15 +16,7 @@ import (
 // the 18.16 server the development machines have, so this is where their
 // query ids are checked.
 func TestQueryIDs(t *testing.T) {
-	srv, err := standin.Listen("127.0.0.1:0", standin.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	d, err := ch.ParseDSN("clickhouse://" + srv.Addr() + "/default")
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, d := chtest.StandIn(t)
 	ctx := context.Background()
 	sent := map[string]bool{}
 	for _, name := range Names() {
