@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -25,9 +26,10 @@ var profileEvents = []string{
 	"SelectedParts", "SelectedMarks", "SelectedRows", "SelectedBytes", "MarkCacheHits", "MarkCacheMisses",
 }
 
-// flushWait is how long a capture waits for the server to write its query
-// log by itself when SYSTEM FLUSH LOGS is refused: its default
-// flush_interval_milliseconds is 7.5 s.
+// flushWait is how long a capture waits for the run's queries to reach
+// the server's query log, flushing it, or, when SYSTEM FLUSH LOGS is
+// refused, for the server to write it by itself (its default
+// flush_interval_milliseconds is 7.5 s).
 const flushWait = 10 * time.Second
 
 // A statsCapture joins a run's measured queries to the server's own
@@ -158,10 +160,7 @@ func (c *statsCapture) readLog(ctx context.Context) error {
 	client := c.client
 	c.client = nil
 	c.mu.Unlock()
-	if _, err := c.db.ExecContext(ctx, "SYSTEM FLUSH LOGS"); err != nil {
-		c.unavailable(fmt.Sprintf("SYSTEM FLUSH LOGS: %s: read the query log as the server wrote it by itself; allow the user SYSTEM queries to read it at once", oneLine(err)))
-		c.awaitLog(ctx, int64(len(client)))
-	}
+	c.awaitLog(ctx, client)
 	cols, err := c.logColumns(ctx)
 	if err != nil {
 		return err
@@ -230,17 +229,37 @@ func (c *statsCapture) readLog(ctx context.Context) error {
 	return err
 }
 
-// awaitLog waits, up to flushWait, for the server to have logged n
-// queries of the run.
-func (c *statsCapture) awaitLog(ctx context.Context, n int64) {
+// awaitLog flushes the server's logs until they hold as many records as
+// the run measured queries, numbered from the first measured to the last
+// (the warm-up's come before), for up to flushWait: a query's end is logged after its
+// result is sent (the http interface answers first), so the last queries'
+// records may reach the log after a first flush. Without SYSTEM FLUSH
+// LOGS it waits for the server's own flush.
+func (c *statsCapture) awaitLog(ctx context.Context, client map[uint64]time.Duration) {
+	if len(client) == 0 {
+		return
+	}
+	lo, hi := uint64(math.MaxUint64), uint64(0)
+	for tag := range client {
+		lo, hi = min(lo, tag), max(hi, tag)
+	}
+	n := int64(len(client))
+	flush := true
 	deadline := time.Now().Add(flushWait)
-	for time.Now().Before(deadline) && ctx.Err() == nil {
+	for ctx.Err() == nil {
+		if flush {
+			if _, err := c.db.ExecContext(ctx, "SYSTEM FLUSH LOGS"); err != nil {
+				flush = false
+				c.unavailable(fmt.Sprintf("SYSTEM FLUSH LOGS: %s: read the query log as the server wrote it by itself; allow the user SYSTEM queries to read it at once", oneLine(err)))
+			}
+		}
 		var got int64
-		err := c.db.QueryRowContext(ctx, "SELECT count() FROM system.query_log WHERE event_date >= yesterday() AND query_id LIKE '"+c.prefix+"%' AND toUInt8(type) != 1").Scan(&got)
-		if err != nil || got >= n {
+		err := c.db.QueryRowContext(ctx, fmt.Sprintf("SELECT count() FROM system.query_log WHERE event_date >= yesterday() AND query_id LIKE '%s%%' AND toUInt8(type) != 1 "+
+			"AND toUInt64OrZero(substring(query_id, %d)) BETWEEN %d AND %d", c.prefix, len(c.prefix)+1, lo, hi)).Scan(&got)
+		if err != nil || got >= n || !time.Now().Before(deadline) {
 			return
 		}
-		time.Sleep(500 * time.Millisecond)
+		time.Sleep(250 * time.Millisecond)
 	}
 }
 
