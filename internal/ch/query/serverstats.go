@@ -121,10 +121,14 @@ func (c *statsCapture) begin(ctx context.Context) {
 }
 
 // tagged keeps a measured query's client service time (load.Config.OnTagged).
+// A query the runner abandoned may end after the log was read: it is
+// dropped.
 func (c *statsCapture) tagged(tag uint64, service time.Duration) {
 	c.mu.Lock()
-	c.client[tag] = service
-	c.mu.Unlock()
+	defer c.mu.Unlock()
+	if c.client != nil {
+		c.client[tag] = service
+	}
 }
 
 // finish reads the server's figures and closes the capture's connection.
