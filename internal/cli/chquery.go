@@ -62,6 +62,7 @@ combination side by side.`,
 	fs.DurationSliceVar(&c.IdleTime, "pool-idle-timeout", []time.Duration{0}, "close connections idle this long, 0: never (list)")
 	fs.DurationSliceVar(&c.Lifetime, "pool-lifetime", []time.Duration{0}, "close connections this old, 0: never (list)")
 	fs.BoolVar(&c.NoWarmup, "no-warmup", false, "no warm-up: no first query to open a connection and no --warmup period")
+	fs.BoolVar(&c.NoServerStats, "no-server-stats", false, "do not read the server's own figures (system.query_log for the run's queries, system.events)")
 	fs.BoolVar(&c.Create, "create", false, "create or refresh dbmeter's own data set for the presets")
 	fs.BoolVar(&c.Matrix, "matrix", false, "run every combination of the listed knob values")
 	fs.StringVar(&c.Worker.Cmd, "worker-cmd", "", "run your own client as the client \"worker\": a command speaking dbmeter's worker protocol (docs/worker-protocol.md), split at spaces, started once per connection")

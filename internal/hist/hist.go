@@ -30,3 +30,6 @@ func clamp(v int64) int64 {
 	}
 	return v
 }
+
+// Record records v in h, kept inside the trackable range.
+func Record(h *hdrhistogram.Histogram, v int64) { h.RecordValue(clamp(v)) }

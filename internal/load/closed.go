@@ -91,6 +91,7 @@ func (r *runner) closedOps(ctx context.Context, w Worker, buf *hist.Buffer, rec 
 			r.checkOp(out.Op)
 			if err == nil {
 				buf.Record(end, out.Op, &hist.Sample{Latency: end - st.start, Rows: out.Rows, Bytes: out.Bytes, Phases: out.Phases})
+				r.tagged(out.Tag, end-st.start)
 			} else {
 				r.recordError(rec, out.Op, kind, err)
 			}

@@ -64,6 +64,12 @@ type Config struct {
 	// sample counters of its own (a pool's connections) over exactly the
 	// window. It must not block.
 	OnMeasure func()
+	// OnTagged, if set, is called for each measured operation that
+	// succeeded with a Tag, with its service time (from when Do was called
+	// to its return: the latency less any schedule lag), so a family can
+	// join the operation to the server's own record of it. It is called
+	// from the workers, concurrently, and must be quick.
+	OnTagged func(tag uint64, service time.Duration)
 	// Classify sorts operation errors into kinds; nil means Classify.
 	Classify func(error) string
 	// InProcessTarget says the target runs inside dbmeter (an embedded

@@ -413,6 +413,7 @@ func (r *runner) openOp(ctx context.Context, sl *openSlot, due int64) {
 		Latency: end - due, Service: end - began, Lag: began - due,
 		Rows: out.Rows, Bytes: out.Bytes, Phases: out.Phases,
 	})
+	r.tagged(out.Tag, end-began)
 }
 
 // arrivals is the run's schedule, taken from by the leader and the

@@ -150,12 +150,7 @@ func (r *Result) PhaseStats(i int) map[string]result.Phase {
 	out := make(map[string]result.Phase, len(r.Phases))
 	for p, name := range r.Phases {
 		ph := op.Phases[p]
-		out[name] = result.Phase{
-			Count:   ph.Hist.TotalCount(),
-			Latency: result.LatencyOf(ph.Hist),
-			TotalNs: ph.TotalNs,
-			HDR:     encodeHDR(ph.Hist),
-		}
+		out[name] = result.PhaseOf(ph.Hist, ph.TotalNs)
 	}
 	return out
 }

@@ -148,6 +148,13 @@ func (r *runner) rand(id uint64) *rand.Rand { return Rand(r.cfg.Seed, r.cfg.Shar
 // measured window: the one rule every figure of a run follows.
 func (r *runner) measured(t int64) bool { return t >= r.mStart && t < r.end.Load() }
 
+// tagged hands a measured operation's tag to Config.OnTagged.
+func (r *runner) tagged(tag uint64, service int64) {
+	if tag != 0 && r.cfg.OnTagged != nil {
+		r.cfg.OnTagged(tag, time.Duration(service))
+	}
+}
+
 // run drives the workers through three phases, each with its own state:
 // the measured window (warm-up, intervals, an interrupt), draining (the
 // operations still running get the grace period, then are abandoned) and

@@ -7,6 +7,7 @@ import (
 	"maps"
 	"math/rand/v2"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -509,5 +510,63 @@ func TestAbandonedErrorIsNotSampled(t *testing.T) {
 	time.Sleep(100 * time.Millisecond) // the stuck operation returns its error now
 	if !maps.Equal(res.ErrorSamples, before) || len(before) != 1 {
 		t.Errorf("samples %v after the abandoned operation failed, %v before: want one sample, unchanged", res.ErrorSamples, before)
+	}
+}
+
+// OnTagged hears the tag of every measured operation that succeeded, and
+// of no other (warm-up, failures, untagged ones), with its service time:
+// a family joins exactly the measured operations to the server's records.
+func TestOnTaggedHearsTheMeasuredOperations(t *testing.T) {
+	for _, rate := range []float64{0, 200} {
+		t.Run(fmt.Sprintf("rate=%g", rate), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				var seq atomic.Uint64
+				newWorker := func(context.Context, int, *rand.Rand) (load.Worker, error) {
+					return load.WorkerFunc(func(context.Context) (load.Outcome, error) {
+						time.Sleep(3 * time.Millisecond)
+						n := seq.Add(1)
+						switch n % 5 {
+						case 0:
+							return load.Outcome{}, errors.New("refused")
+						case 1:
+							return load.Outcome{Rows: 1}, nil // untagged: counted by its row
+						}
+						return load.Outcome{Tag: n}, nil
+					}), nil
+				}
+				var mu sync.Mutex
+				tags := map[uint64]time.Duration{}
+				cfg := load.DefaultConfig()
+				cfg.Rate, cfg.Duration, cfg.Warmup, cfg.Interval = rate, time.Second, 500*time.Millisecond, 0
+				cfg.Sleep = time.Sleep
+				cfg.OnTagged = func(tag uint64, d time.Duration) {
+					mu.Lock()
+					defer mu.Unlock()
+					if _, dup := tags[tag]; dup {
+						t.Errorf("tag %d heard twice", tag)
+					}
+					tags[tag] = d
+				}
+				res, err := load.Run(context.Background(), cfg, []string{"op"}, newWorker, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				st := res.Stats(0)
+				if got, want := int64(len(tags)), st.Ops-st.Rows; got != want || got == 0 {
+					t.Errorf("%d tags heard, want the %d measured successes less the %d untagged = %d", got, st.Ops, st.Rows, want)
+				}
+				for tag, d := range tags {
+					if tag%5 == 0 || tag%5 == 1 {
+						t.Errorf("tag %d: a failed or untagged operation", tag)
+					}
+					if d != 3*time.Millisecond {
+						t.Errorf("tag %d: service %s, want 3ms", tag, d)
+					}
+				}
+				if warm := seq.Load() - uint64(st.Ops+st.Errors); warm == 0 {
+					t.Error("no warm-up operation ran: the test shows nothing")
+				}
+			})
+		})
 	}
 }

@@ -29,6 +29,10 @@ type Outcome struct {
 	// reading as absent. The runner records phases under the same rule as
 	// latency, so they describe exactly the measured operations.
 	Phases *Phases
+	// Tag, when not 0, names the operation to the workload's own records
+	// (a query id the server logs): the runner hands the tags of measured
+	// operations to Config.OnTagged.
+	Tag uint64
 }
 
 // Phase returns d as a phase duration: at least 1 ns, since 0 means absent.

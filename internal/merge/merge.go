@@ -221,7 +221,9 @@ func mergeRun(ins []Input, rs []*run) (run, []string, error) {
 	out.Client = mergeClient(rs, out.Ops)
 	var ewarns []string
 	out.Extra, out.Figures, ewarns = mergeExtra(rs)
-	out.ServerStats = mergeServerStats(rs, out.Ops+out.Errors)
+	if out.ServerStats, err = mergeServerStats(rs, out.Ops+out.Errors, who); err != nil {
+		return run{}, nil, err
+	}
 	for _, w := range ewarns {
 		warns = append(warns, name+": "+w)
 	}

@@ -574,6 +574,51 @@ func TestMergeServerStats(t *testing.T) {
 	}
 }
 
+// TestMergeClickHouseServerStats: ClickHouse's per-query histograms add
+// exactly (the merged percentiles are those of all the shards' queries
+// together), the query-log sums add, and system.events, which each shard
+// read for the whole server, is not counted twice.
+func TestMergeClickHouseServerStats(t *testing.T) {
+	t.Parallel()
+	phase := func(vs ...int64) *result.Phase {
+		h := hist.New()
+		var total int64
+		for _, v := range vs {
+			h.RecordValue(v)
+			total += v
+		}
+		p := result.PhaseOf(h, total)
+		return &p
+	}
+	ms := int64(time.Millisecond)
+	docs := []*document{
+		shardSpec{index: 0, count: 2, latency: values(1, 3)}.build(),
+		shardSpec{index: 1, count: 2, latency: values(2, 2)}.build(),
+	}
+	docs[0].Runs[0].ServerStats = &result.ServerStats{LatencyNs: phase(1*ms, 1*ms, 1*ms), ClientSideNs: phase(ms/2, ms/2, ms/2), ResolutionNs: ms,
+		ReadRows: 30, MemoryMaxBytes: 7, ProfileEvents: map[string]int64{"RealTimeMicroseconds": 3000}, Events: map[string]int64{"Query": 10}}
+	docs[1].Runs[0].ServerStats = &result.ServerStats{LatencyNs: phase(9*ms, 9*ms), ClientSideNs: phase(ms, ms), ResolutionNs: ms,
+		ReadRows: 20, MemoryMaxBytes: 5, ProfileEvents: map[string]int64{"RealTimeMicroseconds": 18000}, Events: map[string]int64{"Query": 12}}
+	m, err := Merge(context.Background(), inputs(t, docs...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := m.doc.Runs[0].ServerStats
+	want := phase(1*ms, 1*ms, 1*ms, 9*ms, 9*ms)
+	if l := got.LatencyNs; l == nil || l.Count != 5 || l.Latency != want.Latency || l.TotalNs != want.TotalNs {
+		t.Errorf("server latency %+v, want %+v", l, want)
+	}
+	if c := got.ClientSideNs; c == nil || c.Count != 5 || c.P99 != phase(ms/2, ms, ms).P99 || c.P50 != phase(ms/2).P50 {
+		t.Errorf("client side %+v", c)
+	}
+	if got.ServerNsPerOp != float64(want.TotalNs)/5 || got.ResolutionNs != ms {
+		t.Errorf("server time per query %v, resolution %d", got.ServerNsPerOp, got.ResolutionNs)
+	}
+	if got.ReadRows != 50 || got.MemoryMaxBytes != 7 || got.ProfileEvents["RealTimeMicroseconds"] != 21000 || got.Events["Query"] != 12 {
+		t.Errorf("read rows %d, memory max %d, profile events %v, events %v", got.ReadRows, got.MemoryMaxBytes, got.ProfileEvents, got.Events)
+	}
+}
+
 // An external client's round trip was timed by each shard on its own
 // workers: percentiles cannot be added, so the merged run keeps the slowest
 // shard's p50 and p99, and counts every exchange; the workers started and

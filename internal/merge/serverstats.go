@@ -9,11 +9,14 @@ import (
 
 // mergeServerStats adds the shards' server figures: each statement's
 // counters and time (its mean and standard deviation recomputed from the
-// sums), the database deltas, and the wait-event samples (shares
-// recomputed). transactions is the merged run's, for the server time per
-// transaction. Shards of one test against one server each count their own
-// statements, so the sums are the test's.
-func mergeServerStats(rs []*run, transactions int64) *result.ServerStats {
+// sums), the database deltas, the wait-event samples (shares
+// recomputed), and ClickHouse's per-query histograms (exactly) and sums.
+// transactions is the merged run's, for the server time per transaction.
+// Shards of one test against one server each count their own statements,
+// so the sums are the test's; system.events is the whole server's, so
+// each shard saw every shard's queries and the deltas are the largest
+// shard's, not their sum.
+func mergeServerStats(rs []*run, transactions int64, who func(int) string) (*result.ServerStats, error) {
 	var out *result.ServerStats
 	stmts := map[string]*result.Statement{}
 	for _, r := range rs {
@@ -59,6 +62,26 @@ func mergeServerStats(rs []*run, transactions int64) *result.ServerStats {
 				out.WaitEvents.Events[k] += n
 			}
 		}
+		out.NotLogged += s.NotLogged
+		out.Exceptions += s.Exceptions
+		out.ClientSideNegative += s.ClientSideNegative
+		out.ReadRows += s.ReadRows
+		out.ReadBytes += s.ReadBytes
+		out.MemoryBytes += s.MemoryBytes
+		out.MemoryMaxBytes = max(out.MemoryMaxBytes, s.MemoryMaxBytes)
+		out.ResolutionNs = max(out.ResolutionNs, s.ResolutionNs)
+		for k, v := range s.ProfileEvents {
+			if out.ProfileEvents == nil {
+				out.ProfileEvents = map[string]int64{}
+			}
+			out.ProfileEvents[k] += v
+		}
+		for k, v := range s.Events {
+			if out.Events == nil {
+				out.Events = map[string]int64{}
+			}
+			out.Events[k] = max(out.Events[k], v)
+		}
 		for _, u := range s.Unavailable {
 			if !slices.Contains(out.Unavailable, u) {
 				out.Unavailable = append(out.Unavailable, u)
@@ -66,7 +89,14 @@ func mergeServerStats(rs []*run, transactions int64) *result.ServerStats {
 		}
 	}
 	if out == nil {
-		return nil
+		return nil, nil
+	}
+	var err error
+	if out.LatencyNs, err = mergeServerHist(rs, who, "server latency", func(s *result.ServerStats) *result.Phase { return s.LatencyNs }); err != nil {
+		return nil, err
+	}
+	if out.ClientSideNs, err = mergeServerHist(rs, who, "client-side time", func(s *result.ServerStats) *result.Phase { return s.ClientSideNs }); err != nil {
+		return nil, err
 	}
 	var total float64
 	for _, id := range sortedKeys(stmts) {
@@ -87,8 +117,38 @@ func mergeServerStats(rs []*run, transactions int64) *result.ServerStats {
 	if transactions > 0 && len(out.Statements) > 0 {
 		out.ServerNsPerOp = total / float64(transactions)
 	}
+	if l := out.LatencyNs; l != nil && l.Count > 0 {
+		out.ServerNsPerOp = float64(l.TotalNs) / float64(l.Count)
+	}
 	if out.WaitEvents != nil {
 		out.WaitEvents.SetShares()
 	}
-	return out
+	return out, nil
+}
+
+// mergeServerHist adds one of the shards' server histograms; nil when no
+// shard has it.
+func mergeServerHist(rs []*run, who func(int) string, what string, get func(*result.ServerStats) *result.Phase) (*result.Phase, error) {
+	var total, count int64
+	has := false
+	for _, r := range rs {
+		if r.ServerStats != nil && get(r.ServerStats) != nil {
+			p := get(r.ServerStats)
+			total, count, has = total+p.TotalNs, count+p.Count, true
+		}
+	}
+	if !has {
+		return nil, nil
+	}
+	lat, enc, err := sumHists(rs, func(i int) string { return who(i) + " " + what }, func(r *run) (string, result.Latency) {
+		if r.ServerStats == nil || get(r.ServerStats) == nil {
+			return "", result.Latency{}
+		}
+		p := get(r.ServerStats)
+		return p.HDR, p.Latency
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &result.Phase{Count: count, Latency: lat, TotalNs: total, HDR: enc}, nil
 }

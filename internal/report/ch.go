@@ -25,7 +25,15 @@ func chTables(w io.Writer, runs []result.Run) error {
 		}
 	}
 	if len(queries) > 0 {
-		return chQueryTable(w, queries)
+		if err := chQueryTable(w, queries); err != nil {
+			return err
+		}
+	}
+	for _, r := range runs {
+		if r.ServerStats != nil {
+			fmt.Fprintf(w, "\n%s %s (rep %d): ", r.Target, r.Workload, r.Repeat)
+			serverStatsText(w, r)
+		}
 	}
 	return nil
 }

@@ -64,7 +64,9 @@ func serverStatsText(w io.Writer, r result.Run) {
 		return
 	}
 	fmt.Fprintln(w, "where the time goes (the server's own figures over the same window):")
-	if t := serverTimeOf(r); t.ok {
+	if l := s.LatencyNs; l != nil && l.Count > 0 {
+		serverQueriesText(w, r)
+	} else if t := serverTimeOf(r); t.ok {
 		fmt.Fprintf(w, "  latency average %s ms = server execution %s ms (%.0f%%) + the rest %s ms (outside execution: network, dbmeter and the driver, parse and plan, the commit after END)\n",
 			ms(t.latency), ms(t.server), pct(t.server, t.latency), ms(t.rest))
 	}
@@ -89,25 +91,54 @@ func serverStatsText(w io.Writer, r result.Run) {
 	}
 }
 
+// serverQueriesText prints the server's own duration of each measured
+// query, joined to the client's by query id (ClickHouse).
+func serverQueriesText(w io.Writer, r result.Run) {
+	s := r.ServerStats
+	l, c := s.LatencyNs, s.ClientSideNs
+	fmt.Fprintf(w, "  client service time  p50 %s  p99 %s ms\n", ms(float64(r.Service.P50)), ms(float64(r.Service.P99)))
+	fmt.Fprintf(w, "  server (query_log)   p50 %s  p99 %s ms  (%s queries joined by id, resolution %s)\n",
+		ms(float64(l.P50)), ms(float64(l.P99)), Count(float64(l.Count)), nanos(float64(s.ResolutionNs)))
+	if c != nil && c.Count > 0 {
+		fmt.Fprintf(w, "  client side          p50 %s  p99 %s ms  (per query: the client's time less the server's: network, the client's queueing, encode and decode)\n",
+			ms(float64(c.P50)), ms(float64(c.P99)))
+	}
+	fmt.Fprintf(w, "  the server read %s rows, %s; memory %s per query at most\n", Count(float64(s.ReadRows)), Bytes(float64(s.ReadBytes)), Bytes(float64(s.MemoryMaxBytes)))
+	if e := s.ProfileEvents; e["RealTimeMicroseconds"] > 0 {
+		fmt.Fprintf(w, "  ProfileEvents: user CPU %s, system CPU %s, disk read %s, network send %s\n",
+			nanos(1e3*float64(e["UserTimeMicroseconds"])), nanos(1e3*float64(e["SystemTimeMicroseconds"])),
+			nanos(1e3*float64(e["DiskReadElapsedMicroseconds"])), nanos(1e3*float64(e["NetworkSendElapsedMicroseconds"])))
+	}
+}
+
+// p50p99 is a histogram's p50 and p99; "–" without one.
+func p50p99(p *result.Phase) string {
+	if p == nil || p.Count == 0 {
+		return "–"
+	}
+	return nanos(float64(p.P50)) + " / " + nanos(float64(p.P99))
+}
+
 // serverStatsGrid is the "where the time goes" table of the runs that
 // have server figures.
 func serverStatsGrid(l labeler, es []entry) (Grid, bool) {
 	g := Grid{
 		Title:  "where the time goes: latency against the server's own execution time",
-		Header: []string{"run", "latency mean", "server execution", "server share", "the rest", "blocks read / hit", "backends' wait events"},
-		Note:   "server execution is the statements' execution time per transaction (pg_stat_statements) over the same window; the rest is outside execution: network, the client, parse and plan, and the commit after END",
+		Header: []string{"run", "latency mean", "server execution", "server share", "the rest", "server p50 / p99", "client side p50 / p99", "blocks read / hit", "backends' wait events"},
+		Note: "server execution is the statements' execution time per transaction (pg_stat_statements) over the same window, or (ClickHouse) the mean of the measured queries' durations in system.query_log; the rest is outside execution: network, the client, parse and plan, and the commit after END. " +
+			"ClickHouse joins each query to the server's record by query id: server p50 / p99 is the server's duration, client side the client's service time less it, per query",
 	}
 	for _, e := range es {
 		s := e.run.ServerStats
 		if s == nil {
 			continue
 		}
-		row := []string{l.run(e), nanos(e.run.Latency.Mean), "–", "–", "–", "–", waitShares(s.WaitEvents, 3)}
+		row := []string{l.run(e), nanos(e.run.Latency.Mean), "–", "–", "–", p50p99(s.LatencyNs), p50p99(s.ClientSideNs), "–", waitShares(s.WaitEvents, 3)}
 		if t := serverTimeOf(*e.run); t.ok {
 			row[2], row[3], row[4] = nanos(t.server), fmt.Sprintf("%.0f%%", pct(t.server, t.latency)), nanos(t.rest)
 		}
 		if hit, read := blocks(s); hit+read > 0 {
-			row[5] = Count(float64(read)) + " / " + Count(float64(hit))
+			row[7] = Count(float64(read)) + " / " + Count(float64(hit))
 		}
 		g.Rows = append(g.Rows, row)
 	}

@@ -265,6 +265,15 @@ type Phase struct {
 	HDR     string `json:"hdr,omitempty"`
 }
 
+// PhaseOf summarises h, whose values add up to totalNs.
+func PhaseOf(h *hdrhistogram.Histogram, totalNs int64) Phase {
+	p := Phase{Count: h.TotalCount(), Latency: LatencyOf(h), TotalNs: totalNs}
+	if p.Count > 0 {
+		p.HDR, _ = EncodeHDR(h) // only fails on a nil histogram
+	}
+	return p
+}
+
 // Interval is one progress period. TS is its end, in seconds since the
 // measured window began.
 type Interval struct {

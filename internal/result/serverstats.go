@@ -20,6 +20,35 @@ type ServerStats struct {
 	// transactions dbmeter counted. PostgreSQL cannot tie its timing to a
 	// transaction, so this is a mean, not a distribution.
 	ServerNsPerOp float64 `json:"server_ns_per_op,omitempty"`
+
+	// LatencyNs is the server's own duration of each measured operation
+	// (ClickHouse: system.query_log's, joined to the operation by query
+	// id), at ResolutionNs: 18.16 logs whole milliseconds, truncated.
+	LatencyNs    *Phase `json:"latency_ns,omitempty"`
+	ResolutionNs int64  `json:"resolution_ns,omitempty"`
+	// ClientSideNs is, per operation joined, the client's service time
+	// less the server's duration: network, queueing in the client, encode
+	// and decode. ClientSideNegative counts the operations where the
+	// server's duration was the longer (recorded as 0).
+	ClientSideNs       *Phase `json:"client_side_ns,omitempty"`
+	ClientSideNegative int64  `json:"client_side_negative,omitempty"`
+	// NotLogged counts measured operations the server's log has no record
+	// of; Exceptions, those it logged as failed.
+	NotLogged  int64 `json:"not_logged,omitempty"`
+	Exceptions int64 `json:"exceptions,omitempty"`
+	// ReadRows, ReadBytes and MemoryBytes sum the logged operations'
+	// read_rows, read_bytes and memory_usage; MemoryMaxBytes is the
+	// largest memory_usage.
+	ReadRows       int64 `json:"read_rows,omitempty"`
+	ReadBytes      int64 `json:"read_bytes,omitempty"`
+	MemoryBytes    int64 `json:"memory_bytes,omitempty"`
+	MemoryMaxBytes int64 `json:"memory_max_bytes,omitempty"`
+	// ProfileEvents sums chosen per-query ProfileEvents over the logged
+	// operations, those the server has.
+	ProfileEvents map[string]int64 `json:"profile_events,omitempty"`
+	// Events holds system.events' deltas over the window: the whole
+	// server's, other clients' queries included.
+	Events map[string]int64 `json:"events,omitempty"`
 	// Unavailable says, one line each, what could not be read and how to
 	// enable it; the rest was measured as usual.
 	Unavailable []string `json:"unavailable,omitempty"`

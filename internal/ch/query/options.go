@@ -2,6 +2,7 @@ package query
 
 import (
 	"fmt"
+	"net/url"
 	"time"
 
 	"github.com/dbmeter/dbmeter/internal/ch"
@@ -75,6 +76,22 @@ type Options struct {
 	Pool     Pool
 	// Worker configures the clients that run as worker processes.
 	Worker Worker
+	// LogQueries asks the server to log every query (log_queries=1), for
+	// the server's own figures; set it with LoggingQueries.
+	LogQueries bool
+}
+
+// LoggingQueries returns o with LogQueries set: the native paths send
+// log_queries=1 as a DSN setting, the http path as a URL parameter.
+func (o Options) LoggingQueries() Options {
+	o.LogQueries = true
+	settings := url.Values{}
+	for k, v := range o.DSN.Settings {
+		settings[k] = v
+	}
+	settings.Set("log_queries", "1")
+	o.DSN.Settings = settings
+	return o
 }
 
 // Worker configures the clients that run outside dbmeter as worker

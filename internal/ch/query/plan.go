@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/dbmeter/dbmeter/internal/ch"
@@ -64,6 +65,9 @@ type Config struct {
 	// NoWarmup skips the first query that opens a connection before the
 	// run.
 	NoWarmup bool
+	// NoServerStats turns off reading the server's own figures
+	// (system.query_log, system.events).
+	NoServerStats bool
 	// Worker configures the clients that run as worker processes.
 	Worker Worker
 	Load   load.Config
@@ -428,8 +432,19 @@ type runner struct {
 
 // run measures one repetition.
 func (r *runner) run(ctx context.Context, rep plan.Rep) ([]result.Run, error) {
-	q, err := r.combo.Client.Open(ctx, r.combo.Opts)
+	opts := r.combo.Opts
+	var stats *statsCapture
+	if !r.c.NoServerStats {
+		stats = startStats(ctx, r.c.DSN)
+		if stats.setLog {
+			opts = opts.LoggingQueries()
+		}
+	}
+	q, err := r.combo.Client.Open(ctx, opts)
 	if err != nil {
+		if stats != nil {
+			stats.finish(ctx)
+		}
 		return nil, err
 	}
 	defer q.Close()
@@ -452,9 +467,25 @@ func (r *runner) run(ctx context.Context, rep plan.Rep) ([]result.Run, error) {
 	if external {
 		cfg.Phases = append(slices.Clone(Phases), extworker.Client)
 	}
-	cfg.OnMeasure = func() { startPool <- q.Pool() }
+	var starting sync.WaitGroup
+	cfg.OnMeasure = func() {
+		startPool <- q.Pool()
+		if stats != nil {
+			// Its own connection, beside the measured queries; OnMeasure
+			// must not block the runner.
+			starting.Go(func() { stats.begin(ctx) })
+		}
+	}
+	if stats != nil && stats.log && !external {
+		wl.TagQueries(stats.prefix)
+		cfg.OnTagged = stats.tagged
+	}
 	res, err := load.Run(ctx, cfg, wl.Ops(), wl.NewWorker, rep.Watch)
+	starting.Wait()
 	if err != nil {
+		if stats != nil {
+			stats.finish(ctx)
+		}
 		return nil, err
 	}
 	end := q.Pool()
@@ -474,6 +505,17 @@ func (r *runner) run(ctx context.Context, rep plan.Rep) ([]result.Run, error) {
 	}
 	run := res.Fill(result.Run{Family: "ch", Target: r.combo.Name, Workload: r.spec.Name, Server: r.server.String(), Params: params, Repeat: rep.N}, cfg, 0)
 	figures(&run, pool)
+	if stats != nil {
+		if external && stats.log {
+			stats.log = false
+			stats.unavailable("system.query_log: the worker protocol carries no query id, so the server's records cannot be joined to " + r.combo.Name + "'s queries")
+		}
+		run.ServerStats = stats.finish(ctx)
+		if s := run.ServerStats; s.LatencyNs != nil && s.LatencyNs.Count < run.Ops {
+			run.Warnings = append(run.Warnings, fmt.Sprintf("the server logged %d of the %d measured queries (%d not logged, %d failed on the server): its figures describe those it logged",
+				s.LatencyNs.Count, run.Ops, s.NotLogged, s.Exceptions))
+		}
+	}
 	run.Warnings = append(run.Warnings, warnings(run, wl, r.combo, cfg)...)
 	if external {
 		// The worker's library decodes inside its own timing, "client".

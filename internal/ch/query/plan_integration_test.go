@@ -1,18 +1,13 @@
 package query_test
 
 import (
-	"context"
 	"os"
 	"testing"
 	"time"
 
-	"github.com/dbmeter/dbmeter/internal/servertest"
-
-	"github.com/dbmeter/dbmeter/internal/ch"
 	"github.com/dbmeter/dbmeter/internal/ch/query"
 	"github.com/dbmeter/dbmeter/internal/ch/query/clients"
 	"github.com/dbmeter/dbmeter/internal/load"
-	"github.com/dbmeter/dbmeter/internal/plan"
 	"github.com/dbmeter/dbmeter/internal/result"
 )
 
@@ -27,15 +22,7 @@ func (s *sink) Add(runs ...result.Run)                                 { s.runs 
 // every combination × repetition gives one run with its knobs, seed and
 // decode phase.
 func TestPlanOnLegacyServer(t *testing.T) {
-	d, err := ch.ParseDSN(servertest.Env(t, "DBMETER_CLICKHOUSE_LEGACY_DSN"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	version, err := ch.ServerVersion(ctx, d)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := legacyDSN(t)
 	var named []query.Named
 	for _, n := range []string{"clickhouse-go-v1", "http", "ch-go"} {
 		c, _ := clients.Lookup(n)
@@ -49,19 +36,12 @@ func TestPlanOnLegacyServer(t *testing.T) {
 		Decodes: []query.Decode{query.Row, query.Column}, Matrix: true, Data: query.DefaultDataset(),
 		Load: cfg, Repeat: 2, Params: map[string]string{"note": "family test"},
 	}
-	p, err := query.Prepare(ctx, "ch", c, version)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var s sink
-	if err := plan.Execute(ctx, p.Plan, &s); err != nil {
-		t.Fatal(err)
-	}
+	runs, p := execute(t, c)
 	// ch-go is left out on 18.16; 2 clients × 2 decodes × 2 repetitions.
-	if len(s.runs) != 8 || len(p.Notes) != 1 {
-		t.Fatalf("%d runs, notes %q; want 8 runs and ch-go left out", len(s.runs), p.Notes)
+	if len(runs) != 8 || len(p.Notes) != 1 {
+		t.Fatalf("%d runs, notes %q; want 8 runs and ch-go left out", len(runs), p.Notes)
 	}
-	for i, r := range s.runs {
+	for i, r := range runs {
 		wantSeed := uint64(1 + i%2)
 		if r.Family != "ch" || r.Ops == 0 || r.Errors != 0 || r.Seed != wantSeed || r.Repeat != 1+i%2 ||
 			r.Phases["decode"].Count != r.Ops || r.Params["note"] != "family test" || r.Params["decode"] == "" {

@@ -23,7 +23,10 @@ type SQLQuerier struct {
 	opts     Options
 	prepare  bool
 	isServer func(error) bool
-	mu       struct {
+	// withID puts a query id where the driver reads it; nil: the driver
+	// cannot send one.
+	withID func(ctx context.Context, id string) context.Context
+	mu     struct {
 		sync.Mutex
 		stmts map[string]*sql.Stmt
 	}
@@ -40,8 +43,18 @@ func NewSQL(c driver.Connector, o Options, prepare bool, isServer func(error) bo
 	return q
 }
 
+// SendQueryIDs tells q how its driver takes a query id (WithQueryID) from
+// a context.
+func (q *SQLQuerier) SendQueryIDs(withID func(ctx context.Context, id string) context.Context) *SQLQuerier {
+	q.withID = withID
+	return q
+}
+
 // Query implements Querier.
 func (q *SQLQuerier) Query(ctx context.Context, text string, args ...any) (QueryStats, error) {
+	if id := QueryID(ctx); id != "" && q.withID != nil {
+		ctx = q.withID(ctx, id)
+	}
 	rows, err := q.rows(ctx, text, args)
 	if err != nil {
 		return QueryStats{}, q.mark(err)

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/dbmeter/dbmeter/internal/ch"
@@ -23,6 +25,10 @@ type Workload struct {
 	q        Querier
 	spec     Spec
 	prepared bool
+	// idPrefix, when set, gives each query the id idPrefix followed by its
+	// tag (TagQueries); seq numbers them.
+	idPrefix string
+	seq      atomic.Uint64
 	mu       struct {
 		sync.Mutex
 		serverErr error  // the first server error
@@ -36,6 +42,11 @@ type Workload struct {
 func NewWorkload(q Querier, spec Spec, prepared bool) *Workload {
 	return &Workload{q: q, spec: spec, prepared: prepared}
 }
+
+// TagQueries gives each query an id, prefix followed by a number, which
+// is its Outcome.Tag: the server logs it under that id. Call it before the
+// run.
+func (w *Workload) TagQueries(prefix string) { w.idPrefix = prefix }
 
 // Ops are the workload's operation names: the spec's.
 func (w *Workload) Ops() []string { return []string{w.spec.Name} }
@@ -65,6 +76,11 @@ func (k *worker) Do(ctx context.Context) (load.Outcome, error) {
 		}
 		args = nil
 	}
+	var tag uint64
+	if w.idPrefix != "" {
+		tag = w.seq.Add(1)
+		ctx = WithQueryID(ctx, w.idPrefix+strconv.FormatUint(tag, 10))
+	}
 	st, err := w.q.Query(ctx, text, args...)
 	if err != nil {
 		if IsServerError(err) {
@@ -80,7 +96,7 @@ func (k *worker) Do(ctx context.Context) (load.Outcome, error) {
 	if st.ClientNs > 0 {
 		k.phases[1] = load.Phase(time.Duration(st.ClientNs)) // declared by externalPhases
 	}
-	return load.Outcome{Rows: st.Rows, Bytes: st.Bytes, Phases: &k.phases}, nil
+	return load.Outcome{Rows: st.Rows, Bytes: st.Bytes, Phases: &k.phases, Tag: tag}, nil
 }
 
 func (w *Workload) noteServerError(text string, err error) {

@@ -104,6 +104,9 @@ func OpenNative(_ context.Context, o query.Options) (query.Querier, error) {
 }
 
 func (q *native) Query(ctx context.Context, text string, args ...any) (query.QueryStats, error) {
+	if id := query.QueryID(ctx); id != "" {
+		ctx = withQueryID(ctx, id)
+	}
 	rows, err := q.conn.Query(ctx, text, args...)
 	if err != nil {
 		return query.QueryStats{}, mark(err)
@@ -133,7 +136,7 @@ func OpenSQL(_ context.Context, o query.Options) (query.Querier, error) {
 	if err != nil {
 		return nil, err
 	}
-	return query.NewSQL(clickhouse.Connector(opts), o, false, isException), nil
+	return query.NewSQL(clickhouse.Connector(opts), o, false, isException).SendQueryIDs(withQueryID), nil
 }
 
 func isException(err error) bool {
@@ -146,4 +149,10 @@ func mark(err error) error {
 		return query.ServerError(err)
 	}
 	return ch.Mark(err)
+}
+
+// withQueryID is v2's way to send a query id: a query option in the
+// context.
+func withQueryID(ctx context.Context, id string) context.Context {
+	return clickhouse.Context(ctx, clickhouse.WithQueryID(id))
 }

@@ -82,6 +82,7 @@ func (q *chgoQuerier) query(ctx context.Context, text string, params []proto.Par
 	)
 	err = c.client.Do(ctx, chgo.Query{
 		Body:       text,
+		QueryID:    query.QueryID(ctx),
 		Parameters: params,
 		Result:     res.Auto(),
 		OnResult: func(_ context.Context, b proto.Block) error {

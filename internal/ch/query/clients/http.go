@@ -51,6 +51,9 @@ func openHTTP(_ context.Context, o query.Options) (query.Querier, error) {
 	}
 	q := u.Query()
 	q.Set("database", o.DSN.Database)
+	if o.LogQueries {
+		q.Set("log_queries", "1")
+	}
 	u.RawQuery = q.Encode()
 	if u.Path == "" {
 		u.Path = "/"
@@ -78,7 +81,11 @@ func (q *httpQuerier) Query(ctx context.Context, text string, args ...any) (quer
 	if len(args) > 0 {
 		return query.QueryStats{}, fmt.Errorf("the http client cannot bind arguments: %w", query.ErrUnsupported)
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, q.endpoint,
+	endpoint := q.endpoint
+	if id := query.QueryID(ctx); id != "" {
+		endpoint += "&query_id=" + url.QueryEscape(id) // the endpoint always has ?database=
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, endpoint,
 		strings.NewReader(text+" FORMAT TabSeparatedWithNamesAndTypes"))
 	if err != nil {
 		return query.QueryStats{}, fmt.Errorf("make request: %w", err)

@@ -57,13 +57,16 @@ func outageRun(t *testing.T, outage func() (context.Context, func() time.Time), 
 	}
 	o.Decode, o.Pool = query.Row, query.DefaultPool()
 	o.Worker = query.Worker{Getenv: os.Getenv, Timeout: 20 * time.Second}
-	q, err := c.Open(context.Background(), o)
+	// Queries carry ids and ask to be logged, as ch query's measured ones
+	// do.
+	q, err := c.Open(context.Background(), o.LoggingQueries())
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer q.Close()
 	oq := &otherErrs{Querier: q}
 	wl := query.NewWorkload(oq, query.CustomSpec(text, nil), false)
+	wl.TagQueries("dbmeter-outage-" + client + "-" + string(o.Protocol) + "-")
 	cfg := load.DefaultConfig()
 	cfg.Workers, cfg.Duration, cfg.Warmup, cfg.Interval, cfg.Phases = 2, time.Minute, 0, time.Second/2, query.Phases
 	began := time.Now()

@@ -27,7 +27,7 @@ func openV1(ctx context.Context, o query.Options) (query.Querier, error) {
 	}
 	drv := probe.Driver()
 	probe.Close()
-	return query.NewSQL(query.DSNConnector(drv, dsn), o, true, isV1Exception), nil
+	return query.NewSQL(query.DSNConnector(drv, dsn), o, true, isV1Exception).SendQueryIDs(clickhouse.WithQueryID), nil
 }
 
 func isV1Exception(err error) bool {

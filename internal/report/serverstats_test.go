@@ -1,0 +1,38 @@
+package report
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/dbmeter/dbmeter/internal/result"
+)
+
+// TestCHServerStats: a ch query run's "where the time goes" shows the
+// server's and the client side's p50 and p99, under the terminal table
+// and in the grid Markdown and HTML share.
+func TestCHServerStats(t *testing.T) {
+	t.Parallel()
+	run := result.Run{Family: "ch", Target: "http", Workload: "count", Mode: "open", Repeat: 1,
+		Params: map[string]string{"client": "http", "protocol": "http", "decode": "row"},
+		Stats: result.Stats{DurationS: 5, Ops: 500, Latency: result.Latency{Mean: 2_600_000, P50: 2_500_000, P99: 6_000_000},
+			Service: result.Latency{P50: 2_400_000, P99: 5_900_000}},
+		ServerStats: &result.ServerStats{ResolutionNs: 1_000_000, ServerNsPerOp: 1_100_000, ReadRows: 4_000_000,
+			LatencyNs:    &result.Phase{Count: 500, Latency: result.Latency{P50: 1_000_000, P99: 3_000_000}, TotalNs: 550_000_000},
+			ClientSideNs: &result.Phase{Count: 500, Latency: result.Latency{P50: 1_470_000, P99: 4_520_000}}},
+	}
+	var b bytes.Buffer
+	if err := chTables(&b, []result.Run{run}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"server (query_log)   p50 1.000  p99 3.000 ms  (500 queries", "client side          p50 1.470  p99 4.520 ms"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("text lacks %q:\n%s", want, b.String())
+		}
+	}
+	es := []entry{{run: &run}}
+	g, ok := serverStatsGrid(newLabeler([]Source{{Name: "r.json", Doc: &result.Document{Runs: []result.Run{run}}}}, es), es)
+	if !ok || g.Rows[0][5] != "1.00ms / 3.00ms" || g.Rows[0][6] != "1.47ms / 4.52ms" {
+		t.Errorf("grid %q, %q; want the server's and the client side's p50 / p99", g.Header, g.Rows)
+	}
+}
