@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"golang.org/x/perf/benchfmt"
+
+	"github.com/dbmeter/dbmeter/internal/result"
 )
 
 func TestGoldenReports(t *testing.T) {
@@ -204,5 +206,19 @@ func TestGoBenchReadByBenchstat(t *testing.T) {
 		if !strings.Contains(string(out), w) {
 			t.Errorf("benchstat output lacks %q:\n%s", w, out)
 		}
+	}
+}
+
+// A warning every repetition of a cell gave is one note naming the
+// repetitions; one repetition's own warning keeps its number.
+func TestNotesFoldRepetitions(t *testing.T) {
+	run := func(rep int, warnings ...string) result.Run {
+		return result.Run{Target: "map", Workload: "ycsb-e", Repeat: rep, Warnings: warnings}
+	}
+	doc := &result.Document{Runs: []result.Run{run(1, "not supported"), run(2, "not supported", "slow"), run(3, "not supported")}}
+	got := strings.Join(Notes(doc), "\n")
+	want := "map/ycsb-e (repetitions 1, 2, 3): not supported\nmap/ycsb-e #2: slow"
+	if got != want {
+		t.Errorf("notes:\n%s\nwant:\n%s", got, want)
 	}
 }

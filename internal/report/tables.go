@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/dbmeter/dbmeter/internal/result"
 )
@@ -249,6 +250,11 @@ func pgTable(l labeler, es []entry) Grid {
 // kind, interrupted runs, warnings.
 func Notes(doc *result.Document) []string {
 	var lines []string
+	// A warning every repetition of a cell gave (an engine that cannot run
+	// it) is said once, naming the repetitions, where its first one was.
+	type said struct{ line, reps int }
+	warned := map[string]*said{}
+	var reps [][]int
 	for _, r := range doc.Runs {
 		name := r.Target + "/" + r.Workload
 		if r.Repeat > 1 {
@@ -269,8 +275,24 @@ func Notes(doc *result.Document) []string {
 			continue
 		}
 		for _, w := range r.Warnings {
+			key := r.Target + "/" + r.Workload + "\x00" + w
+			if s, ok := warned[key]; ok {
+				reps[s.reps] = append(reps[s.reps], r.Repeat)
+				lines[s.line] = fmt.Sprintf("%s/%s (repetitions %s): %s", r.Target, r.Workload, joinInts(reps[s.reps]), w)
+				continue
+			}
+			warned[key] = &said{line: len(lines), reps: len(reps)}
+			reps = append(reps, []int{r.Repeat})
 			lines = append(lines, name+": "+w)
 		}
 	}
 	return lines
+}
+
+func joinInts(vs []int) string {
+	s := make([]string, len(vs))
+	for i, v := range vs {
+		s[i] = strconv.Itoa(v)
+	}
+	return strings.Join(s, ", ")
 }
