@@ -48,14 +48,8 @@ type v2Inserter struct {
 	o        Options
 	columnar bool
 	batch    driver.Batch
-	// cancel ends the batch's context. v2 closes the connection when the
-	// context PrepareBatch was given is done (its batch watchdog), so a
-	// batch that outlives the operation that opened it (--blocks-per-insert
-	// > 1: the worker's last INSERT is committed after the run's context is
-	// cancelled) has a context of its own, ended with the batch.
-	cancel context.CancelFunc
-	blocks int
-	row    []any
+	blocks   int
+	row      []any
 }
 
 var (
@@ -84,20 +78,11 @@ func openV2Column(ctx context.Context, o Options) (ch.Inserter, error) { return 
 
 func (v *v2Inserter) Build(ctx context.Context, table string, b *ch.Block) (ch.Batch, error) {
 	if v.batch == nil {
-		bctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-		// The round trip that reads the table's structure is still the
-		// operation's: its end cancels the prepare, not the batch after.
-		stop := context.AfterFunc(ctx, cancel)
-		batch, err := v.conn.PrepareBatch(bctx, insertSQL(table, b))
-		if !stop() && err == nil {
-			batch.Abort()
-			err = ctx.Err()
-		}
+		batch, err := v.prepare(ctx, insertSQL(table, b))
 		if err != nil {
-			cancel()
 			return nil, fmt.Errorf("prepare batch: %w", err)
 		}
-		v.batch, v.cancel = batch, cancel
+		v.batch = batch
 	}
 	var err error
 	if v.columnar {
@@ -110,6 +95,40 @@ func (v *v2Inserter) Build(ctx context.Context, table string, b *ch.Block) (ch.B
 		return nil, err
 	}
 	return ch.BatchFunc(v.send), nil
+}
+
+// prepare opens a batch for query. The batch keeps the context PrepareBatch
+// is given, and v2 closes the connection when that context is done during
+// the batch's Send (its watchdog), so the batch has a context of its own:
+// a batch outlives the operation that opened it (--blocks-per-insert > 1:
+// the worker's last INSERT is committed after the run's context is
+// cancelled). The round trip that reads the table's structure is still the
+// operation's: its end cancels the prepare, not the batch after.
+//
+// Once the prepare returned, the batch's context is never cancelled, not
+// even when the batch is done. Send stops its watchdog as it returns, but
+// the watchdog's goroutine may not have reached its select yet; finding
+// both its stop and the context's end ready, it picks one at random, and
+// if it picks the end it closes the TCP connection Send has just given
+// back to the pool, under the next INSERT on it (its prepare or a block
+// fails with "use of closed network connection", a connection error in
+// the middle of a run). The context has no parent to cancel it, so
+// leaving it uncancelled holds nothing.
+func (v *v2Inserter) prepare(ctx context.Context, query string) (driver.Batch, error) {
+	bctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	stop := context.AfterFunc(ctx, cancel)
+	batch, err := v.conn.PrepareBatch(bctx, query)
+	if !stop() && err == nil {
+		// The operation ended as the prepare returned: the batch is
+		// spent with its context.
+		batch.Abort()
+		err = ctx.Err()
+	}
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	return batch, nil
 }
 
 func (v *v2Inserter) send(context.Context) error {
@@ -129,9 +148,8 @@ func (v *v2Inserter) Commit(context.Context) error {
 	if v.batch == nil {
 		return nil
 	}
-	b, cancel := v.batch, v.cancel
-	v.batch, v.cancel, v.blocks = nil, nil, 0
-	defer cancel()
+	b := v.batch
+	v.batch, v.blocks = nil, 0
 	if err := b.Send(); err != nil {
 		return fmt.Errorf("send batch: %w", err)
 	}
@@ -141,8 +159,7 @@ func (v *v2Inserter) Commit(context.Context) error {
 func (v *v2Inserter) abort() {
 	if v.batch != nil {
 		v.batch.Abort()
-		v.cancel()
-		v.batch, v.cancel, v.blocks = nil, nil, 0
+		v.batch, v.blocks = nil, 0
 	}
 }
 
