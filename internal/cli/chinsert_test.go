@@ -185,7 +185,7 @@ func TestCHClientTooNew(t *testing.T) {
 		{"insert", []string{"ch", "insert", "--dsn", dsn, "--clients", "ch-go", "--duration", "1s"}, 2, tooNew},
 		{"insert, two refused", []string{"ch", "insert", "--dsn", dsn, "--clients", "ch-go,gorm", "--duration", "1s"}, 2, "client gorm needs ClickHouse"},
 		{"query", []string{"ch", "query", "--dsn", dsn, "--clients", "ch-go", "--preset", "count", "--duration", "1s"}, 2, tooNew},
-		{"server table", []string{"ch", "insert", "--dsn", dsn, "--table", "system.numbers", "--create", "--duration", "1s"}, 1, "it has no lid column with the comment"},
+		{"server table", []string{"ch", "insert", "--dsn", dsn, "--table", "system.numbers", "--create", "--duration", "1s"}, 1, "it has no column with the comment"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, stderr := run(t, tc.args...)

@@ -188,10 +188,10 @@ func TestLegacyServer(t *testing.T) {
 		if !IsTableError(err) || !strings.Contains(err.Error(), "--create") {
 			t.Errorf("Prepare(missing) = %v, want a hint to use --create", err)
 		}
-		// A server table with no lid column is refused for what it lacks.
+		// A server table with no marked column is refused for what it lacks.
 		err = a.Prepare(ctx, Table{Database: "system", Name: "numbers"}, EventTable, true, 0)
-		if !IsTableError(err) || !strings.Contains(err.Error(), "it has no lid column with the comment") {
-			t.Errorf("Prepare(system.numbers, create) = %v, want a refusal saying it has no marked lid column", err)
+		if !IsTableError(err) || !strings.Contains(err.Error(), "it has no column with the comment") {
+			t.Errorf("Prepare(system.numbers, create) = %v, want a refusal saying it has no marked column", err)
 		}
 	})
 }

@@ -16,7 +16,7 @@ import (
 // in it and missing.
 const DefaultDatabase = "dbmeter"
 
-// Mark is the comment dbmeter puts on the lid column of every table it
+// Mark is the comment dbmeter puts on a column (Schema.Mark) of every table it
 // creates. ClickHouse 18.16 has no table comments (CREATE TABLE … COMMENT
 // is a syntax error there) but has column comments, and a column comment
 // lives and dies with its table: a table dropped and re-made by someone
