@@ -21,8 +21,10 @@ type Block struct {
 // Column is one named, typed column of a Block.
 type Column struct {
 	Name string
-	Type string // the ClickHouse type: "String", "Int32" or "Int64"
-	// Data holds Rows values: []string, []int32 or []int64, matching Type.
+	Type string // the ClickHouse type: "String", "Int32", "UInt8", "Float64", …
+	// Data holds Rows values in the Go slice of Type: []string, []int32,
+	// []uint8, []float64, … (the ten numeric types of ClickHouse's
+	// UInt8–Int64 and Float32/Float64).
 	Data any
 }
 
@@ -42,37 +44,26 @@ func (b *Block) Head(n int) *Block {
 	}
 	out := &Block{Rows: n, Index: b.Index, Columns: make([]Column, len(b.Columns))}
 	for i, c := range b.Columns {
-		switch d := c.Data.(type) {
-		case []string:
-			c.Data = d[:n]
-		case []int32:
-			c.Data = d[:n]
-		case []int64:
-			c.Data = d[:n]
-		default:
-			panic(fmt.Sprintf("ch: column %s holds %T", c.Name, c.Data))
-		}
+		c.Data = head(c.Name, c.Data, n)
 		out.Columns[i] = c
 	}
 	return out
 }
 
 // PayloadBytes is the size of b's values in ClickHouse's Native format
-// without compression: each string's length prefix and bytes, 4 bytes per
-// Int32, 8 per Int64. It is the "bytes" a batch moves, whatever the client.
+// without compression: each string's length prefix and bytes, a number's
+// width (1 byte per UInt8, …, 8 per Int64 or Float64). It is the "bytes"
+// a batch moves, whatever the client.
 func (b *Block) PayloadBytes() int64 {
 	var n int64
 	for _, c := range b.Columns {
-		switch d := c.Data.(type) {
-		case []string:
+		if d, ok := c.Data.([]string); ok {
 			for _, s := range d {
 				n += int64(len(s) + uvarintLen(uint64(len(s))))
 			}
-		case []int32:
-			n += 4 * int64(len(d))
-		case []int64:
-			n += 8 * int64(len(d))
+			continue
 		}
+		n += int64(width(c.Data)) * int64(b.Rows)
 	}
 	return n
 }
@@ -91,14 +82,7 @@ func uvarintLen(x uint64) int {
 func (b *Block) Row(i int, dst []any) []any {
 	dst = dst[:0]
 	for _, c := range b.Columns {
-		switch d := c.Data.(type) {
-		case []string:
-			dst = append(dst, d[i])
-		case []int32:
-			dst = append(dst, d[i])
-		case []int64:
-			dst = append(dst, d[i])
-		}
+		dst = append(dst, at(c.Data, i))
 	}
 	return dst
 }
@@ -136,4 +120,77 @@ func (f BatchFunc) Send(ctx context.Context) error { return f(ctx) }
 // any, and waits for the server's acknowledgement.
 type Committer interface {
 	Commit(ctx context.Context) error
+}
+
+// head, width and at do for a column's data, whatever its slice type,
+// what Head, PayloadBytes and Row need: the first n values, the width of a
+// number in Native, value i.
+func head(name string, data any, n int) any {
+	switch d := data.(type) {
+	case []string:
+		return d[:n]
+	case []uint8:
+		return d[:n]
+	case []uint16:
+		return d[:n]
+	case []uint32:
+		return d[:n]
+	case []uint64:
+		return d[:n]
+	case []int8:
+		return d[:n]
+	case []int16:
+		return d[:n]
+	case []int32:
+		return d[:n]
+	case []int64:
+		return d[:n]
+	case []float32:
+		return d[:n]
+	case []float64:
+		return d[:n]
+	}
+	panic(fmt.Sprintf("ch: column %s holds %T", name, data))
+}
+
+func width(data any) int {
+	switch data.(type) {
+	case []uint8, []int8:
+		return 1
+	case []uint16, []int16:
+		return 2
+	case []uint32, []int32, []float32:
+		return 4
+	case []uint64, []int64, []float64:
+		return 8
+	}
+	return 0
+}
+
+func at(data any, i int) any {
+	switch d := data.(type) {
+	case []string:
+		return d[i]
+	case []uint8:
+		return d[i]
+	case []uint16:
+		return d[i]
+	case []uint32:
+		return d[i]
+	case []uint64:
+		return d[i]
+	case []int8:
+		return d[i]
+	case []int16:
+		return d[i]
+	case []int32:
+		return d[i]
+	case []int64:
+		return d[i]
+	case []float32:
+		return d[i]
+	case []float64:
+		return d[i]
+	}
+	return nil
 }

@@ -9,16 +9,19 @@ import (
 	"github.com/dbmeter/dbmeter/internal/extworker"
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/plan"
+	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
 func newCHInsertCmd(env Env) *cobra.Command {
 	var rf runFlags
 	var f insert.Command
+	var schema string
 	cmd := &cobra.Command{
 		Use:   "insert",
 		Short: "Compare Go clients' bulk inserts into ClickHouse (rows/s, MB/s, build vs send, CPU and allocations per row)",
 		Long: `insert drives blocks of generated event rows (seed 000's 32-column table,
-about 1.4 KB a row, deterministic for --seed) through each client path's
+about 1.4 KB a row, deterministic for --seed; --schema numbers: seed 002's
+ten numeric columns, 42 bytes a row) through each client path's
 bulk-insert API: one operation is one block of --batch rows, built by the
 client (timed as "build") and sent (timed as "send"). After each run the
 rows in the table are counted and compared with the rows the server
@@ -46,7 +49,7 @@ A client newer than the server is refused with one line naming both versions.`,
   dbmeter ch insert --dsn "$DSN" --clients ch-go --batch 10000 --blocks-per-insert 10 --tcp-nodelay=false`,
 		Args: noArgs,
 	}
-	cmd.RunE = runE(func(cmd *cobra.Command, _ []string) error { return runCHInsert(cmd, env, &rf, &f) })
+	cmd.RunE = runE(func(cmd *cobra.Command, _ []string) error { return runCHInsert(cmd, env, &rf, &f, schema) })
 	def := load.DefaultConfig()
 	// A batch is a long operation and the connection is made before the
 	// run, so no warm-up by default; with --rows every row counts.
@@ -58,7 +61,8 @@ A client newer than the server is refused with one line naming both versions.`,
 	fs.StringVar(&f.Clients, "clients", "auto", "client paths, comma-separated, or auto: every path the server's version supports")
 	fs.IntVar(&f.Config.Batch, "batch", 100_000, "rows per block (one operation)")
 	fs.Int64Var(&f.Config.Rows, "rows", 0, "insert this many rows per client and repetition instead of running for --duration")
-	fs.StringVar(&f.Table, "table", insert.DefaultDatabase+".event", "target table, db.name")
+	fs.StringVar(&f.Table, "table", insert.DefaultDatabase+".event", "target table, db.name (with --schema numbers: "+insert.DefaultDatabase+".numbers)")
+	fs.StringVar(&schema, "schema", insert.EventTable.Name, "the table's columns and rows: event (seed 000's 32-column log table) or numbers (seed 002's ten numeric columns u8 … f64)")
 	fs.IntVar(&f.Config.ExtraColumns, "extra-columns", 0, "with --create: pad the table with this many defaulted columns (the seed's table had 657 more)")
 	fs.BoolVar(&f.Config.Create, "create", false, "create the table (a table dbmeter created before is dropped and re-made; any other is refused)")
 	fs.IntVar(&f.Config.BlocksPerInsert, "blocks-per-insert", 1, "stream this many blocks through one INSERT where the client can")
@@ -70,8 +74,17 @@ A client newer than the server is refused with one line naming both versions.`,
 	return cmd
 }
 
-func runCHInsert(cmd *cobra.Command, env Env, rf *runFlags, f *insert.Command) error {
+func runCHInsert(cmd *cobra.Command, env Env, rf *runFlags, f *insert.Command, schema string) error {
 	ctx := cmd.Context()
+	shape, err := insert.LookupSchema(schema)
+	if err != nil {
+		return usage.Errorf("--schema: %v", err)
+	}
+	f.Config.Schema = shape
+	if fs := cmd.Flags(); !fs.Changed("table") && shape.Name != insert.EventTable.Name {
+		// Recorded in the runs' params as the table they filled.
+		fs.Set("table", insert.DefaultDatabase+"."+shape.Name)
+	}
 	if f.DumpFormat != "" {
 		return f.Dump(env.Stdout, rf.cfg.Seed)
 	}

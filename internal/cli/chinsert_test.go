@@ -32,6 +32,7 @@ func TestCHInsertBadInput(t *testing.T) {
 		{"too few blocks", []string{"--dsn", "clickhouse://h", "--rows", "10", "--workers", "4"}, 2, "fewer than --workers 4"},
 		{"zero batch", []string{"--dsn", "clickhouse://h", "--batch", "0"}, 2, "--batch must be at least 1"},
 		{"extra without create", []string{"--dsn", "clickhouse://h", "--extra-columns", "5"}, 2, "add --create"},
+		{"unknown schema", []string{"--dsn", "clickhouse://h", "--schema", "wide"}, 2, `--schema: no table shape "wide": want event or numbers`},
 		{"unreachable", []string{"--dsn", "clickhouse://u:secretpw@127.0.0.1:1/db", "--rows", "10"}, 1, "127.0.0.1:1"},
 	}
 	for _, tt := range tests {
@@ -54,6 +55,10 @@ func TestCHInsertDump(t *testing.T) {
 	code, stdout, stderr := run(t, "ch", "insert", "--dump-format", "TSV", "--rows", "3", "--batch", "2")
 	if code != 0 || strings.Count(stdout, "\n") != 3 || strings.Count(strings.SplitN(stdout, "\n", 2)[0], "\t") != 31 {
 		t.Errorf("exit %d, stderr %q, %d lines; want 3 rows of 32 columns", code, stderr, strings.Count(stdout, "\n"))
+	}
+	code, stdout, stderr = run(t, "ch", "insert", "--schema", "numbers", "--dump-format", "TSV", "--rows", "3", "--batch", "2")
+	if first := strings.SplitN(stdout, "\n", 2)[0]; code != 0 || strings.Count(stdout, "\n") != 3 || strings.Count(first, "\t") != 9 || !strings.Contains(first, ".") {
+		t.Errorf("--schema numbers: exit %d, stderr %q, output %q; want 3 rows of 10 numbers, the floats with a point", code, stderr, stdout)
 	}
 }
 
@@ -180,7 +185,7 @@ func TestCHClientTooNew(t *testing.T) {
 		{"insert", []string{"ch", "insert", "--dsn", dsn, "--clients", "ch-go", "--duration", "1s"}, 2, tooNew},
 		{"insert, two refused", []string{"ch", "insert", "--dsn", dsn, "--clients", "ch-go,gorm", "--duration", "1s"}, 2, "client gorm needs ClickHouse"},
 		{"query", []string{"ch", "query", "--dsn", dsn, "--clients", "ch-go", "--preset", "count", "--duration", "1s"}, 2, tooNew},
-		{"server table", []string{"ch", "insert", "--dsn", dsn, "--table", "system.numbers", "--create", "--duration", "1s"}, 1, "it has no lid column with the comment"},
+		{"server table", []string{"ch", "insert", "--dsn", dsn, "--table", "system.numbers", "--create", "--duration", "1s"}, 1, "it has no column with the comment"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, stderr := run(t, tc.args...)

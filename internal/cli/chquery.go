@@ -73,6 +73,7 @@ combination side by side.`,
 	fs.Int64Var(&c.Data.Metrics, "metrics-rows", data.Metrics, "rows of the metrics table (sum preset)")
 	fs.Int64Var(&c.Data.Users, "users-rows", data.Users, "rows of the users table (select1k, select10k presets)")
 	fs.DurationVar(&c.SumWindow, "sum-window", time.Hour, "time range of each sum preset query")
+	fs.IntVar(&c.SelectRows, "select-rows", 1000, fmt.Sprintf("rows each numbers preset query reads (seed 002 read 10 to 10,000; at most %d)", query.NumbersRows))
 	sf.bind(fs, &rf)
 	return cmd
 }

@@ -26,6 +26,8 @@ func TestCHQueryBadInput(t *testing.T) {
 		{"preset and query", []string{"--dsn", dsn, "--preset", "count", "--query", "SELECT 1"}, "contradict"},
 		{"list without matrix", []string{"--dsn", dsn, "--preset", "count", "--pool-max-idle", "0,10"}, "add --matrix"},
 		{"bad decode", []string{"--dsn", dsn, "--preset", "count", "--decode", "diagonal"}, "want row or column"},
+		{"too many select rows", []string{"--dsn", dsn, "--preset", "numbers", "--select-rows", "10001"}, "--select-rows must be 1 to 10000"},
+		{"select rows without numbers", []string{"--dsn", dsn, "--preset", "count", "--select-rows", "10"}, "add --preset numbers"},
 		{"prepared over http", []string{"--dsn", dsn, "--preset", "count", "--clients", "http", "--prepared"}, "no prepare or bind API"},
 		{"protocol a client lacks", []string{"--dsn", dsn, "--preset", "count", "--clients", "clickhouse-go-v1", "--protocol", "http"}, "speaks native, not http"},
 		{"bad dsn", []string{"--dsn", "mysql://x", "--preset", "count"}, "parse DSN"},

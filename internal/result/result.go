@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
@@ -88,7 +89,33 @@ type Env struct {
 	Kernel     string            `json:"kernel"`
 	Go         string            `json:"go"`
 	Modules    map[string]string `json:"modules"`
-	Disk       Disk              `json:"disk"`
+	// ExternalClients are the clients in other languages the runs drove,
+	// as their workers' handshakes named them: the counterpart of Modules
+	// for code that is not linked into dbmeter. Absent when every client
+	// was a Go one.
+	ExternalClients []ExternalEnv `json:"external_clients,omitempty"`
+	Disk            Disk          `json:"disk"`
+}
+
+// ExternalEnv is one external client's stack as its worker's handshake
+// named it.
+type ExternalEnv struct {
+	Language string `json:"language"`
+	Runtime  string `json:"runtime"`
+	Library  string `json:"library"`
+}
+
+// NoteExternal records the stack of run's external client in e, once
+// however many runs drove it; a Go client's run adds nothing.
+func (e *Env) NoteExternal(run *Run) {
+	x := run.External
+	if x == nil {
+		return
+	}
+	n := ExternalEnv{Language: x.Language, Runtime: x.Runtime, Library: x.Library}
+	if !slices.Contains(e.ExternalClients, n) {
+		e.ExternalClients = append(e.ExternalClients, n)
+	}
 }
 
 // Disk describes the filesystem that holds the data under test.

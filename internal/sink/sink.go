@@ -166,6 +166,7 @@ func (s *Sink) Add(runs ...result.Run) {
 		for i, w := range run.Warnings {
 			run.Warnings[i] = redact.Scrub(w, s.secrets...)
 		}
+		s.doc.Env.NoteExternal(&run)
 		s.doc.Runs = append(s.doc.Runs, run)
 		s.stepLine(run)
 	}

@@ -3,6 +3,7 @@ package sink
 import (
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -60,5 +61,38 @@ func TestCheckpointErrorIsSaid(t *testing.T) {
 	s.Add(result.Run{Target: "t", Workload: "b", Params: map[string]string{}})
 	if got := strings.Count(stderr.String(), "cannot checkpoint --json /dev/full"); got != 1 || len(s.Doc().Runs) != 2 {
 		t.Errorf("stderr %q (%d mentions), %d runs kept; want one line and both runs", stderr.String(), got, len(s.Doc().Runs))
+	}
+}
+
+// TestEnvNamesExternalClients: the document's environment names each
+// external client's stack once, however many runs drove it, in the order
+// first met; Go clients' runs add nothing.
+func TestEnvNamesExternalClients(t *testing.T) {
+	php := &result.ExternalClient{Command: "php w.php", Language: "php", Runtime: "8.2.29", Library: "SeasClick 0.1.0"}
+	py := &result.ExternalClient{Command: "python3 w.py", Language: "python", Runtime: "3.11.2", Library: "clickhouse-driver 0.2.5"}
+	phpEnv := result.ExternalEnv{Language: "php", Runtime: "8.2.29", Library: "SeasClick 0.1.0"}
+	pyEnv := result.ExternalEnv{Language: "python", Runtime: "3.11.2", Library: "clickhouse-driver 0.2.5"}
+	for _, tc := range []struct {
+		name string
+		runs []*result.ExternalClient
+		want []result.ExternalEnv
+	}{
+		{"go clients only", []*result.ExternalClient{nil, nil}, nil},
+		{"one client, repeated", []*result.ExternalClient{php, nil, php}, []result.ExternalEnv{phpEnv}},
+		{"two clients", []*result.ExternalClient{py, php, py}, []result.ExternalEnv{pyEnv, phpEnv}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := Open(IO{Stdout: io.Discard, Stderr: io.Discard}, "ch", Options{Quiet: true, NoDiskProbe: true}, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Abort()
+			for _, x := range tc.runs {
+				s.Add(result.Run{Target: "t", Workload: "w", Params: map[string]string{}, External: x})
+			}
+			if got := s.Doc().Env.ExternalClients; !slices.Equal(got, tc.want) {
+				t.Errorf("env.external_clients = %+v, want %+v", got, tc.want)
+			}
+		})
 	}
 }

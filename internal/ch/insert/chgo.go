@@ -53,16 +53,9 @@ func openCHGo(ctx context.Context, o Options) (ch.Inserter, error) {
 func newCHGoInput(b *ch.Block) (proto.Input, error) {
 	in := make(proto.Input, len(b.Columns))
 	for i, c := range b.Columns {
-		var col proto.ColInput
-		switch c.Type {
-		case "String":
-			col = new(proto.ColStr)
-		case "Int32":
-			col = new(proto.ColInt32)
-		case "Int64":
-			col = new(proto.ColInt64)
-		default:
-			return nil, fmt.Errorf("ch-go path: column %s has type %s, want String, Int32 or Int64", c.Name, c.Type)
+		col := newCHGoColumn(c.Type)
+		if col == nil {
+			return nil, fmt.Errorf("ch-go path: column %s has type %s, want String or a number", c.Name, c.Type)
 		}
 		in[i] = proto.InputColumn{Name: c.Name, Data: col}
 	}
@@ -89,18 +82,65 @@ func fillCHGo(b *ch.Block, in proto.Input) error {
 			for _, s := range d {
 				col.Append(s)
 			}
+		case []uint8:
+			fillCHGoColumn(in[i].Data.(*proto.ColUInt8), d)
+		case []uint16:
+			fillCHGoColumn(in[i].Data.(*proto.ColUInt16), d)
+		case []uint32:
+			fillCHGoColumn(in[i].Data.(*proto.ColUInt32), d)
+		case []uint64:
+			fillCHGoColumn(in[i].Data.(*proto.ColUInt64), d)
+		case []int8:
+			fillCHGoColumn(in[i].Data.(*proto.ColInt8), d)
+		case []int16:
+			fillCHGoColumn(in[i].Data.(*proto.ColInt16), d)
 		case []int32:
-			col := in[i].Data.(*proto.ColInt32)
-			*col = append((*col)[:0], d...)
+			fillCHGoColumn(in[i].Data.(*proto.ColInt32), d)
 		case []int64:
-			col := in[i].Data.(*proto.ColInt64)
-			*col = append((*col)[:0], d...)
+			fillCHGoColumn(in[i].Data.(*proto.ColInt64), d)
+		case []float32:
+			fillCHGoColumn(in[i].Data.(*proto.ColFloat32), d)
+		case []float64:
+			fillCHGoColumn(in[i].Data.(*proto.ColFloat64), d)
 		default:
 			return fmt.Errorf("ch-go path: column %s holds %T", c.Name, c.Data)
 		}
 	}
 	return nil
 }
+
+// newCHGoColumn is the ch-go column of a ClickHouse type; nil for a type
+// the blocks never hold.
+func newCHGoColumn(typ string) proto.Column {
+	switch typ {
+	case "String":
+		return new(proto.ColStr)
+	case "UInt8":
+		return new(proto.ColUInt8)
+	case "UInt16":
+		return new(proto.ColUInt16)
+	case "UInt32":
+		return new(proto.ColUInt32)
+	case "UInt64":
+		return new(proto.ColUInt64)
+	case "Int8":
+		return new(proto.ColInt8)
+	case "Int16":
+		return new(proto.ColInt16)
+	case "Int32":
+		return new(proto.ColInt32)
+	case "Int64":
+		return new(proto.ColInt64)
+	case "Float32":
+		return new(proto.ColFloat32)
+	case "Float64":
+		return new(proto.ColFloat64)
+	}
+	return nil
+}
+
+// fillCHGoColumn replaces col's values with d, reusing its memory.
+func fillCHGoColumn[T any, C ~[]T](col *C, d []T) { *col = append((*col)[:0], d...) }
 
 func (c *chgoInserter) Build(_ context.Context, table string, b *ch.Block) (ch.Batch, error) {
 	if c.input == nil {

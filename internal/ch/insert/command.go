@@ -124,7 +124,7 @@ func (cmd Command) Dump(w io.Writer, seed uint64) error {
 	if err := checkDumpFormat(cmd.DumpFormat); err != nil {
 		return usage.Wrap(err)
 	}
-	ring := event.Ring(seed, c.Batch, event.RingSize(c.Batch, c.Rows))
+	ring := c.schema().Ring(seed, c.Batch, event.RingSize(c.Batch, c.Rows))
 	return Dump(w, cmd.DumpFormat, ring, c.Batch, c.Rows)
 }
 

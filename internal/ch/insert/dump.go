@@ -96,12 +96,8 @@ func writeTSV(w *bufio.Writer, b *ch.Block) error {
 			switch d := c.Data.(type) {
 			case []string:
 				tsvEscaper.WriteString(w, d[r])
-			case []int32:
-				num = strconv.AppendInt(num[:0], int64(d[r]), 10)
-				w.Write(num)
-			case []int64:
-				num = strconv.AppendInt(num[:0], d[r], 10)
-				w.Write(num)
+			default:
+				w.Write(appendNumber(num[:0], c.Data, r))
 			}
 		}
 		if err := w.WriteByte('\n'); err != nil {
@@ -109,4 +105,31 @@ func writeTSV(w *bufio.Writer, b *ch.Block) error {
 		}
 	}
 	return nil
+}
+
+// appendNumber appends value r of a numeric column's data as text.
+func appendNumber(dst []byte, data any, r int) []byte {
+	switch d := data.(type) {
+	case []uint8:
+		return strconv.AppendUint(dst, uint64(d[r]), 10)
+	case []uint16:
+		return strconv.AppendUint(dst, uint64(d[r]), 10)
+	case []uint32:
+		return strconv.AppendUint(dst, uint64(d[r]), 10)
+	case []uint64:
+		return strconv.AppendUint(dst, d[r], 10)
+	case []int8:
+		return strconv.AppendInt(dst, int64(d[r]), 10)
+	case []int16:
+		return strconv.AppendInt(dst, int64(d[r]), 10)
+	case []int32:
+		return strconv.AppendInt(dst, int64(d[r]), 10)
+	case []int64:
+		return strconv.AppendInt(dst, d[r], 10)
+	case []float32:
+		return strconv.AppendFloat(dst, float64(d[r]), 'g', -1, 32)
+	case []float64:
+		return strconv.AppendFloat(dst, d[r], 'g', -1, 64)
+	}
+	return dst
 }

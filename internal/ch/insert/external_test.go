@@ -28,8 +28,9 @@ func needWorker(t *testing.T, name string) {
 	chtest.NeedWorker(t, name, *cl.External)
 }
 
-// TestExternalClients inserts through every reference worker: the rows
-// handed over before the run (the last block short) all land, the run
+// TestExternalClients inserts through every reference worker, into each
+// table shape: the rows handed over before the run (the last block short)
+// all land, the run
 // says which worker ran, with its own timing as the phase "client" and
 // the protocol's round trip.
 func TestExternalClients(t *testing.T) {
@@ -39,37 +40,39 @@ func TestExternalClients(t *testing.T) {
 	a := openAdmin(t, d)
 	db := scratchDB(t, a)
 	for _, name := range externalClients {
-		t.Run(name, func(t *testing.T) {
-			needWorker(t, name)
-			cfg := load.DefaultConfig()
-			cfg.Workers, cfg.Warmup, cfg.Interval = 2, 0, 0
-			c := Config{DSN: d, Clients: []string{name}, Table: Table{Database: db, Name: "ext_" + strings.ReplaceAll(name, "-", "_")},
-				Create: true, Batch: 1000, Rows: 5500, BlocksPerInsert: 2, NoDelay: true, Load: cfg, Getenv: os.Getenv}
-			p, err := Prepare(ctx, "ch", c, version)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer p.Close()
-			runs, err := p.Plan.Steps[0].Run(ctx, plan.Rep{N: 1, Seed: 1})
-			if err != nil {
-				t.Fatal(err)
-			}
-			r := runs[0]
-			t.Logf("%s: ops %d rows %d errors %v extra %v external %+v warnings %q", name, r.Ops, r.Rows, r.ErrorKinds, r.Extra, r.External, r.Warnings)
-			if r.Errors != 0 || r.Rows != 5500 || r.Extra["rows_counted"] != 5500 || r.Extra["rows_acknowledged"] != 5500 {
-				t.Errorf("errors %d %v, rows %d, counted %v, acknowledged %v; want no errors and 5500 rows each", r.Errors, r.ErrorSamples, r.Rows, r.Extra["rows_counted"], r.Extra["rows_acknowledged"])
-			}
-			x := r.External
-			if x == nil || x.Language == "" || x.Runtime == "" || x.Library == "" || x.RTT.P50 <= 0 || x.RTT.P99 < x.RTT.P50 {
-				t.Errorf("external_client = %+v", x)
-			}
-			if ph := r.Phases[extworker.Client]; ph.Count != r.Ops || ph.P50 <= 0 || ph.P50 > r.Latency.P50 {
-				t.Errorf("phase client = %+v over %d operations of p50 %d: want each counted, within the latency", ph, r.Ops, r.Latency.P50)
-			}
-			if strings.Contains(x.Command, d.Password) {
-				t.Error("the command shows the password")
-			}
-		})
+		for _, shape := range Schemas {
+			t.Run(name+"/"+shape.Name, func(t *testing.T) {
+				needWorker(t, name)
+				cfg := load.DefaultConfig()
+				cfg.Workers, cfg.Warmup, cfg.Interval = 2, 0, 0
+				c := Config{DSN: d, Clients: []string{name}, Table: Table{Database: db, Name: "ext_" + shape.Name + "_" + strings.ReplaceAll(name, "-", "_")},
+					Schema: shape, Create: true, Batch: 1000, Rows: 5500, BlocksPerInsert: 2, NoDelay: true, Load: cfg, Getenv: os.Getenv}
+				p, err := Prepare(ctx, "ch", c, version)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer p.Close()
+				runs, err := p.Plan.Steps[0].Run(ctx, plan.Rep{N: 1, Seed: 1})
+				if err != nil {
+					t.Fatal(err)
+				}
+				r := runs[0]
+				t.Logf("%s: ops %d rows %d errors %v extra %v external %+v warnings %q", name, r.Ops, r.Rows, r.ErrorKinds, r.Extra, r.External, r.Warnings)
+				if r.Errors != 0 || r.Rows != 5500 || r.Extra["rows_counted"] != 5500 || r.Extra["rows_acknowledged"] != 5500 {
+					t.Errorf("errors %d %v, rows %d, counted %v, acknowledged %v; want no errors and 5500 rows each", r.Errors, r.ErrorSamples, r.Rows, r.Extra["rows_counted"], r.Extra["rows_acknowledged"])
+				}
+				x := r.External
+				if x == nil || x.Language == "" || x.Runtime == "" || x.Library == "" || x.RTT.P50 <= 0 || x.RTT.P99 < x.RTT.P50 {
+					t.Errorf("external_client = %+v", x)
+				}
+				if ph := r.Phases[extworker.Client]; ph.Count != r.Ops || ph.P50 <= 0 || ph.P50 > r.Latency.P50 {
+					t.Errorf("phase client = %+v over %d operations of p50 %d: want each counted, within the latency", ph, r.Ops, r.Latency.P50)
+				}
+				if strings.Contains(x.Command, d.Password) {
+					t.Error("the command shows the password")
+				}
+			})
+		}
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/dbmeter/dbmeter/internal/ch"
 	"github.com/dbmeter/dbmeter/internal/ch/event"
+	"github.com/dbmeter/dbmeter/internal/ch/numbers"
 )
 
 // gormEvent is the event row as a gorm model; the field order is the
@@ -82,15 +83,46 @@ func gormRows(b *ch.Block, rows []gormEvent) ([]gormEvent, error) {
 	return rows, nil
 }
 
+// gormNumbers is seed 002's row as a gorm model.
+type gormNumbers struct {
+	U8  uint8   `gorm:"column:u8"`
+	U16 uint16  `gorm:"column:u16"`
+	U32 uint32  `gorm:"column:u32"`
+	U64 uint64  `gorm:"column:u64"`
+	I8  int8    `gorm:"column:i8"`
+	I16 int16   `gorm:"column:i16"`
+	I32 int32   `gorm:"column:i32"`
+	I64 int64   `gorm:"column:i64"`
+	F32 float32 `gorm:"column:f32"`
+	F64 float64 `gorm:"column:f64"`
+}
+
+// gormNumberRows converts a numbers block into models, reusing rows.
+func gormNumberRows(b *ch.Block, rows []gormNumbers) []gormNumbers {
+	if cap(rows) < b.Rows {
+		rows = make([]gormNumbers, b.Rows)
+	}
+	rows = rows[:b.Rows]
+	c := b.Columns
+	u8, u16, u32, u64 := c[0].Data.([]uint8), c[1].Data.([]uint16), c[2].Data.([]uint32), c[3].Data.([]uint64)
+	i8, i16, i32, i64 := c[4].Data.([]int8), c[5].Data.([]int16), c[6].Data.([]int32), c[7].Data.([]int64)
+	f32, f64 := c[8].Data.([]float32), c[9].Data.([]float64)
+	for r := range rows {
+		rows[r] = gormNumbers{u8[r], u16[r], u32[r], u64[r], i8[r], i16[r], i32[r], i64[r], f32[r], f64[r]}
+	}
+	return rows
+}
+
 // gormInserter is gorm's Create(&rows) on its ClickHouse driver (v2 through
 // database/sql underneath). Build converts the block to models; Send is
 // Create, which is gorm's reflection over every field of every row, one
 // Exec per row in a transaction, and the commit: gorm gives no way to time
 // its own work apart from the network.
 type gormInserter struct {
-	db    *gorm.DB
-	close func() error
-	rows  []gormEvent
+	db      *gorm.DB
+	close   func() error
+	events  []gormEvent
+	numbers []gormNumbers
 }
 
 var _ ch.Inserter = (*gormInserter)(nil)
@@ -114,13 +146,19 @@ func openGorm(ctx context.Context, o Options) (ch.Inserter, error) {
 }
 
 func (g *gormInserter) Build(ctx context.Context, table string, b *ch.Block) (ch.Batch, error) {
-	rows, err := gormRows(b, g.rows)
-	if err != nil {
-		return nil, err
+	var rows any // a pointer to the models, for Create
+	if isNumbers(b) {
+		g.numbers = gormNumberRows(b, g.numbers)
+		rows = &g.numbers
+	} else {
+		events, err := gormRows(b, g.events)
+		if err != nil {
+			return nil, err
+		}
+		g.events, rows = events, &g.events
 	}
-	g.rows = rows
 	return ch.BatchFunc(func(ctx context.Context) error {
-		if err := g.db.WithContext(ctx).Table(table).Create(&rows).Error; err != nil {
+		if err := g.db.WithContext(ctx).Table(table).Create(rows).Error; err != nil {
 			return fmt.Errorf("gorm create: %w", err)
 		}
 		return nil
@@ -128,6 +166,11 @@ func (g *gormInserter) Build(ctx context.Context, table string, b *ch.Block) (ch
 }
 
 func (g *gormInserter) Close() error { return g.close() }
+
+// isNumbers says whether b holds seed 002's numbers rather than events.
+func isNumbers(b *ch.Block) bool {
+	return len(b.Columns) == len(numbers.Columns) && b.Columns[0].Name == numbers.Columns[0].Name
+}
 
 // roundTripGorm runs gorm's real Create over a database/sql driver that
 // hands each Exec's arguments to a clickhouse-go v2 block (as v2's own

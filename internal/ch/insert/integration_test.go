@@ -71,7 +71,7 @@ func openAdmin(t *testing.T, d ch.DSN) *Admin {
 
 // insertRows runs client name through load.Run as the CLI does and checks
 // that every row the server acknowledged is in the table.
-func insertRows(t *testing.T, a *Admin, d ch.DSN, table Table, name string, perInsert int) {
+func insertRows(t *testing.T, a *Admin, d ch.DSN, table Table, s Schema, name string, perInsert int) {
 	t.Helper()
 	ctx := context.Background()
 	c, err := Lookup(name)
@@ -79,7 +79,7 @@ func insertRows(t *testing.T, a *Admin, d ch.DSN, table Table, name string, perI
 		t.Fatal(err)
 	}
 	const batch, rows = 1000, 4500 // the last block is short
-	ring := event.Ring(1, batch, 2)
+	ring := s.Ring(1, batch, 2)
 	before, err := a.Count(ctx, table)
 	if err != nil {
 		t.Fatal(err)
@@ -115,7 +115,7 @@ func TestLegacyServer(t *testing.T) {
 	a := openAdmin(t, d)
 	db := scratchDB(t, a)
 	table := Table{Database: db, Name: "event"}
-	if err := a.Prepare(ctx, table, true, 5); err != nil {
+	if err := a.Prepare(ctx, table, EventTable, true, 5); err != nil {
 		t.Fatalf("create: %v", err)
 	}
 	version := versionOf(t, d)
@@ -144,13 +144,13 @@ func TestLegacyServer(t *testing.T) {
 		perInsert int
 	}{{"clickhouse-go-v1", 1}, {"sqlx-v1", 1}, {"clickhouse-go-v1-column", 1}, {"clickhouse-go-v1-column", 2}} {
 		t.Run(fmt.Sprintf("%s/blocks-per-insert=%d", tc.name, tc.perInsert), func(t *testing.T) {
-			insertRows(t, a, d, table, tc.name, tc.perInsert)
+			insertRows(t, a, d, table, EventTable, tc.name, tc.perInsert)
 		})
 	}
 
 	t.Run("tables", func(t *testing.T) {
 		// dbmeter's own table is re-created.
-		if err := a.Prepare(ctx, table, true, 0); err != nil {
+		if err := a.Prepare(ctx, table, EventTable, true, 0); err != nil {
 			t.Errorf("re-create marked table: %v", err)
 		}
 		if n, _ := a.Count(ctx, table); n != 0 {
@@ -172,7 +172,7 @@ func TestLegacyServer(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, create := range []bool{true, false} {
-			err := a.Prepare(ctx, theirs, create, 0)
+			err := a.Prepare(ctx, theirs, EventTable, create, 0)
 			if !IsTableError(err) {
 				t.Errorf("Prepare(theirs, create=%v) = %v, want a table error", create, err)
 			}
@@ -184,14 +184,14 @@ func TestLegacyServer(t *testing.T) {
 			t.Errorf("their table has %d rows after dbmeter's refusals, want 1", n)
 		}
 		// ...and a missing one is named.
-		err = a.Prepare(ctx, Table{Database: db, Name: "nope"}, false, 0)
+		err = a.Prepare(ctx, Table{Database: db, Name: "nope"}, EventTable, false, 0)
 		if !IsTableError(err) || !strings.Contains(err.Error(), "--create") {
 			t.Errorf("Prepare(missing) = %v, want a hint to use --create", err)
 		}
-		// A server table with no lid column is refused for what it lacks.
-		err = a.Prepare(ctx, Table{Database: "system", Name: "numbers"}, true, 0)
-		if !IsTableError(err) || !strings.Contains(err.Error(), "it has no lid column with the comment") {
-			t.Errorf("Prepare(system.numbers, create) = %v, want a refusal saying it has no marked lid column", err)
+		// A server table with no marked column is refused for what it lacks.
+		err = a.Prepare(ctx, Table{Database: "system", Name: "numbers"}, EventTable, true, 0)
+		if !IsTableError(err) || !strings.Contains(err.Error(), "it has no column with the comment") {
+			t.Errorf("Prepare(system.numbers, create) = %v, want a refusal saying it has no marked column", err)
 		}
 	})
 }
@@ -206,7 +206,7 @@ func TestModernServer(t *testing.T) {
 	version := versionOf(t, d)
 	db := scratchDB(t, a)
 	table := Table{Database: db, Name: "event"}
-	if err := a.Prepare(ctx, table, true, 0); err != nil {
+	if err := a.Prepare(ctx, table, EventTable, true, 0); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range Names() {
@@ -218,7 +218,7 @@ func TestModernServer(t *testing.T) {
 				continue
 			}
 			t.Run(fmt.Sprintf("%s/blocks-per-insert=%d", name, k), func(t *testing.T) {
-				insertRows(t, a, d, table, name, k)
+				insertRows(t, a, d, table, EventTable, name, k)
 			})
 		}
 	}

@@ -27,6 +27,8 @@ type Config struct {
 	// server supports ("auto").
 	Clients []string
 	Table   Table
+	// Schema is the table's shape and the rows' generator; zero: EventTable.
+	Schema Schema
 	// Create (re)creates the table (see Admin.Prepare), with ExtraColumns
 	// padding columns.
 	Create       bool
@@ -50,6 +52,14 @@ type Config struct {
 	Repeat int
 	// Params are the command's settings as every run records them.
 	Params map[string]string
+}
+
+// schema is the table's shape, EventTable unless chosen.
+func (c Config) schema() Schema {
+	if c.Schema.Name == "" {
+		return EventTable
+	}
+	return c.Schema
 }
 
 // MaxExtraColumns bounds Config.ExtraColumns.
@@ -185,7 +195,7 @@ func Prepare(ctx context.Context, family string, c Config, server ch.Version) (*
 	if err != nil {
 		return nil, err
 	}
-	if err := admin.Prepare(ctx, c.Table, c.Create, c.ExtraColumns); err != nil {
+	if err := admin.Prepare(ctx, c.Table, c.schema(), c.Create, c.ExtraColumns); err != nil {
 		admin.Close()
 		return nil, err
 	}
@@ -235,10 +245,10 @@ type generated struct {
 	rowsPerSec float64
 }
 
-func generate(seed uint64, batch int, rows int64) generated {
+func generate(s Schema, seed uint64, batch int, rows int64) generated {
 	n := event.RingSize(batch, rows)
 	start := time.Now()
-	blocks := event.Ring(seed, batch, n)
+	blocks := s.Ring(seed, batch, n)
 	g := generated{blocks: blocks}
 	if secs := time.Since(start).Seconds(); secs > 0 {
 		g.rowsPerSec = float64(n*batch) / secs
@@ -283,7 +293,7 @@ func (r *runner) run(ctx context.Context, rep plan.Rep) ([]result.Run, error) {
 	cfg.Seed = rep.Seed
 	ring, ok := r.rings[rep.Seed]
 	if !ok {
-		ring = generate(rep.Seed, c.Batch, c.Rows)
+		ring = generate(c.schema(), rep.Seed, c.Batch, c.Rows)
 		r.rings[rep.Seed] = ring
 	}
 	actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), adminTimeout)

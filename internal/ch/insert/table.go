@@ -10,22 +10,18 @@ import (
 	"strings"
 
 	"github.com/dbmeter/dbmeter/internal/ch"
-	"github.com/dbmeter/dbmeter/internal/ch/event"
 )
 
 // DefaultDatabase is dbmeter's own database, made when a table is created
 // in it and missing.
 const DefaultDatabase = "dbmeter"
 
-// Mark is the comment dbmeter puts on the lid column of every table it
+// Mark is the comment dbmeter puts on a column (Schema.Mark) of every table it
 // creates. ClickHouse 18.16 has no table comments (CREATE TABLE … COMMENT
 // is a syntax error there) but has column comments, and a column comment
 // lives and dies with its table: a table dropped and re-made by someone
 // else loses the mark, which a list of names kept elsewhere would not see.
 const Mark = "dbmeter:created"
-
-// markColumn carries Mark.
-const markColumn = "lid"
 
 // Table names the insert target.
 type Table struct{ Database, Name string }
@@ -85,11 +81,11 @@ type TableError struct{ msg string }
 
 func (e *TableError) Error() string { return e.msg }
 
-// Prepare makes t ready for inserts. With create, dbmeter (re)creates it:
-// a table it marked is dropped and made again with extraColumns padding
-// columns; an unmarked table is refused, never touched. Without create the
-// table must exist and have the event columns.
-func (a *Admin) Prepare(ctx context.Context, t Table, create bool, extraColumns int) error {
+// Prepare makes t ready for inserts of schema s. With create, dbmeter
+// (re)creates it: a table it marked is dropped and made again with
+// extraColumns padding columns; an unmarked table is refused, never
+// touched. Without create the table must exist and have s's columns.
+func (a *Admin) Prepare(ctx context.Context, t Table, s Schema, create bool, extraColumns int) error {
 	exists, err := a.exists(ctx, "SELECT count() FROM system.tables WHERE database = ? AND name = ?", t.Database, t.Name)
 	if err != nil {
 		return fmt.Errorf("look for table %s: %w", t.Plain(), err)
@@ -98,7 +94,7 @@ func (a *Admin) Prepare(ctx context.Context, t Table, create bool, extraColumns 
 		if !exists {
 			return &TableError{fmt.Sprintf("table %s does not exist: add --create to have dbmeter create it", t.Plain())}
 		}
-		return a.checkColumns(ctx, t)
+		return a.checkColumns(ctx, t, s)
 	}
 	if exists {
 		marked, err := a.marked(ctx, t)
@@ -106,7 +102,7 @@ func (a *Admin) Prepare(ctx context.Context, t Table, create bool, extraColumns 
 			return err
 		}
 		if !marked {
-			return &TableError{fmt.Sprintf("table %s exists and was not created by dbmeter (it has no %s column with the comment %q): dbmeter will not replace it; drop it yourself, or drop --create to insert into it, or pick another --table", t.Plain(), markColumn, Mark)}
+			return &TableError{fmt.Sprintf("table %s exists and was not created by dbmeter (it has no column with the comment %q): dbmeter will not replace it; drop it yourself, or drop --create to insert into it, or pick another --table", t.Plain(), Mark)}
 		}
 		if _, err := a.db.ExecContext(ctx, "DROP TABLE "+t.String()); err != nil {
 			return fmt.Errorf("drop dbmeter's table %s to re-create it: %w", t.Plain(), err)
@@ -115,7 +111,7 @@ func (a *Admin) Prepare(ctx context.Context, t Table, create bool, extraColumns 
 	if _, err := a.db.ExecContext(ctx, "CREATE DATABASE IF NOT EXISTS `"+t.Database+"`"); err != nil {
 		return fmt.Errorf("create database %s: %w", t.Database, err)
 	}
-	if _, err := a.db.ExecContext(ctx, CreateSQL(t, extraColumns)); err != nil {
+	if _, err := a.db.ExecContext(ctx, CreateSQL(t, s, extraColumns)); err != nil {
 		return fmt.Errorf("create table %s: %w", t.Plain(), err)
 	}
 	return nil
@@ -129,14 +125,16 @@ func (a *Admin) exists(ctx context.Context, q string, args ...any) (bool, error)
 	return n > 0, nil
 }
 
-// marked reports whether t carries dbmeter's mark.
+// marked reports whether t carries dbmeter's mark, on whichever column
+// its schema put it.
 func (a *Admin) marked(ctx context.Context, t Table) (bool, error) {
-	return a.exists(ctx, "SELECT count() FROM system.columns WHERE database = ? AND table = ? AND name = ? AND comment = ?",
-		t.Database, t.Name, markColumn, Mark)
+	return a.exists(ctx, "SELECT count() FROM system.columns WHERE database = ? AND table = ? AND comment = ?",
+		t.Database, t.Name, Mark)
 }
 
-// checkColumns reports the event columns t lacks or has with another type.
-func (a *Admin) checkColumns(ctx context.Context, t Table) error {
+// checkColumns reports the columns of s that t lacks or has with another
+// type.
+func (a *Admin) checkColumns(ctx context.Context, t Table, s Schema) error {
 	rows, err := a.db.QueryContext(ctx, "SELECT name, type FROM system.columns WHERE database = ? AND table = ?", t.Database, t.Name)
 	if err != nil {
 		return fmt.Errorf("read the columns of %s: %w", t.Plain(), err)
@@ -154,7 +152,7 @@ func (a *Admin) checkColumns(ctx context.Context, t Table) error {
 		return fmt.Errorf("read the columns of %s: %w", t.Plain(), err)
 	}
 	var problems []string
-	for _, c := range event.Columns {
+	for _, c := range s.Columns {
 		switch typ, ok := have[c.Name]; {
 		case !ok:
 			problems = append(problems, c.Name+" missing")
@@ -169,7 +167,7 @@ func (a *Admin) checkColumns(ctx context.Context, t Table) error {
 	if len(problems) > 5 {
 		problems = append(problems[:5], fmt.Sprintf("and %d more", len(problems)-5))
 	}
-	return &TableError{fmt.Sprintf("table %s does not have the event columns (%s): point --table at another table, or use --create with a new name", t.Plain(), strings.Join(problems, ", "))}
+	return &TableError{fmt.Sprintf("table %s does not have the %s columns (%s): point --table at another table, or use --create with a new name", t.Plain(), s.Name, strings.Join(problems, ", "))}
 }
 
 // Drop removes t if dbmeter created it, and refuses otherwise.
@@ -193,19 +191,19 @@ func IsTableError(err error) bool {
 	return errors.As(err, &te)
 }
 
-// CreateSQL is the event table's DDL: the 32 event columns, extraColumns
-// defaulted padding columns (the seed's table had 689 columns, 32 written),
-// MergeTree ordered by time as a log table is. The syntax is the one
-// ClickHouse has accepted since 1.1.54310 (2017), 18.16 included.
-func CreateSQL(t Table, extraColumns int) string {
+// CreateSQL is the DDL of a table of schema s: its columns, extraColumns
+// defaulted padding columns (seed 000's table had 689 columns, 32
+// written), MergeTree in s's order. The syntax is the one ClickHouse has
+// accepted since 1.1.54310 (2017), 18.16 included.
+func CreateSQL(t Table, s Schema, extraColumns int) string {
 	var sb strings.Builder
 	sb.WriteString("CREATE TABLE " + t.String() + " (\n")
-	for i, c := range event.Columns {
+	for i, c := range s.Columns {
 		if i > 0 {
 			sb.WriteString(",\n")
 		}
 		sb.WriteString("  " + c.Name + " " + c.Type)
-		if c.Name == markColumn {
+		if c.Name == s.Mark {
 			sb.WriteString(" COMMENT '" + Mark + "'")
 		}
 	}
@@ -213,6 +211,6 @@ func CreateSQL(t Table, extraColumns int) string {
 	for i := range extraColumns {
 		fmt.Fprintf(&sb, ",\n  pad_%04d %s", i+1, pads[i%len(pads)])
 	}
-	sb.WriteString("\n) ENGINE = MergeTree() ORDER BY (loccurtime, lid)")
+	sb.WriteString("\n) ENGINE = MergeTree() ORDER BY " + s.OrderBy)
 	return sb.String()
 }

@@ -107,28 +107,42 @@ func fillV1Columns(b *ch.Block, blk *data.Block) error {
 		var err error
 		switch d := c.Data.(type) {
 		case []string:
-			for _, s := range d {
-				if err = blk.WriteString(i, s); err != nil {
-					break
-				}
-			}
+			err = writeV1(blk.WriteString, i, d)
+		case []uint8:
+			err = writeV1(blk.WriteUInt8, i, d)
+		case []uint16:
+			err = writeV1(blk.WriteUInt16, i, d)
+		case []uint32:
+			err = writeV1(blk.WriteUInt32, i, d)
+		case []uint64:
+			err = writeV1(blk.WriteUInt64, i, d)
+		case []int8:
+			err = writeV1(blk.WriteInt8, i, d)
+		case []int16:
+			err = writeV1(blk.WriteInt16, i, d)
 		case []int32:
-			for _, n := range d {
-				if err = blk.WriteInt32(i, n); err != nil {
-					break
-				}
-			}
+			err = writeV1(blk.WriteInt32, i, d)
 		case []int64:
-			for _, n := range d {
-				if err = blk.WriteInt64(i, n); err != nil {
-					break
-				}
-			}
+			err = writeV1(blk.WriteInt64, i, d)
+		case []float32:
+			err = writeV1(blk.WriteFloat32, i, d)
+		case []float64:
+			err = writeV1(blk.WriteFloat64, i, d)
 		default:
 			err = fmt.Errorf("holds %T", c.Data)
 		}
 		if err != nil {
 			return fmt.Errorf("write column %s: %w", c.Name, err)
+		}
+	}
+	return nil
+}
+
+// writeV1 writes the values vs to column i with v1's typed writer.
+func writeV1[T any](write func(int, T) error, i int, vs []T) error {
+	for _, v := range vs {
+		if err := write(i, v); err != nil {
+			return err
 		}
 	}
 	return nil

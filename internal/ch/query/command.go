@@ -83,6 +83,10 @@ func (cmd Command) Resolve(raw *load.Config, runFlags func() (load.Config, error
 		return c, usage.Errorf("the client worker needs --worker-cmd: the command that starts your worker (docs/worker-protocol.md)")
 	case c.Worker.Timeout < 0:
 		return c, usage.Errorf("--worker-timeout must not be negative, got %s", c.Worker.Timeout)
+	case cmd.given("select-rows") && c.Preset != "numbers":
+		return c, usage.Errorf("--select-rows sizes the numbers preset's reads: add --preset numbers")
+	case c.Preset == "numbers" && (c.SelectRows < 1 || c.SelectRows > NumbersRows):
+		return c, usage.Errorf("--select-rows must be 1 to %d (the rows of the numbers table), got %d", NumbersRows, c.SelectRows)
 	}
 	c.Listed = (cmd.given("clients") || c.Worker.Cmd != "") && !slices.Equal(names, []string{"all"})
 	if c.Clients, err = cmd.Lookup(names); err != nil {

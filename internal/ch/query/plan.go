@@ -62,6 +62,8 @@ type Config struct {
 	Create    bool
 	Data      Dataset
 	SumWindow time.Duration
+	// SelectRows is how many rows the numbers preset reads.
+	SelectRows int
 	// NoWarmup skips the first query that opens a connection before the
 	// run.
 	NoWarmup bool
@@ -109,6 +111,9 @@ func (c Config) Validate() error {
 		if err := c.Data.Validate(); err != nil {
 			return err
 		}
+	}
+	if c.Preset == "numbers" && (c.SelectRows < 1 || c.SelectRows > NumbersRows) {
+		return fmt.Errorf("the numbers preset reads 1 to %d rows, not %d", NumbersRows, c.SelectRows)
 	}
 	_, _, err := c.Combos()
 	return err
@@ -419,6 +424,7 @@ func (c Config) prepareData(ctx context.Context, preset *Preset, spec Spec) (Spe
 	if err != nil {
 		return spec, note, err
 	}
+	ranges.Rows = c.SelectRows
 	return preset.Spec(data.Database, ranges), note, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -38,6 +39,9 @@ func Presets() map[string]Preset {
 			SQL: "SELECT id, name, score FROM {db}.users LIMIT 1000", spec: plainSpec},
 		"select10k": {Name: "select10k", Table: "users",
 			SQL: "SELECT id, name, score FROM {db}.users LIMIT 10000", spec: plainSpec},
+		// Seed 002's select_test: N rows of ten numeric columns.
+		"numbers": {Name: "numbers", Table: "numbers",
+			SQL: "SELECT u8, u16, u32, u64, i8, i16, i32, i64, f32, f64 FROM {db}.numbers LIMIT {rows}", spec: rowsSpec},
 	}
 }
 
@@ -58,6 +62,11 @@ func (p Preset) text(db string) string { return strings.ReplaceAll(p.SQL, "{db}"
 
 func plainSpec(p Preset, db string, _ Ranges) Spec {
 	return Spec{Name: p.Name, SQL: p.text(db)}
+}
+
+// rowsSpec reads r.Rows rows.
+func rowsSpec(p Preset, db string, r Ranges) Spec {
+	return Spec{Name: p.Name, SQL: strings.ReplaceAll(p.text(db), "{rows}", strconv.Itoa(r.Rows))}
 }
 
 // countSpec draws a day and a tag that both exist in events.
@@ -96,6 +105,8 @@ type Ranges struct {
 	FirstTS, LastTS   int64     // metrics.ts, Unix seconds
 	Services          []string  // metrics.service
 	Window            time.Duration
+	// Rows is how many rows the numbers preset reads, 1 to NumbersRows.
+	Rows int
 }
 
 func (r Ranges) check(table string) error {

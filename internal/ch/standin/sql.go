@@ -296,14 +296,22 @@ func generate(typ, n string, i int) (any, error) {
 		return n + strconv.Itoa(i), nil
 	case "UInt8":
 		return uint8(i), nil
+	case "UInt16":
+		return uint16(i), nil
 	case "UInt32":
 		return uint32(i), nil
 	case "UInt64":
 		return uint64(i), nil
+	case "Int8":
+		return int8(i), nil
+	case "Int16":
+		return int16(i), nil
 	case "Int32":
 		return int32(i), nil
 	case "Int64":
 		return int64(i), nil
+	case "Float32":
+		return float32(i%100_000) / 4, nil
 	case "Float64":
 		return float64(i%100_000) / 100, nil
 	case "Date":
@@ -384,18 +392,30 @@ func newColumn(typ string) (builder, error) {
 	case "UInt8":
 		c := new(proto.ColUInt8)
 		return builder{c, func(v any) { c.Append(v.(uint8)) }}, nil
+	case "UInt16":
+		c := new(proto.ColUInt16)
+		return builder{c, func(v any) { c.Append(v.(uint16)) }}, nil
 	case "UInt32":
 		c := new(proto.ColUInt32)
 		return builder{c, func(v any) { c.Append(v.(uint32)) }}, nil
 	case "UInt64":
 		c := new(proto.ColUInt64)
 		return builder{c, func(v any) { c.Append(v.(uint64)) }}, nil
+	case "Int8":
+		c := new(proto.ColInt8)
+		return builder{c, func(v any) { c.Append(v.(int8)) }}, nil
+	case "Int16":
+		c := new(proto.ColInt16)
+		return builder{c, func(v any) { c.Append(v.(int16)) }}, nil
 	case "Int32":
 		c := new(proto.ColInt32)
 		return builder{c, func(v any) { c.Append(v.(int32)) }}, nil
 	case "Int64":
 		c := new(proto.ColInt64)
 		return builder{c, func(v any) { c.Append(v.(int64)) }}, nil
+	case "Float32":
+		c := new(proto.ColFloat32)
+		return builder{c, func(v any) { c.Append(v.(float32)) }}, nil
 	case "Float64":
 		c := new(proto.ColFloat64)
 		return builder{c, func(v any) { c.Append(v.(float64)) }}, nil

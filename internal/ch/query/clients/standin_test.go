@@ -76,6 +76,7 @@ func TestStandIn(t *testing.T) {
 							if err != nil {
 								t.Fatal(err)
 							}
+							r.Rows = 2500 // --select-rows
 							spec := preset.Spec(data.Database, r)
 							text, args := spec.SQL, []any(nil)
 							if spec.Args != nil {
@@ -92,7 +93,10 @@ func TestStandIn(t *testing.T) {
 								t.Errorf("%s %s prepared=%t %s: %v", name, p, prepared, pn, err)
 								continue
 							}
-							want := map[string]int64{"count": 1, "sum": 1, "select1k": 1000, "select10k": 10000}[pn]
+							want, ok := map[string]int64{"count": 1, "sum": 1, "select1k": 1000, "select10k": 10000, "numbers": 2500}[pn]
+							if !ok {
+								t.Fatalf("preset %s: no row count to expect", pn)
+							}
 							if st.Rows != want {
 								t.Errorf("%s %s prepared=%t %s: %d rows, want %d", name, p, prepared, pn, st.Rows, want)
 							}
