@@ -56,7 +56,7 @@ A client newer than the server is refused with one line naming both versions.`,
 	def.Warmup = 0
 	rf.bind(cmd.Flags(), def)
 	fs := cmd.Flags()
-	f.Given, f.Getenv = fs.Changed, env.Getenv
+	f.Given, f.Getenv = given(fs, chInsertFields()), env.Getenv
 	fs.StringVar(&f.DSN, "dsn", "", "ClickHouse native address: clickhouse://user:password@host:port/db or tcp://host:port?username=…&password=…&database=… (default: $DBMETER_CLICKHOUSE_DSN, which keeps the password out of the process arguments)")
 	fs.StringVar(&f.Clients, "clients", "auto", "client paths, comma-separated, or auto: every path the server's version supports")
 	fs.IntVar(&f.Config.Batch, "batch", 100_000, "rows per block (one operation)")
@@ -86,11 +86,11 @@ func runCHInsert(cmd *cobra.Command, env Env, rf *runFlags, f *insert.Command, s
 		fs.Set("table", insert.DefaultDatabase+"."+shape.Name)
 	}
 	if f.DumpFormat != "" {
-		return f.Dump(env.Stdout, rf.cfg.Seed)
+		return usage.Spell(f.Dump(env.Stdout, rf.cfg.Seed), spelling(cmd.Flags(), chInsertFields()))
 	}
 	c, err := f.Resolve(rf.cfg.Warmup, rf.config, rf.repeat, flagParams(cmd.Flags(), "dump-format"))
 	if err != nil {
-		return err
+		return usage.Spell(err, spelling(cmd.Flags(), chInsertFields()))
 	}
 	secrets := c.DSN.Secrets()
 	version, err := serverVersion(cmd, c.DSN)
@@ -121,5 +121,16 @@ func runCHInsert(cmd *cobra.Command, env Env, rf *runFlags, f *insert.Command, s
 func chiSay(env Env, errs []error, secrets []string) {
 	for _, err := range errs {
 		fmt.Fprintln(env.Stderr, "dbmeter: "+oneLine(scrubbed(err, secrets)))
+	}
+}
+
+// chInsertFields names the flag that sets each field ch insert names in
+// its messages: of insert.Command, its Config, and the load settings.
+func chInsertFields() map[string]string {
+	return map[string]string{
+		"Clients": "clients", "DumpFormat": "dump-format",
+		"Batch": "batch", "Rows": "rows", "BlocksPerInsert": "blocks-per-insert", "ExtraColumns": "extra-columns", "Create": "create",
+		"WorkerCmd": "worker-cmd", "WorkerTimeout": "worker-timeout",
+		"Duration": "duration", "Count": "count", "Warmup": "warmup", "Workers": "workers",
 	}
 }

@@ -44,7 +44,7 @@ combination side by side.`,
 	def.Rate = query.DefaultRate
 	rf.bind(cmd.Flags(), def)
 	fs := cmd.Flags()
-	f.Given, f.Getenv, f.Lookup = fs.Changed, env.Getenv, clients.Resolve
+	f.Given, f.Getenv, f.Lookup = given(fs, chQueryFields()), env.Getenv, clients.Resolve
 	data := query.DefaultDataset()
 	c := &f.Config
 	fs.StringVar(&f.DSN, "dsn", "", "ClickHouse native address: clickhouse://user:password@host:port/db or tcp://host:port?username=…&password=…&database=… (default: $DBMETER_CLICKHOUSE_DSN, which keeps the password out of the process arguments)")
@@ -81,7 +81,7 @@ combination side by side.`,
 func runCHQuery(cmd *cobra.Command, env Env, rf *runFlags, f *query.Command, sf *searchFlags) error {
 	c, err := f.Resolve(&rf.cfg, rf.config, rf.repeat, flagParams(cmd.Flags()))
 	if err != nil {
-		return err
+		return usage.Spell(err, spelling(cmd.Flags(), chQueryFields()))
 	}
 	search, err := sf.search(&c.Load, "count")
 	if err != nil {
@@ -114,4 +114,15 @@ func runCHQuery(cmd *cobra.Command, env Env, rf *runFlags, f *query.Command, sf 
 	s.showProgress(rf)
 	p.Plan.Search = search
 	return scrubbed(s.Execute(cmd.Context(), p.Plan), secrets)
+}
+
+// chQueryFields names the flag that sets each field ch query's Resolve
+// names in its messages: of query.Command, its Config and Worker, and the
+// load settings.
+func chQueryFields() map[string]string {
+	return map[string]string{
+		"Clients": "clients", "NoWarmup": "no-warmup", "Preset": "preset", "SelectRows": "select-rows",
+		"Cmd": "worker-cmd", "Timeout": "worker-timeout",
+		"Workers": "workers", "Rate": "rate", "Warmup": "warmup", "MaxInFlight": "max-in-flight",
+	}
 }

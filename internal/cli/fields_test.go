@@ -14,6 +14,8 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/dbmeter/dbmeter/internal/capacity"
+	"github.com/dbmeter/dbmeter/internal/ch/insert"
+	"github.com/dbmeter/dbmeter/internal/ch/query"
 	"github.com/dbmeter/dbmeter/internal/kv"
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/pg"
@@ -52,6 +54,8 @@ func TestFieldsAreSpelled(t *testing.T) {
 		{[]string{"load"}, runFields(), runFlagSet(), []any{load.Config{}, load.Options{}}},
 		{[]string{"capacity"}, searchFields("count"), runFlagSet(), []any{capacity.Options{}, load.Config{}}},
 		{[]string{"capacity"}, searchFields("transactions"), pgFlagSet(), []any{capacity.Options{}, load.Config{}}},
+		{[]string{"ch/insert"}, chInsertFields(), newCHInsertCmd(Env{}).Flags(), []any{insert.Command{}, insert.Config{}, load.Config{}}},
+		{[]string{"ch/query"}, chQueryFields(), newCHQueryCmd(Env{}).Flags(), []any{query.Command{}, query.Config{}, query.Worker{}, load.Config{}}},
 		{[]string{"kv"}, kvFields(), kvFlagSet, []any{kv.MatrixOptions{}, kv.Matrix{}, kv.Spec{}, kv.YCSBSpec{}, ycsb.Record{}, load.Config{}}},
 	}
 	tokens := regexp.MustCompile(`\{([A-Z][A-Za-z]*)\}`)

@@ -18,42 +18,43 @@ import (
 
 // Command is `ch insert`'s command line as the CLI binds it: the strings
 // as typed, which Resolve parses, and Config's own options bound directly.
-// Its errors name the flags, since they are the user's to fix.
+// Its errors are usage errors that name settings as {Field} (a field of
+// Command, Config or load.Config), which the CLI spells as its flags.
 type Command struct {
 	DSN, Clients, Table string
 	// DumpFormat, when set, writes the generated rows instead of running.
 	DumpFormat string
 	Config     Config
-	// Given says whether the user set an option, by its flag name: a flag
+	// Given says whether the user set a setting, by its field name: one
 	// left at its default cannot contradict another.
-	Given func(flag string) bool
+	Given func(field string) bool
 	// Getenv reads DBMETER_CLICKHOUSE_DSN when DSN is empty.
 	Getenv func(string) string
 }
 
-func (cmd Command) given(flag string) bool { return cmd.Given != nil && cmd.Given(flag) }
+func (cmd Command) given(field string) bool { return cmd.Given != nil && cmd.Given(field) }
 
 // check refuses ch insert's own options that cannot work.
 func (cmd Command) check() error {
 	switch c := cmd.Config; {
 	case c.Batch < 1:
-		return usage.Errorf("--batch must be at least 1, got %d", c.Batch)
-	case cmd.given("rows") && c.Rows < 1:
-		return usage.Errorf("--rows must be at least 1, got %d", c.Rows)
+		return usage.Errorf("{Batch} must be at least 1, got %d", c.Batch)
+	case cmd.given("Rows") && c.Rows < 1:
+		return usage.Errorf("{Rows} must be at least 1, got %d", c.Rows)
 	case c.BlocksPerInsert < 1:
-		return usage.Errorf("--blocks-per-insert must be at least 1, got %d", c.BlocksPerInsert)
+		return usage.Errorf("{BlocksPerInsert} must be at least 1, got %d", c.BlocksPerInsert)
 	case c.ExtraColumns < 0 || c.ExtraColumns > MaxExtraColumns:
-		return usage.Errorf("--extra-columns must be 0 to %d, got %d", MaxExtraColumns, c.ExtraColumns)
-	case cmd.given("extra-columns") && !c.Create:
-		return usage.Errorf("--extra-columns shapes the table --create makes: add --create")
+		return usage.Errorf("{ExtraColumns} must be 0 to %d, got %d", MaxExtraColumns, c.ExtraColumns)
+	case cmd.given("ExtraColumns") && !c.Create:
+		return usage.Errorf("{ExtraColumns} shapes the table {Create} makes: add {Create}")
 	}
 	return nil
 }
 
 // Resolve checks the command line and returns the validated Config it asks
-// for. warmup is --warmup as given, and runFlags checks the shared run
-// flags into the load configuration: --rows replaces --duration, so the
-// run flags that contradict it are refused by name before runFlags can
+// for. warmup is the Warmup given, and runFlags checks the shared run
+// settings into the load configuration: Rows replaces Duration, so the
+// run settings that contradict it are refused by name before runFlags can
 // refuse them in its own words.
 func (cmd Command) Resolve(warmup time.Duration, runFlags func() (load.Config, error), repeat int, params map[string]string) (Config, error) {
 	c := cmd.Config
@@ -62,12 +63,12 @@ func (cmd Command) Resolve(warmup time.Duration, runFlags func() (load.Config, e
 	}
 	if c.Rows > 0 {
 		switch {
-		case cmd.given("duration"):
-			return c, usage.Errorf("--rows and --duration contradict each other: give one")
-		case cmd.given("count"):
-			return c, usage.Errorf("--rows and --count contradict each other: give one (--count counts blocks)")
+		case cmd.given("Duration"):
+			return c, usage.Errorf("{Rows} and {Duration} contradict each other: give one")
+		case cmd.given("Count"):
+			return c, usage.Errorf("{Rows} and {Count} contradict each other: give one ({Count} counts blocks)")
 		case warmup > 0:
-			return c, usage.Errorf("--warmup needs --duration: with --rows every row inserted counts")
+			return c, usage.Errorf("{Warmup} needs {Duration}: with {Rows} every row inserted counts")
 		}
 	}
 	cfg, err := runFlags()
@@ -87,8 +88,8 @@ func (cmd Command) Resolve(warmup time.Duration, runFlags func() (load.Config, e
 	}
 	c.Getenv = cmd.Getenv
 	clients := cmd.Clients
-	if c.WorkerCmd != "" && !cmd.given("clients") {
-		clients = "worker" // --worker-cmd alone runs the user's worker
+	if c.WorkerCmd != "" && !cmd.given("Clients") {
+		clients = "worker" // a WorkerCmd alone runs the user's worker
 	}
 	if clients != "auto" {
 		for n := range strings.SplitSeq(clients, ",") {
@@ -97,12 +98,12 @@ func (cmd Command) Resolve(warmup time.Duration, runFlags func() (load.Config, e
 			}
 		}
 		if len(c.Clients) == 0 {
-			return c, usage.Errorf("--clients is empty: name at least one of %s", strings.Join(Names(), ", "))
+			return c, usage.Errorf("{Clients} is empty: name at least one of %s", strings.Join(Names(), ", "))
 		}
 	}
 	if err := c.Validate(); err != nil {
 		if lc, _ := c.LoadConfig(); c.Rows > 0 && lc.Count < int64(c.Load.Workers) {
-			return c, usage.Errorf("--rows %d makes %d blocks of --batch %d, fewer than --workers %d: lower --batch or --workers", c.Rows, lc.Count, c.Batch, c.Load.Workers)
+			return c, usage.Errorf("{Rows} %d makes %d blocks of {Batch} %d, fewer than {Workers} %d: lower {Batch} or {Workers}", c.Rows, lc.Count, c.Batch, c.Load.Workers)
 		}
 		return c, usage.Wrap(err)
 	}
@@ -118,7 +119,7 @@ func (cmd Command) Dump(w io.Writer, seed uint64) error {
 		return err
 	}
 	if c.Rows < 1 {
-		return usage.Errorf("--dump-format needs --rows")
+		return usage.Errorf("{DumpFormat} needs {Rows}")
 	}
 	// Checked before the rows are made, which takes a while for many.
 	if err := checkDumpFormat(cmd.DumpFormat); err != nil {

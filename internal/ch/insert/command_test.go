@@ -20,7 +20,7 @@ func command(given ...string) Command {
 	return Command{
 		DSN: "clickhouse://u:pw@127.0.0.1:9000/db", Clients: "auto", Table: DefaultDatabase + ".event",
 		Config: Config{Batch: 100_000, BlocksPerInsert: 1, NoDelay: true},
-		Given:  func(flag string) bool { return slices.Contains(given, flag) },
+		Given:  func(field string) bool { return slices.Contains(given, field) },
 	}
 }
 
@@ -45,23 +45,23 @@ func TestCommandResolveRefuses(t *testing.T) {
 		warmup time.Duration
 		want   string
 	}{
-		{"zero batch", func(c *Command) { c.Config.Batch = 0 }, nil, 0, "--batch must be at least 1, got 0"},
-		{"zero rows", func(c *Command) {}, []string{"rows"}, 0, "--rows must be at least 1, got 0"},
-		{"zero blocks per insert", func(c *Command) { c.Config.BlocksPerInsert = 0 }, nil, 0, "--blocks-per-insert must be at least 1, got 0"},
+		{"zero batch", func(c *Command) { c.Config.Batch = 0 }, nil, 0, "{Batch} must be at least 1, got 0"},
+		{"zero rows", func(c *Command) {}, []string{"Rows"}, 0, "{Rows} must be at least 1, got 0"},
+		{"zero blocks per insert", func(c *Command) { c.Config.BlocksPerInsert = 0 }, nil, 0, "{BlocksPerInsert} must be at least 1, got 0"},
 		{"too many extra columns", func(c *Command) { c.Config.ExtraColumns, c.Config.Create = MaxExtraColumns+1, true }, nil, 0,
-			fmt.Sprintf("--extra-columns must be 0 to %d, got %d", MaxExtraColumns, MaxExtraColumns+1)},
-		{"extra columns without create", func(c *Command) { c.Config.ExtraColumns = 5 }, []string{"extra-columns"}, 0,
-			"--extra-columns shapes the table --create makes: add --create"},
-		{"rows and duration", func(c *Command) { c.Config.Rows = 10 }, []string{"rows", "duration"}, 0, "--rows and --duration contradict each other: give one"},
-		{"rows and count", func(c *Command) { c.Config.Rows = 10 }, []string{"rows", "count"}, 0, "--rows and --count contradict each other"},
-		{"rows and warmup", func(c *Command) { c.Config.Rows = 10 }, []string{"rows", "warmup"}, time.Second, "--warmup needs --duration"},
+			fmt.Sprintf("{ExtraColumns} must be 0 to %d, got %d", MaxExtraColumns, MaxExtraColumns+1)},
+		{"extra columns without create", func(c *Command) { c.Config.ExtraColumns = 5 }, []string{"ExtraColumns"}, 0,
+			"{ExtraColumns} shapes the table {Create} makes: add {Create}"},
+		{"rows and duration", func(c *Command) { c.Config.Rows = 10 }, []string{"Rows", "Duration"}, 0, "{Rows} and {Duration} contradict each other: give one"},
+		{"rows and count", func(c *Command) { c.Config.Rows = 10 }, []string{"Rows", "Count"}, 0, "{Rows} and {Count} contradict each other"},
+		{"rows and warmup", func(c *Command) { c.Config.Rows = 10 }, []string{"Rows", "Warmup"}, time.Second, "{Warmup} needs {Duration}"},
 		{"bad table", func(c *Command) { c.Table = "a.b.c" }, nil, 0, `table "a.b.c": want db.name`},
 		{"no dsn", func(c *Command) { c.DSN = "" }, nil, 0, "--dsn is required: the ClickHouse server's native address"},
 		{"bad dsn", func(c *Command) { c.DSN = "http://u:pw@h:8123" }, nil, 0, "want clickhouse://"},
-		{"empty clients", func(c *Command) { c.Clients = " , " }, nil, 0, "--clients is empty: name at least one of ch-go, "},
+		{"empty clients", func(c *Command) { c.Clients = " , " }, nil, 0, "{Clients} is empty: name at least one of ch-go, "},
 		{"unknown client", func(c *Command) { c.Clients = "odbc" }, nil, 0, `unknown client "odbc"; known: ch-go, `},
-		{"fewer blocks than workers", func(c *Command) { c.Config.Rows = 10 }, []string{"rows"}, 0,
-			"--rows 10 makes 1 blocks of --batch 100000, fewer than --workers 4: lower --batch or --workers"},
+		{"fewer blocks than workers", func(c *Command) { c.Config.Rows = 10 }, []string{"Rows"}, 0,
+			"{Rows} 10 makes 1 blocks of {Batch} 100000, fewer than {Workers} 4: lower {Batch} or {Workers}"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -78,7 +78,7 @@ func TestCommandResolveRefuses(t *testing.T) {
 
 func TestCommandResolve(t *testing.T) {
 	t.Parallel()
-	cmd := command("rows", "clients")
+	cmd := command("Rows", "Clients")
 	cmd.Clients, cmd.Config.Rows, cmd.Config.Batch = " ch-go,sqlx ,ch-go,", 10, 1
 	params := map[string]string{"batch": "1"}
 	c, err := cmd.Resolve(0, runFlags, 3, params)
@@ -97,9 +97,9 @@ func TestCommandResolveRunFlags(t *testing.T) {
 	t.Parallel()
 	bad := usage.Errorf("--repeat must be at least 1, got 0")
 	failing := func() (load.Config, error) { return load.Config{}, bad }
-	cmd := command("rows", "duration")
+	cmd := command("Rows", "Duration")
 	cmd.Config.Rows = 10
-	if _, err := cmd.Resolve(0, failing, 0, nil); err == nil || !strings.Contains(err.Error(), "--rows and --duration") {
+	if _, err := cmd.Resolve(0, failing, 0, nil); err == nil || !strings.Contains(err.Error(), "{Rows} and {Duration}") {
 		t.Errorf("Resolve() = %v, want the contradiction before the run flags' error", err)
 	}
 	if _, err := command().Resolve(0, failing, 0, nil); err != bad {
@@ -114,7 +114,7 @@ func TestCommandDump(t *testing.T) {
 		rows         int64
 		want         string // "" : 3 TSV lines
 	}{
-		{"no rows", DumpTSV, 0, "--dump-format needs --rows"},
+		{"no rows", DumpTSV, 0, "{DumpFormat} needs {Rows}"},
 		{"unknown format", "CSV", 3, `dump format "CSV": want Native, TSV or worker-rows`},
 		{"tsv", DumpTSV, 3, ""},
 	}

@@ -85,11 +85,11 @@ func (c Config) Validate() error {
 	case c.DSN.Addr == "":
 		return errors.New("no server address")
 	case c.WorkerTimeout < 0:
-		return fmt.Errorf("worker timeout must not be negative, got %s", c.WorkerTimeout)
+		return fmt.Errorf("{WorkerTimeout} must not be negative, got %s", c.WorkerTimeout)
 	case c.WorkerCmd != "" && !slices.Contains(c.Clients, "worker"):
-		return errors.New("a worker command runs only as the client worker: add worker to the clients")
+		return errors.New("{WorkerCmd} runs only as the client worker: add worker to {Clients}")
 	case c.WorkerCmd == "" && slices.Contains(c.Clients, "worker"):
-		return errors.New("the client worker needs a worker command: the program that speaks the worker protocol")
+		return errors.New("the client worker needs {WorkerCmd}: the program that speaks the worker protocol (docs/worker-protocol.md)")
 	}
 	for _, n := range c.Clients {
 		if _, err := Lookup(n); err != nil {

@@ -25,8 +25,10 @@ type Command struct {
 	// of a knob needs Config.Matrix.
 	Clients, Decodes, Protocols []string
 	Config                      Config
-	// Given says whether the user set an option, by its flag name.
-	Given func(flag string) bool
+	// Given says whether the user set a setting, by its field name (of
+	// Command, Config, Worker or load.Config). Resolve's errors name
+	// settings as {Field}, which the CLI spells as its flags.
+	Given func(field string) bool
 	// Getenv reads DBMETER_CLICKHOUSE_DSN and DBMETER_CLICKHOUSE_HTTP_URL.
 	Getenv func(string) string
 	// Lookup finds the client paths by name, "all" alone for every one;
@@ -35,22 +37,22 @@ type Command struct {
 	Lookup func(names []string) ([]Named, error)
 }
 
-func (cmd Command) given(flag string) bool { return cmd.Given != nil && cmd.Given(flag) }
+func (cmd Command) given(field string) bool { return cmd.Given != nil && cmd.Given(field) }
 
 // Resolve returns the Config the command line asks for; Config.Validate
 // checks the rest. raw is the shared run flags as typed and runFlags
 // checks them into the load configuration. ch query reads raw its own way
-// first: --workers alone is closed loop, and --no-warmup drops the
-// warm-up; with --rate, --workers also bounds the queries in flight unless
-// --max-in-flight is given.
+// first: Workers alone is closed loop, and NoWarmup drops the warm-up;
+// with a Rate, Workers also bounds the queries in flight unless
+// MaxInFlight is given.
 func (cmd Command) Resolve(raw *load.Config, runFlags func() (load.Config, error), repeat int, params map[string]string) (Config, error) {
 	c := cmd.Config
-	if cmd.given("workers") && !cmd.given("rate") {
+	if cmd.given("Workers") && !cmd.given("Rate") {
 		raw.Rate = 0
 	}
 	if c.NoWarmup {
-		if cmd.given("warmup") && raw.Warmup > 0 {
-			return c, usage.Errorf("--no-warmup and --warmup %s contradict each other: give one", raw.Warmup)
+		if cmd.given("Warmup") && raw.Warmup > 0 {
+			return c, usage.Errorf("{NoWarmup} and {Warmup} %s contradict each other: give one", raw.Warmup)
 		}
 		raw.Warmup = 0
 	}
@@ -58,7 +60,7 @@ func (cmd Command) Resolve(raw *load.Config, runFlags func() (load.Config, error
 	if err != nil {
 		return c, err
 	}
-	if cfg.Open() && cmd.given("workers") && !cmd.given("max-in-flight") {
+	if cfg.Open() && cmd.given("Workers") && !cmd.given("MaxInFlight") {
 		cfg.MaxInFlight = cfg.Workers
 	}
 	c.Load, c.Repeat, c.Params = cfg, repeat, params
@@ -73,22 +75,22 @@ func (cmd Command) Resolve(raw *load.Config, runFlags func() (load.Config, error
 	}
 	names := trim(cmd.Clients)
 	c.Worker.Getenv = cmd.Getenv
-	if c.Worker.Cmd != "" && !cmd.given("clients") {
-		names = []string{"worker"} // --worker-cmd alone runs the user's worker
+	if c.Worker.Cmd != "" && !cmd.given("Clients") {
+		names = []string{"worker"} // a worker command alone runs the user's worker
 	}
 	switch {
 	case c.Worker.Cmd != "" && !slices.Contains(names, "worker"):
-		return c, usage.Errorf("--worker-cmd runs only as the client worker: add worker to --clients")
+		return c, usage.Errorf("{Cmd} runs only as the client worker: add worker to {Clients}")
 	case c.Worker.Cmd == "" && slices.Contains(names, "worker"):
-		return c, usage.Errorf("the client worker needs --worker-cmd: the command that starts your worker (docs/worker-protocol.md)")
+		return c, usage.Errorf("the client worker needs {Cmd}: the command that starts your worker (docs/worker-protocol.md)")
 	case c.Worker.Timeout < 0:
-		return c, usage.Errorf("--worker-timeout must not be negative, got %s", c.Worker.Timeout)
-	case cmd.given("select-rows") && c.Preset != "numbers":
-		return c, usage.Errorf("--select-rows sizes the numbers preset's reads: add --preset numbers")
+		return c, usage.Errorf("{Timeout} must not be negative, got %s", c.Worker.Timeout)
+	case cmd.given("SelectRows") && c.Preset != "numbers":
+		return c, usage.Errorf("{SelectRows} sizes the numbers preset's reads: add {Preset} numbers")
 	case c.Preset == "numbers" && (c.SelectRows < 1 || c.SelectRows > NumbersRows):
-		return c, usage.Errorf("--select-rows must be 1 to %d (the rows of the numbers table), got %d", NumbersRows, c.SelectRows)
+		return c, usage.Errorf("{SelectRows} must be 1 to %d (the rows of the numbers table), got %d", NumbersRows, c.SelectRows)
 	}
-	c.Listed = (cmd.given("clients") || c.Worker.Cmd != "") && !slices.Equal(names, []string{"all"})
+	c.Listed = (cmd.given("Clients") || c.Worker.Cmd != "") && !slices.Equal(names, []string{"all"})
 	if c.Clients, err = cmd.Lookup(names); err != nil {
 		return c, usage.Wrap(err)
 	}

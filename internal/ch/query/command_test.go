@@ -17,7 +17,7 @@ import (
 func command(given ...string) Command {
 	return Command{
 		DSN: "tcp://127.0.0.1:9000?username=u&password=pw", Clients: []string{"all"}, Decodes: []string{string(Row)},
-		Given:  func(flag string) bool { return slices.Contains(given, flag) },
+		Given:  func(field string) bool { return slices.Contains(given, field) },
 		Getenv: func(string) string { return "" },
 		Lookup: func(names []string) ([]Named, error) {
 			if slices.Equal(names, []string{"all"}) {
@@ -51,11 +51,11 @@ func TestCommandResolveRefuses(t *testing.T) {
 		given []string
 		want  string
 	}{
-		{"no-warmup and warmup", func(c *Command, raw *load.Config) { c.Config.NoWarmup, raw.Warmup = true, time.Second }, []string{"no-warmup", "warmup"},
-			"--no-warmup and --warmup 1s contradict each other: give one"},
+		{"no-warmup and warmup", func(c *Command, raw *load.Config) { c.Config.NoWarmup, raw.Warmup = true, time.Second }, []string{"NoWarmup", "Warmup"},
+			"{NoWarmup} and {Warmup} 1s contradict each other: give one"},
 		{"no dsn", func(c *Command, _ *load.Config) { c.DSN = "" }, nil, "--dsn is required: the ClickHouse server's native address"},
 		{"bad dsn", func(c *Command, _ *load.Config) { c.DSN = "mysql://x" }, nil, "parse DSN"},
-		{"unknown client", func(c *Command, _ *load.Config) { c.Clients = []string{"v1", "odbc"} }, []string{"clients"}, `unknown client "odbc"`},
+		{"unknown client", func(c *Command, _ *load.Config) { c.Clients = []string{"v1", "odbc"} }, []string{"Clients"}, `unknown client "odbc"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -83,25 +83,25 @@ func TestCommandResolve(t *testing.T) {
 			return c.Load.Rate == DefaultRate && c.Load.Warmup == load.DefaultWarmup && !c.Listed && len(c.Clients) == 1 &&
 				c.HTTPURL == "http://127.0.0.1:8123" && c.DSN.Password == "pw" && c.Repeat == 2 && c.Params["x"] == "y"
 		}},
-		{"workers alone is closed loop", func(_ *Command, raw *load.Config) { raw.Workers = 8 }, []string{"workers"}, func(c Config) bool {
+		{"workers alone is closed loop", func(_ *Command, raw *load.Config) { raw.Workers = 8 }, []string{"Workers"}, func(c Config) bool {
 			return c.Load.Rate == 0 && c.Load.Workers == 8
 		}},
-		{"workers bound the queries in flight", func(_ *Command, raw *load.Config) { raw.Workers = 8 }, []string{"workers", "rate"}, func(c Config) bool {
+		{"workers bound the queries in flight", func(_ *Command, raw *load.Config) { raw.Workers = 8 }, []string{"Workers", "Rate"}, func(c Config) bool {
 			return c.Load.Rate == DefaultRate && c.Load.MaxInFlight == 8
 		}},
-		{"unless max-in-flight is given", func(_ *Command, raw *load.Config) { raw.Workers, raw.MaxInFlight = 8, 50 }, []string{"workers", "rate", "max-in-flight"}, func(c Config) bool {
+		{"unless max-in-flight is given", func(_ *Command, raw *load.Config) { raw.Workers, raw.MaxInFlight = 8, 50 }, []string{"Workers", "Rate", "MaxInFlight"}, func(c Config) bool {
 			return c.Load.MaxInFlight == 50
 		}},
-		{"no warm-up", func(c *Command, _ *load.Config) { c.Config.NoWarmup = true }, []string{"no-warmup"}, func(c Config) bool {
+		{"no warm-up", func(c *Command, _ *load.Config) { c.Config.NoWarmup = true }, []string{"NoWarmup"}, func(c Config) bool {
 			return c.Load.Warmup == 0 && c.NoWarmup
 		}},
-		{"no warm-up with a zero one", func(c *Command, raw *load.Config) { c.Config.NoWarmup, raw.Warmup = true, 0 }, []string{"no-warmup", "warmup"}, func(c Config) bool {
+		{"no warm-up with a zero one", func(c *Command, raw *load.Config) { c.Config.NoWarmup, raw.Warmup = true, 0 }, []string{"NoWarmup", "Warmup"}, func(c Config) bool {
 			return c.Load.Warmup == 0
 		}},
-		{"listed", func(c *Command, _ *load.Config) { c.Clients = []string{" v1 ", ""} }, []string{"clients"}, func(c Config) bool {
+		{"listed", func(c *Command, _ *load.Config) { c.Clients = []string{" v1 ", ""} }, []string{"Clients"}, func(c Config) bool {
 			return c.Listed && len(c.Clients) == 1 && c.Clients[0].Name == "v1"
 		}},
-		{"all given is not listed", func(*Command, *load.Config) {}, []string{"clients"}, func(c Config) bool { return !c.Listed }},
+		{"all given is not listed", func(*Command, *load.Config) {}, []string{"Clients"}, func(c Config) bool { return !c.Listed }},
 		{"lists trimmed", func(c *Command, _ *load.Config) {
 			c.Decodes, c.Protocols = []string{" row", "column "}, []string{"http", " "}
 		}, nil, func(c Config) bool {
@@ -110,7 +110,7 @@ func TestCommandResolve(t *testing.T) {
 		{"http url from the environment", func(c *Command, _ *load.Config) {
 			c.Getenv = func(k string) string { return map[string]string{"DBMETER_CLICKHOUSE_HTTP_URL": "http://h:1"}[k] }
 		}, nil, func(c Config) bool { return c.HTTPURL == "http://h:1" }},
-		{"http url given", func(c *Command, _ *load.Config) { c.HTTPURL = "http://h:2" }, []string{"http-url"}, func(c Config) bool { return c.HTTPURL == "http://h:2" }},
+		{"http url given", func(c *Command, _ *load.Config) { c.HTTPURL = "http://h:2" }, []string{"HTTPURL"}, func(c Config) bool { return c.HTTPURL == "http://h:2" }},
 		{"dsn from the environment, recorded masked", func(c *Command, _ *load.Config) {
 			c.DSN = ""
 			c.Getenv = func(k string) string {
