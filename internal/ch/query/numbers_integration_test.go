@@ -15,17 +15,13 @@ import (
 	"github.com/dbmeter/dbmeter/internal/ch/query/clients"
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/plan"
-	"github.com/dbmeter/dbmeter/internal/servertest"
 )
 
 // TestNumbersPreset reads seed 002's table at the study's smallest and
 // largest sizes, through Go clients and the external ones alike, against
 // 18.16: every query returns exactly --select-rows rows.
 func TestNumbersPreset(t *testing.T) {
-	d, err := ch.ParseDSN(servertest.Env(t, "DBMETER_CLICKHOUSE_LEGACY_DSN"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := legacyDSN(t)
 	ctx := context.Background()
 	version, err := ch.ServerVersion(ctx, d)
 	if err != nil {
