@@ -48,10 +48,12 @@ test:
 # stage prints a stage's line with the time since make test began;
 # ticking runs a command and, while it runs, prints a line a minute (a
 # failing command ends the recipe through set -e, and the trap stops both).
+# set -e holds inside a trap in dash (make's sh): a kill of a ticker that
+# is already gone must not stop the trap before it brings the servers down.
 TEST_T0 := $(shell date +%s)
 stage = echo "make test: $(1) [$$(( $$(date +%s) - $(TEST_T0) ))s]" >&2
 ticking = { ( while sleep 60; do echo "make test: ... still running [$$(( $$(date +%s) - $(TEST_T0) ))s]" >&2; done ) & tick=$$!; \
-	  trap 'kill $$tick 2>/dev/null; $(SERVICES) down' EXIT; $(1); kill $$tick; }
+	  trap 'kill $$tick 2>/dev/null || :; $(SERVICES) down' EXIT; $(1); kill $$tick; trap '$(SERVICES) down' EXIT; }
 
 # The load engine, its histograms and where runs go are concurrent by
 # design: their tests also run under the race detector.

@@ -57,10 +57,14 @@ if ((${#missing[@]})); then
 	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# External-language ClickHouse clients (docs/worker-protocol.md): PHP 8.2 and
-# Python's clickhouse-driver come from Debian; SeasClick does not. Users run
-# `pecl install SeasClick`; this project's tests build the Apache-2.0 snapshot
-# in ../shared/third_party/SeasClick (in a copy), only when PHP lacks it.
+# The build needs nothing more.
+[[ ${1:-build} == test ]] || exit 0
+
+# External-language ClickHouse clients (docs/worker-protocol.md), for the
+# tests: PHP 8.2 and Python's clickhouse-driver come from Debian; SeasClick
+# does not. Users run `pecl install SeasClick`; this project's tests build
+# the Apache-2.0 snapshot in ../shared/third_party/SeasClick (in a copy),
+# only when PHP lacks it.
 ext_pkgs=(php8.2-cli php8.2-dev python3-clickhouse-driver)
 ext_missing=()
 for p in "${ext_pkgs[@]}"; do
