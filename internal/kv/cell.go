@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/result"
@@ -141,7 +140,7 @@ func (t *templates) get(ctx context.Context, e Engine, o Options, spec Spec, see
 	if dir, ok := t.dirs[k]; ok {
 		return dir, nil
 	}
-	dir, err := os.MkdirTemp(t.root, "template-"+strings.ReplaceAll(e.Name, ":", "-")+"-")
+	dir, err := os.MkdirTemp(t.root, "template-"+dirPattern(e.Name))
 	if err != nil {
 		return "", fmt.Errorf("make directory for the preloaded %s store: %w", e.Name, err)
 	}

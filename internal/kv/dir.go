@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/dbmeter/dbmeter/internal/usage"
@@ -71,4 +72,11 @@ func writeMarker(dir string) error {
 		return fmt.Errorf("mark {Dir} %s: %w", dir, err)
 	}
 	return nil
+}
+
+// dirPattern is the os.MkdirTemp pattern of a directory named after
+// engine: an engine's name may hold ':' (map:memory) or '/' (cznic/kv),
+// which a directory name must not.
+func dirPattern(engine string) string {
+	return strings.NewReplacer(":", "-", "/", "-").Replace(engine) + "-"
 }

@@ -9,7 +9,6 @@ import (
 	"runtime"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/dbmeter/dbmeter/internal/load"
@@ -122,7 +121,7 @@ func (m *Matrix) cell(ctx context.Context, e Engine, sync bool, op string, r pla
 	if err != nil {
 		return nil, err
 	}
-	dir, err := os.MkdirTemp(m.Dir, strings.NewReplacer(":", "-", "/", "-").Replace(e.Name)+"-")
+	dir, err := os.MkdirTemp(m.Dir, dirPattern(e.Name))
 	if err != nil {
 		return nil, fmt.Errorf("make directory for %s: %w", e.Name, err)
 	}

@@ -126,7 +126,7 @@ func notSupported(run result.Run, cfg load.Config, why error) result.Run {
 // withFreshStore runs fn on a new store of e in a directory of its own
 // under parent, then closes the store and removes the directory.
 func withFreshStore(ctx context.Context, parent string, e Engine, o Options, fn func(Store) error) (err error) {
-	dir, err := os.MkdirTemp(parent, strings.ReplaceAll(e.Name, ":", "-")+"-")
+	dir, err := os.MkdirTemp(parent, dirPattern(e.Name))
 	if err != nil {
 		return fmt.Errorf("make directory for %s: %w", e.Name, err)
 	}
