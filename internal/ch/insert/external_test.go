@@ -6,10 +6,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dbmeter/dbmeter/internal/ch"
 	"github.com/dbmeter/dbmeter/internal/ch/chtest"
 	"github.com/dbmeter/dbmeter/internal/extworker"
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/plan"
+	"github.com/dbmeter/dbmeter/internal/result"
 )
 
 // externalClients are the reference workers; under DBMETER_E2E=1 (make
@@ -35,7 +37,6 @@ func needWorker(t *testing.T, name string) {
 // the protocol's round trip.
 func TestExternalClients(t *testing.T) {
 	d := serverDSN(t, "DBMETER_CLICKHOUSE_LEGACY_DSN", true)
-	ctx := context.Background()
 	version := versionOf(t, d)
 	a := openAdmin(t, d)
 	db := scratchDB(t, a)
@@ -47,16 +48,7 @@ func TestExternalClients(t *testing.T) {
 				cfg.Workers, cfg.Warmup, cfg.Interval = 2, 0, 0
 				c := Config{DSN: d, Clients: []string{name}, Table: Table{Database: db, Name: "ext_" + shape.Name + "_" + strings.ReplaceAll(name, "-", "_")},
 					Schema: shape, Create: true, Batch: 1000, Rows: 5500, BlocksPerInsert: 2, NoDelay: true, Load: cfg, Getenv: os.Getenv}
-				p, err := Prepare(ctx, "ch", c, version)
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer p.Close()
-				runs, err := p.Plan.Steps[0].Run(ctx, plan.Rep{N: 1, Seed: 1})
-				if err != nil {
-					t.Fatal(err)
-				}
-				r := runs[0]
+				r := runOne(t, c, version)
 				t.Logf("%s: ops %d rows %d errors %v extra %v external %+v warnings %q", name, r.Ops, r.Rows, r.ErrorKinds, r.Extra, r.External, r.Warnings)
 				if r.Errors != 0 || r.Rows != 5500 || r.Extra["rows_counted"] != 5500 || r.Extra["rows_acknowledged"] != 5500 {
 					t.Errorf("errors %d %v, rows %d, counted %v, acknowledged %v; want no errors and 5500 rows each", r.Errors, r.ErrorSamples, r.Rows, r.Extra["rows_counted"], r.Extra["rows_acknowledged"])
@@ -83,7 +75,6 @@ func TestExternalClients(t *testing.T) {
 func TestExternalWorkerDies(t *testing.T) {
 	d := serverDSN(t, "DBMETER_CLICKHOUSE_LEGACY_DSN", true)
 	needWorker(t, "php-seasclick")
-	ctx := context.Background()
 	version := versionOf(t, d)
 	a := openAdmin(t, d)
 	db := scratchDB(t, a)
@@ -103,16 +94,7 @@ func TestExternalWorkerDies(t *testing.T) {
 	cfg.Workers, cfg.Warmup, cfg.Interval, cfg.Count, cfg.Duration = 1, 0, 0, 12, 0
 	c := Config{DSN: d, Clients: []string{"worker"}, WorkerCmd: worker, Table: Table{Database: db, Name: "dies"},
 		Create: true, Batch: 100, BlocksPerInsert: 1, NoDelay: true, Load: cfg, Getenv: os.Getenv}
-	p, err := Prepare(ctx, "ch", c, version)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
-	runs, err := p.Plan.Steps[0].Run(ctx, plan.Rep{N: 1, Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := runs[0]
+	r := runOne(t, c, version)
 	t.Logf("ops %d errors %v samples %q extra %v", r.Ops, r.ErrorKinds, r.ErrorSamples, r.Extra)
 	if r.ErrorKinds[load.KindConnection] == 0 || !strings.Contains(r.ErrorSamples[load.KindConnection], "exited") {
 		t.Errorf("errors %v %q: want connection errors saying the worker exited", r.ErrorKinds, r.ErrorSamples)
@@ -123,4 +105,21 @@ func TestExternalWorkerDies(t *testing.T) {
 	if acked, counted, unc := r.Extra["rows_acknowledged"], r.Extra["rows_counted"], r.Extra["rows_uncertain"]; counted < acked || counted > acked+unc || acked != float64(100*r.Ops) {
 		t.Errorf("rows acknowledged %v, counted %v, uncertain %v over %d operations", acked, counted, unc, r.Ops)
 	}
+}
+
+// runOne prepares c against the server of version and returns the run of
+// its first step, which must succeed.
+func runOne(t *testing.T, c Config, version ch.Version) result.Run {
+	t.Helper()
+	ctx := context.Background()
+	p, err := Prepare(ctx, "ch", c, version)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	runs, err := p.Plan.Steps[0].Run(ctx, plan.Rep{N: 1, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return runs[0]
 }
