@@ -14,13 +14,16 @@ import (
 )
 
 // The kv defaults are sized so that `dbmeter kv` with no flags runs the
-// whole engine × operation matrix, every cell three times on a store of its
-// own, in two to three minutes on 2 cores, and the median of three shows with
-// the spread between them (docs/kv.md, "Why these defaults").
+// whole engine × operation matrix, every cell seven times on a store of its
+// own, in about two minutes on 2 cores. Many short repetitions rather than
+// a few long ones: on a shared machine a cell's speed moves with the
+// machine's state, which lasts longer than a repetition (a 1 s repetition
+// moves as much as a 100 ms one), so only more repetitions, far apart in
+// time, narrow the pooled figure (docs/kv.md, "Why these defaults").
 const (
-	kvDefaultDuration = 300 * time.Millisecond
-	kvDefaultWarmup   = 100 * time.Millisecond
-	kvDefaultRepeat   = 3
+	kvDefaultDuration = 100 * time.Millisecond
+	kvDefaultWarmup   = 30 * time.Millisecond
+	kvDefaultRepeat   = 7
 	// kvSnapshots is how many progress snapshots a cell takes when
 	// --progress is not given, so that even a short cell has a curve over
 	// time and a spread across its intervals.
@@ -45,8 +48,8 @@ func newKVCmd(env Env) *cobra.Command {
 		Short: "Benchmark embedded K/V engines: engine × operation throughput and latency",
 		Long: `kv runs each operation (set, update, get, del, setmixed/getmixed, batchset) on
 each embedded engine and prints a throughput table and a latency table per
-fsync mode, operations as rows and engines as columns, each cell the median
-of --repeat runs with its spread. Every cell runs on a store of its own in
+fsync mode, operations as rows and engines as columns, each cell its --repeat
+runs pooled, with its spread. Every cell runs on a store of its own in
 the same state: a fresh directory, --keys keys preloaded, flushed, settled.
 With no flags it runs every engine built in and every operation.
 

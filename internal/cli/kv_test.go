@@ -9,7 +9,7 @@ import (
 	"github.com/dbmeter/dbmeter/internal/result"
 )
 
-// kv's defaults: every cell three times, 300 ms measured after 100 ms of
+// kv's defaults: every cell seven times, 100 ms measured after 30 ms of
 // warm-up, with a progress snapshot every tenth of the cell, so that even
 // a short cell has a spread and a curve over time; --progress and --repeat
 // still win.
@@ -22,9 +22,9 @@ func TestKVDefaults(t *testing.T) {
 		duration float64
 		progress string
 	}{
-		{"defaults", nil, 3, 0.3, "30ms"},
+		{"defaults", nil, 7, 0.1, "10ms"},
 		{"longer cell", []string{"--duration", "500ms", "--repeat", "1"}, 1, 0.5, "50ms"},
-		{"progress given", []string{"--progress", "150ms", "--repeat", "1"}, 1, 0.3, "150ms"},
+		{"progress given", []string{"--progress", "150ms", "--repeat", "1"}, 1, 0.1, "150ms"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -18,8 +18,8 @@ var kvOpOrder = []string{"set", "update", "get", "del", "setmixed", "getmixed", 
 
 // kvTables renders the kv family as the seed did: per fsync mode, a
 // throughput table and a latency table, operations as rows and engines as
-// columns. With repetitions, each cell shows each figure's median over
-// them (medianRun), as every other output does. A cell whose run had errors is marked with "!" (the notes
+// columns. With repetitions, each cell shows them pooled (pooledRun), as
+// every other output does. A cell whose run had errors is marked with "!" (the notes
 // below the tables give the counts). Each fsync-on table pair says what
 // one fsync costs on disk, the disk the runs wrote to, and warns of any
 // write that was faster than that.
@@ -56,7 +56,7 @@ func kvMode(w io.Writer, mode string, runs []result.Run, disk result.Disk) error
 				}
 			}
 			if rs := reps[[2]string{op, e}]; len(rs) > 0 {
-				cells[[2]string{op, e}] = medianRun(rs)
+				cells[[2]string{op, e}] = pooledRun(rs)
 			}
 		}
 	}
@@ -176,7 +176,7 @@ func kvWindow(p map[string]string, ops []string, repeat int) string {
 		s += " (ycsb-load: each record once)"
 	}
 	if repeat > 1 {
-		s += fmt.Sprintf(", median of %d", repeat)
+		s += fmt.Sprintf(", %d repetitions pooled", repeat)
 	}
 	return s
 }

@@ -7,16 +7,17 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dbmeter/dbmeter/internal/hist"
 	"github.com/dbmeter/dbmeter/internal/result"
 )
 
 func kvRun(engine, op, fsync string, opsPerS float64, p50 int64) result.Run {
 	r := result.Run{Family: "kv", Target: engine, Workload: op, Repeat: 1,
 		Params: map[string]string{"fsync": fsync, "workers": "2", "preloaded_keys": "20000", "key-size": "9", "value-size": "256", "duration": "500ms", "count": "0"}}
-	r.OpsPerS = opsPerS
+	r.OpsPerS, r.DurationS, r.Ops = opsPerS, 0.5, int64(opsPerS/2)
 	r.Latency = result.Latency{P50: p50, P99: 2 * p50, Mean: 1.5 * float64(p50)}
 	if op == "batchset" {
-		r.RowsPerS = 100 * opsPerS
+		r.RowsPerS, r.Rows = 100*opsPerS, 100*r.Ops
 		r.Extra = map[string]float64{"ns_per_key": 1.5 * float64(p50) / 100}
 	}
 	return r
@@ -44,7 +45,7 @@ func TestKVTables(t *testing.T) {
 		"throughput (ops/s)   pebble        map",
 		"                   set  400,000   300,000!",
 		"                   get   70,000  2,000,000",
-		"±: the largest distance of its progress intervals from their median (throughput)",
+		"±: the 95% confidence interval of the throughput, from its progress intervals",
 		"  batchset (batches/s)        -      3,000",
 		"     batchset (keys/s)        -    300,000",
 		"                get p50  15.0µs    500ns",
@@ -84,9 +85,9 @@ func withIntervals(r result.Run, tail int64, ops ...int64) result.Run {
 	return r
 }
 
-// A cell's spread is the largest distance from the median, across its
-// repetitions, or across the whole intervals of a single one; past 25 % it
-// is flagged.
+// A cell's spread is the 95 % confidence interval of its throughput, from
+// its repetitions' ops/s, or from the whole intervals of a single one;
+// past 25 % it is flagged. More repetitions that agree narrow it.
 func TestKVSpread(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -94,20 +95,17 @@ func TestKVSpread(t *testing.T) {
 		want    string // the cell as the tables print it
 		flagged bool
 	}{
-		{"three steady repetitions", reps(100000, 104000, 98000), "100,000 ±4%", false},
-		{"one repetition far off", reps(100000, 60000, 104000), "100,000 ±40%*", true},
-		{"two repetitions: the median is their mean", reps(100000, 140000), "120,000 ±17%", false},
+		{"three steady repetitions", reps(100000, 104000, 98000), "100,667 ±8%", false},
+		{"nine steady repetitions", reps(98000, 101000, 100000, 99000, 102000, 100000, 100000, 101000, 99000), "100,000 ±1%", false},
+		{"one repetition far off", reps(100000, 60000, 104000), "88,000 ±69%*", true},
+		{"two repetitions 40% apart: too few to say", reps(100000, 140000), "120,000 ±212%*", true},
 		{"one run, steady intervals, the tail left out", []result.Run{withIntervals(kvRun("map", "get", "false", 100000, 500), 3, 10000, 10500, 9800, 10000)}, "100,000 ±5%", false},
-		{"one run, an interval stalled", []result.Run{withIntervals(kvRun("map", "get", "false", 100000, 500), 0, 10000, 10000, 3000, 10000)}, "100,000 ±70%*", true},
+		{"one run, an interval stalled", []result.Run{withIntervals(kvRun("map", "get", "false", 100000, 500), 0, 10000, 10000, 3000, 10000)}, "100,000 ±56%*", true},
 		{"one run without intervals: nothing to compare", []result.Run{kvRun("map", "get", "false", 100000, 500)}, "100,000", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var vals []float64
-			for _, r := range tt.reps {
-				vals = append(vals, r.OpsPerS)
-			}
-			got, flagged := kvThroughputCell(median(vals), tt.reps)
+			got, flagged := kvThroughputCell(pooledRun(tt.reps).OpsPerS, tt.reps)
 			if got != tt.want || flagged != tt.flagged {
 				t.Errorf("cell = %q, flagged %v; want %q, %v", got, flagged, tt.want, tt.flagged)
 			}
@@ -150,10 +148,10 @@ func TestKVSpreadFlagged(t *testing.T) {
 				if got := strings.Contains(out, hint); got != tt.want {
 					t.Errorf("%s: hint shown %v, want %v:\n%s", name, got, tt.want, out)
 				}
-				if got := strings.Contains(out, "±40%*"); got != tt.want {
+				if got := strings.Contains(out, "88,000 ±69%*"); got != tt.want {
 					t.Errorf("%s: flagged cell shown %v, want %v:\n%s", name, got, tt.want, out)
 				}
-				if !strings.Contains(out, "100,000 ±4%") {
+				if !strings.Contains(out, "100,667 ±8%") {
 					t.Errorf("%s: the steady cell lacks its spread:\n%s", name, out)
 				}
 			}
@@ -161,19 +159,27 @@ func TestKVSpreadFlagged(t *testing.T) {
 	}
 }
 
-// TestKVRepetitionsAgree: with repetitions, the terminal and Markdown
-// tables show the same figures: each figure's median over the
-// repetitions, not the figures of the repetition with the median
-// throughput (whose p99 here is the fastest, 1.00µs, not the median).
-func TestKVRepetitionsAgree(t *testing.T) {
-	runs := []result.Run{
-		kvRun("map", "get", "false", 1000000, 800),
-		kvRun("map", "get", "false", 2000000, 500),
-		kvRun("map", "get", "false", 3000000, 700),
+// With repetitions, every kv output shows the cell's repetitions pooled,
+// as one long run: throughput is all their operations over all their time
+// and the latencies come from their histograms added together, so every
+// figure covers the same operations. The median of each figure would give
+// 2,000,000 ops/s and a p99 of 800ns here, from different repetitions.
+func TestKVRepetitionsPooled(t *testing.T) {
+	rep := func(n int, ops int64, latency int64) result.Run {
+		r := kvRun("map", "get", "false", float64(ops)/0.5, latency)
+		r.Repeat = n
+		h := hist.New()
+		if err := h.RecordValues(latency, ops); err != nil {
+			t.Fatal(err)
+		}
+		enc, err := result.EncodeHDR(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Latency, r.LatencyHDR = result.LatencyOf(h), enc
+		return r
 	}
-	for i := range runs {
-		runs[i].Repeat = i + 1
-	}
+	runs := []result.Run{rep(1, 500_000, 1000), rep(2, 1_200_000, 500), rep(3, 1_000_000, 800)}
 	var text, md bytes.Buffer
 	if err := kvTables(result.Disk{})(&text, runs); err != nil {
 		t.Fatal(err)
@@ -182,11 +188,15 @@ func TestKVRepetitionsAgree(t *testing.T) {
 	if err := Markdown(&md, []Source{{Name: "r.json", Doc: doc}}); err != nil {
 		t.Fatal(err)
 	}
-	if want := "get p99  1.40µs"; !strings.Contains(text.String(), want) {
-		t.Errorf("terminal lacks %q:\n%s", want, text.String())
+	for _, want := range []string{"1,800,000 ±100%*", "get p50   800ns", "get p99  1.00µs", "3 repetitions pooled"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("terminal lacks %q:\n%s", want, text.String())
+		}
 	}
-	if want := "| get | 1.40µs |"; !strings.Contains(md.String(), want) {
-		t.Errorf("Markdown lacks %q:\n%s", want, md.String())
+	for _, want := range []string{"| get | 1,800,000 ±100%* |", "| get | 800ns |", "| get | 1.00µs |", "3 repetitions pooled"} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("Markdown lacks %q:\n%s", want, md.String())
+		}
 	}
 }
 

@@ -5,20 +5,29 @@ import (
 	"math"
 	"strconv"
 
+	"golang.org/x/perf/benchmath"
+
 	"github.com/dbmeter/dbmeter/internal/result"
 )
 
 // kvSpreadFlag is the spread above which a kv cell is flagged: a figure
-// that moved more than this between repetitions (or between the intervals
-// of one) is not one to compare engines by.
+// whose 95 % confidence interval reaches further than this from it is not
+// one to compare engines by.
 const kvSpreadFlag = 0.25
 
-// kvSpread says how far one cell's throughput moved: the largest distance
-// of a repetition's ops/s from the repetitions' median, as a share of the
-// median; for a single repetition, the same over its progress intervals.
-// ok is false when there is nothing to compare (one repetition without
-// intervals).
-func kvSpread(reps []result.Run) (spread float64, ok bool) {
+// kvConfidence is the confidence of the interval a kv cell's ± gives.
+const kvConfidence = 0.95
+
+// kvSpread says how sure one cell's throughput is: the half-width of the
+// 95 % confidence interval of the mean of its repetitions' ops/s (Student's
+// t, benchstat's AssumeNormal), as a share of the cell's figure (the
+// repetitions pooled, see pooledRun: the same mean when they ran equally
+// long). The spread of the repetitions themselves would grow with their
+// number while the figure they pool grows surer. For a single repetition,
+// the same over its progress intervals, which share one moment of the
+// machine and so understate it. ok is false when there is nothing to
+// compare (one repetition without intervals).
+func kvSpread(figure float64, reps []result.Run) (spread float64, ok bool) {
 	var vals []float64
 	if len(reps) > 1 {
 		for _, r := range reps {
@@ -27,17 +36,11 @@ func kvSpread(reps []result.Run) (spread float64, ok bool) {
 	} else if len(reps) == 1 {
 		vals = intervalRates(reps[0])
 	}
-	if len(vals) < 2 {
+	if len(vals) < 2 || figure <= 0 {
 		return 0, false
 	}
-	med := median(vals)
-	if med <= 0 {
-		return 0, false
-	}
-	for _, v := range vals {
-		spread = math.Max(spread, math.Abs(v-med)/med)
-	}
-	return spread, true
+	s := benchmath.AssumeNormal.Summary(benchmath.NewSample(vals, &benchmath.DefaultThresholds), kvConfidence)
+	return (s.Hi - s.Lo) / 2 / figure, true
 }
 
 // intervalRates are the ops/s of a run's whole intervals: the short tail
@@ -60,11 +63,11 @@ func intervalRates(r result.Run) []float64 {
 	return out
 }
 
-// kvThroughputCell is a kv table's throughput cell: the median, its spread
+// kvThroughputCell is a kv table's throughput cell: the figure, its spread
 // and, past kvSpreadFlag, a "*".
-func kvThroughputCell(median float64, reps []result.Run) (string, bool) {
-	s := Count(median)
-	spread, ok := kvSpread(reps)
+func kvThroughputCell(figure float64, reps []result.Run) (string, bool) {
+	s := Count(figure)
+	spread, ok := kvSpread(figure, reps)
 	if !ok {
 		return s, false
 	}
@@ -80,11 +83,11 @@ func kvThroughputCell(median float64, reps []result.Run) (string, bool) {
 func kvSpreadNote(repeat int, flagged bool) string {
 	over := fmt.Sprintf("its %d repetitions", repeat)
 	if repeat <= 1 {
-		over = "its progress intervals"
+		over = "its progress intervals (one moment of the machine: more --repeat gives a truer one)"
 	}
-	s := fmt.Sprintf("±: the largest distance of %s from their median (throughput)", over)
+	s := fmt.Sprintf("±: the %.0f%% confidence interval of the throughput, from %s", kvConfidence*100, over)
 	if flagged {
-		s += fmt.Sprintf("; * above %.0f%%: not a stable figure, rerun with a longer --duration, more --repeat, or on a quieter machine", kvSpreadFlag*100)
+		s += fmt.Sprintf("; * above %.0f%%: not a stable figure, rerun with more --repeat, or on a quieter machine", kvSpreadFlag*100)
 	}
 	return s
 }

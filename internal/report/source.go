@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/HdrHistogram/hdrhistogram-go"
+
 	"github.com/dbmeter/dbmeter/internal/result"
 )
 
@@ -182,13 +184,76 @@ func median(vs []float64) float64 {
 	}
 }
 
-// medianRun folds a table cell's repetitions into one run: each figure is
-// its own median over them, as the Markdown, HTML and terminal tables and
-// compare all show it (the repetition with the median throughput need not
-// have the median p99). Errors are summed, so a cell any repetition failed
-// in is still marked.
-func medianRun(reps []result.Run) result.Run {
+// pooledRun folds a table cell's repetitions into one run, as if they were
+// one long run: throughput is all their operations over all their measured
+// time, and the latencies come from their histograms added together, so
+// every figure of the cell covers the same operations (a median per figure
+// would take the throughput from one repetition and the p99 from another),
+// and a repetition a noisy moment slowed weighs by its share of the
+// operations instead of moving the cell from one mode to another, as a
+// median of a few does. Extra figures are weighted by operations.
+// Repetitions without histograms (a document older than latency_hdr) give
+// each latency figure's median over them. Errors are summed, so a cell any
+// repetition failed in is still marked.
+func pooledRun(reps []result.Run) result.Run {
 	out := reps[0]
+	var secs float64
+	var ops, rows, bytes int64
+	for _, r := range reps {
+		secs += r.DurationS
+		ops += r.Ops
+		rows += r.Rows
+		bytes += r.Bytes
+	}
+	out.Ops, out.Rows, out.Bytes, out.DurationS = ops, rows, bytes, secs
+	if secs > 0 {
+		out.OpsPerS = float64(ops) / secs
+		out.RowsPerS = float64(rows) / secs
+		out.BytesPerS = float64(bytes) / secs
+	} // else nothing ran (a cell the engine does not support)
+	out.Latency = pooledLatency(reps)
+	out.Extra = map[string]float64{}
+	for k := range reps[0].Extra {
+		var sum, weight float64
+		for _, r := range reps {
+			w := float64(r.Ops)
+			if ops == 0 {
+				w = 1 // a cell that ran nothing (not supported): a plain mean
+			}
+			sum += w * r.Extra[k]
+			weight += w
+		}
+		out.Extra[k] = sum / weight
+	}
+	out.Errors = 0
+	for _, r := range reps {
+		out.Errors += r.Errors
+	}
+	return out
+}
+
+// pooledLatency is the latency of reps' histograms added together, or,
+// when one has none, each figure's median over them.
+func pooledLatency(reps []result.Run) result.Latency {
+	var sum *hdrhistogram.Histogram
+	for _, r := range reps {
+		if r.LatencyHDR == "" {
+			return medianLatency(reps)
+		}
+		h, err := result.DecodeHDR(r.LatencyHDR)
+		if err != nil {
+			return medianLatency(reps)
+		}
+		if sum == nil {
+			sum = h
+		} else if sum.Merge(h) > 0 {
+			return medianLatency(reps)
+		}
+	}
+	return result.LatencyOf(sum)
+}
+
+func medianLatency(reps []result.Run) result.Latency {
 	of := func(f func(r *result.Run) float64) float64 {
 		vs := make([]float64, len(reps))
 		for i := range reps {
@@ -199,10 +264,7 @@ func medianRun(reps []result.Run) result.Run {
 	ofInt := func(f func(r *result.Run) int64) int64 {
 		return int64(math.Round(of(func(r *result.Run) float64 { return float64(f(r)) })))
 	}
-	out.OpsPerS = of(func(r *result.Run) float64 { return r.OpsPerS })
-	out.RowsPerS = of(func(r *result.Run) float64 { return r.RowsPerS })
-	out.BytesPerS = of(func(r *result.Run) float64 { return r.BytesPerS })
-	out.Latency = result.Latency{
+	return result.Latency{
 		Min:    ofInt(func(r *result.Run) int64 { return r.Latency.Min }),
 		Mean:   of(func(r *result.Run) float64 { return r.Latency.Mean }),
 		Stddev: of(func(r *result.Run) float64 { return r.Latency.Stddev }),
@@ -212,13 +274,4 @@ func medianRun(reps []result.Run) result.Run {
 		P999:   ofInt(func(r *result.Run) int64 { return r.Latency.P999 }),
 		Max:    ofInt(func(r *result.Run) int64 { return r.Latency.Max }),
 	}
-	out.Extra = map[string]float64{}
-	for k := range reps[0].Extra {
-		out.Extra[k] = of(func(r *result.Run) float64 { return r.Extra[k] })
-	}
-	out.Errors = 0
-	for _, r := range reps {
-		out.Errors += r.Errors
-	}
-	return out
 }

@@ -85,12 +85,12 @@ func rebase(es []entry) []entry {
 // kvMatrices gives the seed's tables: operations down, engines across;
 // throughput, and the latencies the terminal shows: p50, mean (the seed's
 // "time") and p99. Repetitions are
-// folded into each figure's median (medianRun).
+// pooled (pooledRun).
 func kvMatrices(l labeler, es []entry) []Grid {
 	cols := ordered(es, l.target)
 	rows := ordered(es, func(e entry) string { return e.run.Workload })
 	flagged := false
-	// cell formats the median of fig over a cell's repetitions; spread
+	// cell formats fig of a cell's repetitions pooled; spread
 	// adds the throughput's spread and flag.
 	cell := func(fig func(r *result.Run) float64, format func(float64) string, spread bool) [][]string {
 		var out [][]string
@@ -107,7 +107,7 @@ func kvMatrices(l labeler, es []entry) []Grid {
 					line = append(line, "-")
 					continue
 				}
-				m := medianRun(reps)
+				m := pooledRun(reps)
 				if spread {
 					s, f := kvThroughputCell(fig(&m), reps)
 					flagged = flagged || f
@@ -123,7 +123,7 @@ func kvMatrices(l labeler, es []entry) []Grid {
 	header := append([]string{"operation"}, cols...)
 	note := ""
 	if n := maxRepeat(es); n > 1 {
-		note = fmt.Sprintf("median of %d repetitions", n)
+		note = fmt.Sprintf("%d repetitions pooled", n)
 	}
 	ns := func(v float64) string { return nanos(v) }
 	ops := cell(func(r *result.Run) float64 { return r.OpsPerS }, Count, true)
