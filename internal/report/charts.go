@@ -181,21 +181,22 @@ func seriesNames(series []any) []string {
 }
 
 // throughputBars: operations along the axis, a bar per target; repetitions
-// fold into their median.
+// are pooled (pooledRun), as the tables show them.
 func throughputBars(id, family, unit string, l labeler, col colors, es []entry, fig func(*result.Run) float64) Chart {
 	ops := ordered(es, func(e entry) string { return e.run.Workload })
 	var series []any
 	for _, t := range ordered(es, l.target) {
 		data := make([]any, len(ops))
 		for i, w := range ops {
-			var vs []float64
+			var reps []result.Run
 			for _, e := range es {
 				if e.run.Workload == w && l.target(e) == t {
-					vs = append(vs, fig(e.run))
+					reps = append(reps, *e.run)
 				}
 			}
-			if len(vs) > 0 {
-				data[i] = math.Round(median(vs))
+			if len(reps) > 0 {
+				pooled := pooledRun(reps)
+				data[i] = math.Round(fig(&pooled))
 			}
 		}
 		series = append(series, map[string]any{"name": t, "type": "bar", "data": data, "color": col.of(t)})

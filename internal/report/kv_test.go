@@ -159,7 +159,7 @@ func TestKVSpreadFlagged(t *testing.T) {
 	}
 }
 
-// With repetitions, every kv output shows the cell's repetitions pooled,
+// With repetitions, every kv output (tables and bars) shows the cell's repetitions pooled,
 // as one long run: throughput is all their operations over all their time
 // and the latencies come from their histograms added together, so every
 // figure covers the same operations. The median of each figure would give
@@ -197,6 +197,13 @@ func TestKVRepetitionsPooled(t *testing.T) {
 		if !strings.Contains(md.String(), want) {
 			t.Errorf("Markdown lacks %q:\n%s", want, md.String())
 		}
+	}
+	var html bytes.Buffer
+	if err := renderHTML(&html, []Source{{Name: "r.json", Doc: doc}}, ""); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(html.String(), `"data":[1800000]`) {
+		t.Errorf("the HTML throughput bar is not the pooled figure 1800000:\n%s", html.String())
 	}
 }
 
