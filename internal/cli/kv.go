@@ -49,8 +49,9 @@ func newKVCmd(env Env) *cobra.Command {
 		Long: `kv runs each operation (set, update, get, del, setmixed/getmixed, batchset) on
 each embedded engine and prints a throughput table and a latency table per
 fsync mode, operations as rows and engines as columns, each cell its --repeat
-runs pooled, with its spread. Every cell runs on a store of its own in
-the same state: a fresh directory, --keys keys preloaded, flushed, settled.
+runs pooled, with its 95% confidence interval. Every cell runs on a store of
+its own in the same state: a fresh directory, --keys keys preloaded, flushed,
+settled.
 With no flags it runs every engine built in and every operation.
 
   set       workers write distinct new keys (the key space striped among them)
