@@ -165,18 +165,26 @@ func kvMode(w io.Writer, mode string, runs []result.Run, disk result.Disk) error
 
 // kvWindow says how long each cell ran, and how often.
 func kvWindow(p map[string]string, ops []string, repeat int) string {
-	s := p["duration"] + " per cell"
+	s := p["duration"]
 	if c := p["count"]; c != "" && c != "0" {
-		s = c + " ops per cell"
+		s = c + " ops"
+	}
+	if repeat > 1 {
+		s = fmt.Sprintf("%d repetitions of %s", repeat, s)
+	} else {
+		s += " per cell"
 	}
 	if w := p["warmup"]; w != "" && w != "0s" {
 		s += " after " + w + " of warm-up"
+		if repeat > 1 {
+			s += " each"
+		}
 	}
 	if slices.Contains(ops, "ycsb-load") {
 		s += " (ycsb-load: each record once)"
 	}
 	if repeat > 1 {
-		s += fmt.Sprintf(", %d repetitions pooled", repeat)
+		s += ", pooled"
 	}
 	return s
 }

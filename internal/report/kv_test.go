@@ -188,7 +188,7 @@ func TestKVRepetitionsPooled(t *testing.T) {
 	if err := Markdown(&md, []Source{{Name: "r.json", Doc: doc}}); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"1,800,000 ±100%*", "get p50   800ns", "get p99  1.00µs", "3 repetitions pooled"} {
+	for _, want := range []string{"1,800,000 ±100%*", "get p50   800ns", "get p99  1.00µs", "3 repetitions of 500ms, pooled"} {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("terminal lacks %q:\n%s", want, text.String())
 		}
