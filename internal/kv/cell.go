@@ -194,9 +194,11 @@ func (st storeState) record(r *result.Run, when string) {
 }
 
 // firstDelRound is how many keys per worker the first del round deletes,
-// before the cell knows the engine's rate: few enough to be quick on an
-// engine that fsyncs every delete.
-const firstDelRound = 100
+// before the cell knows the engine's rate: one, since a durable delete can
+// take a second (cznic/kv's group commit), and a first round of 100 made
+// such a cell's 100 ms window last 100 s. The rounds after it are sized by
+// the rate it found.
+const firstDelRound = 1
 
 // delRounds runs del for cfg's measured window, or cfg.Count deletes, in
 // rounds. A del run cannot simply last a window: it deletes keys that run

@@ -248,6 +248,33 @@ func TestDelRounds(t *testing.T) {
 	}
 }
 
+// A del cell on an engine whose durable delete takes a second (cznic/kv
+// waits for its once-a-second group commit) measures about its window, not
+// the hundred seconds a first round of 100 deletes per worker took.
+func TestDelRoundsSlowDurableDeletes(t *testing.T) {
+	engines, err := kv.CheckEngines([]string{"cznic/kv"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := kv.DefaultSpec()
+	spec.Keys = 200
+	cfg := countConfig(2, 0)
+	cfg.Duration, cfg.Interval = 100*time.Millisecond, 10*time.Millisecond
+	m := kv.Matrix{Engines: engines, Ops: []string{"del"}, Fsync: []bool{true}, Spec: spec, Dir: t.TempDir(), Load: cfg, Repeat: 1}
+	var c plan.Collector
+	if err := plan.Execute(context.Background(), m.Plan(), &c); err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Runs) != 1 {
+		t.Fatalf("%d runs, want 1", len(c.Runs))
+	}
+	// A bound on what the window covers, not on speed: one round of one
+	// delete per worker lasts about one commit.
+	if r := c.Runs[0]; r.Errors != 0 || r.Ops == 0 || r.DurationS > 10 {
+		t.Errorf("cznic/kv durable del for 100ms: %d deletes, %d errors, measured over %.1fs; want some deletes, no errors, within 10s", r.Ops, r.Errors, r.DurationS)
+	}
+}
+
 // The repetitions are interleaved: the whole matrix once, then again, so a
 // cell's repetitions see the machine at moments far apart; every engine's
 // preloaded store is kept until its last cell of the last repetition and
