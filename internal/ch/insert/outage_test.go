@@ -42,7 +42,7 @@ func TestOutage(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				batch, lead := 5000, 3*time.Second
+				batch, lead, tail := 5000, 3*time.Second, 5*time.Second
 				if cl.External != nil {
 					needWorker(t, tc.client)
 					// The outage begins once the rows are made and handed
@@ -52,9 +52,15 @@ func TestOutage(t *testing.T) {
 					// would); a worker stuck on a dead socket is killed
 					// after 5 s (WorkerTimeout) as hung.
 					batch, lead = 2000, 20*time.Second
+					// A worker that died with the server is replaced by a
+					// new process, which starts and connects before it
+					// inserts: 5 s after the restart was not always enough
+					// (CI saw php-seasclick/kill start one replacement and
+					// insert nothing in them).
+					tail = 15 * time.Second
 				}
 				cfg := load.DefaultConfig()
-				// The run ends 5 s after the server is back.
+				// The run ends tail after the server is back.
 				cfg.Workers, cfg.Duration, cfg.Warmup, cfg.Interval = 2, time.Minute, 0, time.Second
 				c := Config{
 					DSN: d, Clients: []string{tc.client}, Table: Table{Database: db, Name: "outage"}, Create: true,
@@ -66,7 +72,7 @@ func TestOutage(t *testing.T) {
 				}
 				defer p.Close()
 				began := time.Now()
-				rctx, back := chtest.Around(t, script, how, lead, 3*time.Second, 5*time.Second)
+				rctx, back := chtest.Around(t, script, how, lead, 3*time.Second, tail)
 				var ticks chtest.Ticks
 				runs, err := p.Plan.Steps[0].Run(rctx, plan.Rep{N: 1, Seed: 1, Watch: &ticks})
 				restarted := back()
