@@ -215,20 +215,15 @@ func throughputBars(id, family, unit string, l labeler, col colors, es []entry, 
 func percentileCurves(id, what string, l labeler, col colors, es []entry) (*Chart, error) {
 	var series []any
 	for _, t := range ordered(es, l.target) {
-		var merged *hdrhistogram.Histogram
+		var encoded []string
 		for _, e := range es {
-			if l.target(e) != t || e.run.LatencyHDR == "" {
-				continue
+			if l.target(e) == t && e.run.LatencyHDR != "" {
+				encoded = append(encoded, e.run.LatencyHDR)
 			}
-			h, err := result.DecodeHDR(e.run.LatencyHDR)
-			if err != nil {
-				return nil, fmt.Errorf("%s %s: %w", t, e.run.Workload, err)
-			}
-			if merged == nil {
-				merged = h
-			} else {
-				merged.Merge(h)
-			}
+		}
+		merged, err := addHDRs(encoded)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", t, err)
 		}
 		if merged == nil || merged.TotalCount() == 0 {
 			continue

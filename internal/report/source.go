@@ -233,24 +233,40 @@ func pooledRun(reps []result.Run) result.Run {
 }
 
 // pooledLatency is the latency of reps' histograms added together, or,
-// when one has none, each figure's median over them.
+// when one has none (or it does not decode), each figure's median over
+// them.
 func pooledLatency(reps []result.Run) result.Latency {
-	var sum *hdrhistogram.Histogram
+	var encoded []string
 	for _, r := range reps {
 		if r.LatencyHDR == "" {
 			return medianLatency(reps)
 		}
-		h, err := result.DecodeHDR(r.LatencyHDR)
+		encoded = append(encoded, r.LatencyHDR)
+	}
+	sum, err := addHDRs(encoded)
+	if err != nil {
+		return medianLatency(reps)
+	}
+	return result.LatencyOf(sum)
+}
+
+// addHDRs decodes latency histograms (LatencyHDR) and adds them together;
+// nil when there are none. dbmeter's histograms share one range, so an
+// addition that drops values means one was not dbmeter's.
+func addHDRs(encoded []string) (*hdrhistogram.Histogram, error) {
+	var sum *hdrhistogram.Histogram
+	for _, enc := range encoded {
+		h, err := result.DecodeHDR(enc)
 		if err != nil {
-			return medianLatency(reps)
+			return nil, err
 		}
 		if sum == nil {
 			sum = h
-		} else if sum.Merge(h) > 0 {
-			return medianLatency(reps)
+		} else if dropped := sum.Merge(h); dropped > 0 {
+			return nil, fmt.Errorf("add histograms: %d values outside the range of the others", dropped)
 		}
 	}
-	return result.LatencyOf(sum)
+	return sum, nil
 }
 
 func medianLatency(reps []result.Run) result.Latency {
