@@ -64,7 +64,7 @@ func (cmd Command) Resolve(raw *load.Config, runFlags func() (load.Config, error
 		cfg.MaxInFlight = cfg.Workers
 	}
 	c.Load, c.Repeat, c.Params = cfg, repeat, params
-	if c.DSN, err = ch.ResolveDSN(cmd.DSN, cmd.Getenv); err != nil {
+	if c.DSN, err = ch.ResolveDSN(cmd.DSN, cmd.Getenv, "MaxOpen", "MaxIdle", "Lifetime"); err != nil {
 		return c, err
 	}
 	if cmd.DSN == "" && c.Params != nil {
