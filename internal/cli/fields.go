@@ -41,9 +41,10 @@ func given(fs *pflag.FlagSet, fields map[string]string) func(field string) bool 
 // commandSpelling spells the {Field}s of the messages that reach the user
 // from deep inside a family (a server's refusal, a note while planning,
 // the error a run ended with) for the command that ran: its own fields
-// and the run settings', each as one of cmd's flags, so that a message
-// two commands share names only a flag the running one has. nil for a
-// command that spells its own messages (pg) or names no fields.
+// and the run settings', each only as one of cmd's flags, so that a
+// message two commands share names only a flag the running one has. (pg
+// spells its own messages, in pgbench's short forms, before they get
+// here.)
 func commandSpelling(cmd *cobra.Command) map[string]string {
 	if cmd == nil {
 		return nil
@@ -56,8 +57,6 @@ func commandSpelling(cmd *cobra.Command) map[string]string {
 		own = chQueryFields()
 	case "dbmeter kv":
 		own = kvFields()
-	default:
-		return nil
 	}
 	fields := runFields()
 	maps.Copy(fields, own)
