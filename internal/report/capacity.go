@@ -3,11 +3,8 @@ package report
 import (
 	"cmp"
 	"fmt"
-	"io"
 	"slices"
 	"strconv"
-	"strings"
-	"text/tabwriter"
 
 	"github.com/dbmeter/dbmeter/internal/result"
 )
@@ -85,20 +82,6 @@ func differingParams(cs []result.Capacity) []string {
 	}
 	slices.Sort(out)
 	return out
-}
-
-func capacityText(w io.Writer, doc *result.Document) error {
-	g, ok := capacityGrid(doc)
-	if !ok {
-		return nil
-	}
-	fmt.Fprintf(w, "\n%s\n", g.Title)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, strings.Join(g.Header, "\t")+"\t")
-	for _, r := range g.Rows {
-		fmt.Fprintln(tw, strings.Join(r, "\t")+"\t")
-	}
-	return tw.Flush()
 }
 
 // searchRuns returns the runs of doc that were steps of search c, by rate.

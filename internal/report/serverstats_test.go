@@ -22,7 +22,7 @@ func TestCHServerStats(t *testing.T) {
 			ClientSideNs: &result.Phase{Count: 500, Latency: result.Latency{P50: 1_470_000, P99: 4_520_000}}},
 	}
 	var b bytes.Buffer
-	if err := chTables(&b, []result.Run{run}); err != nil {
+	if err := Text(&b, &result.Document{Runs: []result.Run{run}}); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"server (query_log)   p50 1.000  p99 3.000 ms  (500 queries", "client side          p50 1.470  p99 4.520 ms"} {
