@@ -163,9 +163,45 @@ func kneeCharts(srcs []Source, col colors, id func(string) string) []Chart {
 		o["xAxis"] = map[string]any{"type": "value", "name": "offered rate (ops/s)", "nameLocation": "middle", "nameGap": 28}
 		o["yAxis"] = map[string]any{"type": "log", "name": "latency", "logBase": 10}
 		o["series"] = series
-		out = append(out, Chart{ID: id("knee"), Title: o["title"].(map[string]any)["text"].(string), Option: o, X: "count", Y: "ns"})
+		out = append(out, withLegend(Chart{ID: id("knee"), Title: o["title"].(map[string]any)["text"].(string), Option: o, X: "count", Y: "ns"}, seriesNames(series)))
+		out = append(out, stepsChart(id("steps"), src, col))
 	}
 	return out
+}
+
+// stepsChart draws each step of a source's searches: the throughput it
+// achieved against the rate it offered, green where the step met the
+// objective and red where it failed, beside the line where the two are
+// equal.
+func stepsChart(id string, src Source, col colors) Chart {
+	var series []any
+	top := 0.0
+	for _, c := range src.Doc.Capacity {
+		name := c.Target + "/" + c.Workload
+		for _, p := range differingParams(src.Doc.Capacity) {
+			name += " " + p + "=" + c.Params[p]
+		}
+		var data []any
+		for _, r := range searchRuns(src.Doc, c) {
+			colour, verdict := "#3ba272", "pass"
+			if !r.Verdict.Pass {
+				colour, verdict = "#d00000", "FAIL: "+r.Verdict.Reason
+			}
+			top = max(top, r.Rate, r.OpsPerS)
+			data = append(data, map[string]any{"value": []any{r.Rate, roundFigure(r.OpsPerS)}, "name": fmt.Sprintf("step %d: %s", r.Step, verdict),
+				"itemStyle": map[string]any{"color": colour}})
+		}
+		series = append(series, map[string]any{"name": name + " achieved", "type": "line", "data": data, "color": col.of(name),
+			"symbolSize": 9, "showSymbol": true})
+	}
+	series = append(series, map[string]any{"name": "achieved = offered", "type": "line", "data": []any{[]float64{0, 0}, []float64{top, top}},
+		"color": "#9aa3b2", "lineStyle": map[string]any{"type": "dashed"}, "showSymbol": false})
+	o := base(src.Name + ": each search step, achieved throughput against offered rate (● pass, red ● fail)")
+	o["tooltip"] = map[string]any{"trigger": "item"}
+	o["xAxis"] = map[string]any{"type": "value", "name": "offered rate (ops/s)", "nameLocation": "middle", "nameGap": 28}
+	o["yAxis"] = map[string]any{"type": "value", "name": "achieved ops/s"}
+	o["series"] = series
+	return withLegend(Chart{ID: id, Title: o["title"].(map[string]any)["text"].(string), Option: o, X: "count", Y: "count"}, seriesNames(series))
 }
 
 // rate prints an offered rate: whole above 100/s, three digits below.
