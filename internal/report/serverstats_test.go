@@ -36,3 +36,23 @@ func TestCHServerStats(t *testing.T) {
 		t.Errorf("grid %q, %q; want the server's and the client side's p50 / p99", g.Header, g.Rows)
 	}
 }
+
+// A server duration below the log's resolution was logged as 0 ms: it
+// reads as under the resolution, not as the 1ns the histogram keeps.
+func TestServerTimeAtResolution(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		phase *result.Phase
+		res   int64
+		want  string
+	}{
+		{&result.Phase{Count: 9, Latency: result.Latency{P50: 1, P99: 2_000_000}}, 1_000_000, "<1.00ms / 2.00ms"},
+		{&result.Phase{Count: 9, Latency: result.Latency{P50: 1, P99: 900}}, 0, "1ns / 900ns"},
+		{nil, 1_000_000, "–"},
+	}
+	for _, tt := range tests {
+		if got := p50p99(tt.phase, tt.res); got != tt.want {
+			t.Errorf("p50p99(%+v, %d) = %q, want %q", tt.phase, tt.res, got, tt.want)
+		}
+	}
+}
