@@ -147,7 +147,7 @@ func kneeCharts(srcs []Source, col colors, id func(string) string) []Chart {
 				}
 				s := map[string]any{"name": name + " " + pc.label, "type": "line", "data": data, "color": col.of(name), "lineStyle": map[string]any{"type": pc.dash}}
 				if pc.label == "p99" && c.MaxRate > 0 {
-					s["markLine"] = map[string]any{"symbol": "none", "label": map[string]any{"formatter": "knee " + Count(c.MaxRate) + "/s"},
+					s["markLine"] = map[string]any{"symbol": "none", "label": map[string]any{"formatter": "knee " + Count(c.MaxRate) + "/s", "position": "insideEndTop"},
 						"data": []any{map[string]any{"xAxis": c.MaxRate}}}
 				}
 				series = append(series, s)
@@ -156,7 +156,7 @@ func kneeCharts(srcs []Source, col colors, id func(string) string) []Chart {
 		if limit > 0 && len(series) > 0 {
 			series = append(series, map[string]any{"name": "objective", "type": "line", "data": []any{}, "color": "#d00000",
 				"markLine": map[string]any{"symbol": "none", "lineStyle": map[string]any{"color": "#d00000", "type": "solid"},
-					"label": map[string]any{"formatter": "objective"}, "data": []any{map[string]any{"yAxis": limit}}}})
+					"label": map[string]any{"formatter": "objective", "position": "insideEndTop"}, "data": []any{map[string]any{"yAxis": limit}}}})
 		}
 		o := base(src.Name + ": latency against offered rate (capacity search)")
 		o["tooltip"] = map[string]any{"trigger": "axis"}
@@ -196,7 +196,7 @@ func stepsChart(id string, src Source, col colors) Chart {
 	}
 	series = append(series, map[string]any{"name": "achieved = offered", "type": "line", "data": []any{[]float64{0, 0}, []float64{top, top}},
 		"color": "#9aa3b2", "lineStyle": map[string]any{"type": "dashed"}, "showSymbol": false})
-	o := base(src.Name + ": each search step, achieved throughput against offered rate (● pass, red ● fail)")
+	o := base(src.Name + ": each step's achieved rate (red: failed)")
 	o["tooltip"] = map[string]any{"trigger": "item"}
 	o["xAxis"] = map[string]any{"type": "value", "name": "offered rate (ops/s)", "nameLocation": "middle", "nameGap": 28}
 	o["yAxis"] = map[string]any{"type": "value", "name": "achieved ops/s"}

@@ -172,6 +172,11 @@ func withLegend(c Chart, names []string) Chart {
 	rows := max(1, (chars+legendRowChars-1)/legendRowChars)
 	top := 36 + legendRow*rows
 	c.Option["grid"].(map[string]any)["top"] = top
+	// The value axis's name runs along it, left of its labels: above the
+	// plot it would sit in the legend's last row.
+	if y, ok := c.Option["yAxis"].(map[string]any); ok && y["name"] != nil {
+		y["nameLocation"], y["nameGap"], y["nameRotate"] = "middle", 58, 90
+	}
 	c.Height = chartPlot + top
 	return c
 }

@@ -87,9 +87,11 @@ func runTable(title string, l labeler, es []entry) Grid {
 	}
 	steps := slices.ContainsFunc(es, func(e entry) bool { return e.run.Verdict != nil })
 	if steps {
-		// A capacity search: each step's verdict, so the drops expected at
-		// a failing step read as what failed it.
-		t.Header = append(t.Header, "step", "verdict")
+		// A capacity search: each step's number and verdict beside its
+		// name, where a reader sees why it failed without scrolling (the
+		// drops expected at a failing step read as what failed it).
+		t.Header = slices.Insert(t.Header, 2, "step", "verdict")
+		t.Labels += 2
 	}
 	for _, e := range es {
 		r := e.run
@@ -104,7 +106,7 @@ func runTable(title string, l labeler, es []entry) Grid {
 			strconv.FormatInt(r.Errors, 10), strconv.FormatInt(r.Dropped, 10),
 		}
 		if steps {
-			row = append(row, stepCells(r)...)
+			row = slices.Insert(row, 2, stepCells(r)...)
 		}
 		t.Rows = append(t.Rows, row)
 	}
