@@ -18,6 +18,9 @@ func Text(w io.Writer, doc *result.Document) error {
 	if doc.Interrupted {
 		fmt.Fprintln(w, "INTERRUPTED: the runs below are partial")
 	}
+	for _, l := range MachineLines(doc) {
+		fmt.Fprintln(w, l)
+	}
 	srcs := []Source{{Doc: doc}}
 	l, es := sourceEntries(srcs, 0)
 	for _, family := range families(doc.Runs) {
