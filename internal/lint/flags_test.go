@@ -25,22 +25,17 @@ var othersFlags = map[string][]string{
 	"internal/ch/chtest/outage.go":  {"--config-file"}, // clickhouse-server
 }
 
-// notYetTheCLIs are the files outside the CLI that still spelled dbmeter's
-// flags when this rule was written, in packages other helpers were
-// changing at the time, with how many they may spell at most: the count
-// can only go down. Each is a message the CLI should spell for the
-// command that runs (families and the core say {Field}).
+// notYetTheCLIs are the packages outside the CLI whose files still
+// spelled dbmeter's flags when this rule was written, being changed by
+// others at the time, with how many they may spell at most: the count can
+// only go down. Each is a message the CLI should spell for the command
+// that runs (families and the core say {Field}).
 var notYetTheCLIs = map[string]int{
-	"internal/metrics/pprof.go":       3,
-	"internal/sink/watch.go":          2,
-	"internal/sink/sink.go":           2,
-	"internal/calibrate/calibrate.go": 10,
-	"internal/merge/hlog.go":          1,
-	"internal/merge/check.go":         11,
-	"internal/report/kvdisk.go":       1,
-	"internal/report/compare.go":      1,
-	"internal/report/kvspread.go":     2,
-	"internal/report/capacity.go":     1,
+	"internal/metrics":   3, // --pprof-addr
+	"internal/sink":      4, // --metrics-addr, --hdr-log, --json
+	"internal/calibrate": 10,
+	"internal/merge":     12, // hlog.go, check.go's list of output flags
+	"internal/report":    5,  // advice on the command that made a document
 }
 
 // flagStrings lists, as "file:line: --flag", every dbmeter flag spelled
@@ -77,8 +72,13 @@ func flagStrings(files []file) map[string][]string {
 // field ({Field}); only the CLI knows which flag sets it for the command
 // that runs (two commands share a family's messages and not their flags).
 func TestOnlyTheCLISpellsFlags(t *testing.T) {
+	perPkg := map[string][]string{}
 	for path, found := range flagStrings(sources(t)) {
-		if max, ok := notYetTheCLIs[path]; ok && len(found) <= max {
+		pkg := filepath.ToSlash(filepath.Dir(path))
+		perPkg[pkg] = append(perPkg[pkg], found...)
+	}
+	for pkg, found := range perPkg {
+		if max, ok := notYetTheCLIs[pkg]; ok && len(found) <= max {
 			continue
 		}
 		for _, s := range found {

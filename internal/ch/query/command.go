@@ -87,8 +87,6 @@ func (cmd Command) Resolve(raw *load.Config, runFlags func() (load.Config, error
 		return c, usage.Errorf("{Timeout} must not be negative, got %s", c.Worker.Timeout)
 	case cmd.given("SelectRows") && c.Preset != "numbers":
 		return c, usage.Errorf("{SelectRows} sizes the numbers preset's reads: add {Preset} numbers")
-	case c.Preset == "numbers" && (c.SelectRows < 1 || c.SelectRows > NumbersRows):
-		return c, usage.Errorf("{SelectRows} must be 1 to %d (the rows of the numbers table), got %d", NumbersRows, c.SelectRows)
 	}
 	c.Listed = (cmd.given("Clients") || c.Worker.Cmd != "") && !slices.Equal(names, []string{"all"})
 	if c.Clients, err = cmd.Lookup(names); err != nil {

@@ -113,7 +113,7 @@ func (c Config) Validate() error {
 		}
 	}
 	if c.Preset == "numbers" && (c.SelectRows < 1 || c.SelectRows > NumbersRows) {
-		return fmt.Errorf("the numbers preset reads 1 to %d rows, not %d", NumbersRows, c.SelectRows)
+		return fmt.Errorf("{SelectRows} must be 1 to %d (the rows of the numbers table), got %d", NumbersRows, c.SelectRows)
 	}
 	_, _, err := c.Combos()
 	return err
