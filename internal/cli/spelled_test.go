@@ -95,3 +95,16 @@ func assertSpelled(t *testing.T, stderr string) {
 		t.Errorf("stderr %q shows %s unspelled", stderr, m)
 	}
 }
+
+// TestCHInsertServerRefusalSpelled: a refusal that comes from the server
+// side of a run (the table is missing), past the command's own checks,
+// still names ch insert's flags (against the real 18.16 server).
+func TestCHInsertServerRefusalSpelled(t *testing.T) {
+	t.Parallel()
+	dsn := legacyDSN(t)
+	code, _, stderr := run(t, "ch", "insert", "--dsn", dsn, "--clients", "clickhouse-go-v1", "--table", "default.dbmeter_spelled_nope", "--rows", "10", "--batch", "10")
+	if code == 0 || !strings.Contains(stderr, "add --create to have dbmeter create it") {
+		t.Errorf("ch insert into a missing table: exit %d, stderr %q; want a failure saying add --create", code, stderr)
+	}
+	assertSpelled(t, stderr)
+}
