@@ -73,7 +73,11 @@ func Charts(srcs []Source) ([]Chart, error) {
 		// kv's tables give each throughput its ±: its bars carry it.
 		spread := family == "kv"
 		if len(ops) > 0 {
-			out = append(out, throughputBars(id("throughput"), family, "ops/s", l, col, ops, opsPerS, spread))
+			unit := "ops/s"
+			if !slices.ContainsFunc(ops, func(e entry) bool { return e.run.Workload != "insert" }) {
+				unit = "batches/s" // ch insert: an operation is one block of rows
+			}
+			out = append(out, throughputBars(id("throughput"), family, unit, l, col, ops, opsPerS, spread))
 		}
 		if len(batches) > 0 {
 			out = append(out, throughputBars(id("batches"), family+" batchset", "batches/s", l, col, batches, opsPerS, spread))
