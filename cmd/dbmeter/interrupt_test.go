@@ -86,3 +86,49 @@ func TestSignalPGKeepsServerFigures(t *testing.T) {
 		t.Errorf("an interrupt is blamed on privileges:\n%s", out)
 	}
 }
+
+// TestSignalCHQueryKeepsServerFigures: the same for ch query against
+// 18.16: after SIGINT, system.events and the query log are still read, no
+// privilege is blamed, and the queries cut short are unfinished, not
+// connection errors (clickhouse-go v1 says "short write" of the socket
+// the cancellation closed).
+func TestSignalCHQueryKeepsServerFigures(t *testing.T) {
+	dsn := servertest.Env(t, "DBMETER_CLICKHOUSE_LEGACY_DSN")
+	path := filepath.Join(t.TempDir(), "r.json")
+	cmd := exec.Command(os.Args[0], "ch", "query", "--dsn", dsn, "--clients", "clickhouse-go-v1",
+		"--query", "SELECT sum(number) FROM numbers(100000)", "--rate", "200", "--duration", "30s", "--json", path)
+	cmd.Env = append(os.Environ(), "DBMETER_TEST_MAIN=1")
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stderr, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill() })
+	time.Sleep(6 * time.Second)
+	cmd.Process.Signal(syscall.SIGINT)
+	if code := wait(t, cmd, 40*time.Second); code != 130 {
+		t.Fatalf("exit %d, want 130\n%s", code, stderr.String())
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("no partial result: %v", err)
+	}
+	var doc result.Document
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Runs) != 1 || !doc.Runs[0].Interrupted || doc.Runs[0].Ops == 0 {
+		t.Fatalf("runs %+v, want one, interrupted, with queries\n%s", doc.Runs, stderr.String())
+	}
+	r := doc.Runs[0]
+	if failed := r.Errors - r.ErrorKinds["unfinished"]; failed != 0 {
+		t.Errorf("errors %d %v: want only unfinished ones", r.Errors, r.ErrorKinds)
+	}
+	s := r.ServerStats
+	if s == nil || len(s.Events) == 0 || s.LatencyNs == nil || s.LatencyNs.Count == 0 {
+		t.Errorf("server stats %+v: want system.events and the query log after the interrupt", s)
+	}
+	if s != nil && len(s.Unavailable) > 0 {
+		t.Errorf("server stats unavailable after the interrupt: %q", s.Unavailable)
+	}
+}

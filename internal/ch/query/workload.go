@@ -114,6 +114,12 @@ func (k *worker) Do(ctx context.Context) (load.Outcome, error) {
 		ctx = WithQueryID(ctx, w.idPrefix+strconv.FormatUint(tag, 10))
 	}
 	st, err := w.q.Query(ctx, text, args...)
+	if err != nil && ctx.Err() != nil {
+		// Cancelled at the end of the run (an interrupt): unfinished,
+		// whatever the client made of its closed connection ("short
+		// write" from clickhouse-go v1).
+		return load.Outcome{Op: uint8(op)}, fmt.Errorf("%w: %w", ctx.Err(), err)
+	}
 	if err != nil {
 		if IsServerError(err) {
 			w.noteServerError(text, err)
