@@ -33,6 +33,10 @@ type Options struct {
 	MetricsAddr         string // serve live Prometheus metrics here
 	Quiet               bool   // no tables on stdout
 	NoDiskProbe         bool   // skip the fsync probe of the disk
+	// Settings declares the invocation's settings and Observed holds the
+	// values of those that only observe it: the document records both.
+	Settings map[string]result.Setting
+	Observed map[string]string
 }
 
 // IO is the process state a sink writes to.
@@ -73,6 +77,8 @@ type Sink struct {
 	hlogFile *os.File
 	// checkpointFailed: a checkpoint's error has been said already.
 	checkpointFailed bool
+	// machine watches how busy the machine is, and takes its reference.
+	machine *sysinfo.Monitor
 }
 
 // Open opens the outputs of one invocation of family's command, before any
@@ -126,9 +132,49 @@ func Open(pio IO, family string, flags Options, diskPath string, secrets ...stri
 		StartedAt: time.Now().UTC().Truncate(time.Second),
 		Env:       sysinfo.Capture(sysinfo.Options{DiskPath: diskPath, NoDiskProbe: flags.NoDiskProbe}),
 		Command:   redact.Scrub(strings.Join(redact.Args(append([]string{"dbmeter"}, pio.Args...)), " "), secrets...),
+		Settings:  flags.Settings,
+		Observed:  scrubbed(flags.Observed, secrets),
 		Runs:      []result.Run{},
 	}
+	s.machine = sysinfo.Watch(machineInterval)
+	s.machine.Reference("start")
 	return s, nil
+}
+
+// scrubbed is m with secrets masked; nil when m is empty.
+func scrubbed(m map[string]string, secrets []string) map[string]string {
+	if len(m) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k] = redact.Scrub(v, secrets...)
+	}
+	return out
+}
+
+// machineInterval is how often the machine's state is sampled.
+const machineInterval = time.Second
+
+// BetweenRounds takes the machine reference before round n of a plan
+// that runs in rounds (plan.Rounds).
+func (s *Sink) BetweenRounds(n int) {
+	if s.machine != nil {
+		s.machine.Reference(fmt.Sprintf("round %d", n))
+	}
+}
+
+// stopMachine takes the reference a last time and puts what the watch saw
+// in the document.
+func (s *Sink) stopMachine(reference bool) {
+	if s.machine == nil {
+		return
+	}
+	if reference {
+		s.machine.Reference("end")
+	}
+	s.doc.Machine = s.machine.Stop()
+	s.machine = nil
 }
 
 // maxSample bounds a kept error message: a server may quote a whole
@@ -212,6 +258,7 @@ func (s *Sink) Finish(ctx context.Context) error {
 	if ctx.Err() != nil {
 		s.doc.Interrupted = true
 	}
+	s.stopMachine(ctx.Err() == nil)
 	var errs []error
 	if err := s.closeHDRLog(); err != nil {
 		errs = append(errs, fmt.Errorf("write %s: %w", s.flags.HDRLog, err))
@@ -264,6 +311,7 @@ func (s *Sink) sourceName() string {
 func (s *Sink) Abort() {
 	s.endLine()
 	s.stopMetrics()
+	s.stopMachine(false)
 	for _, o := range s.files {
 		o.f.Close()
 		os.Remove(o.path)
