@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"errors"
+	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
@@ -85,7 +87,11 @@ benchstat (golang.org/x/perf/cmd/benchstat); it also takes a single file.`,
 			if split < 0 {
 				split = 1
 			}
-			return report.CompareSides(w, srcs[:split], srcs[split:], vary...)
+			err := report.CompareSides(w, srcs[:split], srcs[split:], vary...)
+			if errors.Is(err, report.ErrNothingCompared) && len(vary) == 0 {
+				err = fmt.Errorf("%w; to compare settings of a knob, name it: --vary KNOB", err)
+			}
+			return err
 		})
 	})
 	return cmd
