@@ -15,12 +15,12 @@ func newCompareCmd(env Env) *cobra.Command {
 	var vary []string
 	cmd := &cobra.Command{
 		Use:   "compare BASE.json NEW.json | BASE.json... -- NEW.json...",
-		Short: "Compare two result documents figure by figure, with significance",
+		Short: "Compare result documents (two, or several per side) figure by figure, with significance",
 		Long: `compare matches the runs of two result documents by family, target,
 workload and the params that define them: not how long they ran (--duration,
 --repeat, --seed), not how they were observed (--json, --hdr-log, --progress,
 --no-disk-probe and the like), and not the lists that chose what ran
-(--engines, --ops, --driver, --clients, --dsn: runs of the engines both sides
+(--engines, --ops, --driver, --clients: runs of the engines both sides
 ran are compared, the others listed). Each figure is each side's repetitions
 pooled as the tables pool them, with the 95% confidence interval of the
 mean of its repetitions (the kv table's ±), the change, and whether it is
