@@ -1,0 +1,118 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A study over the null target, whose figures are known: one claim the
+// measured throughput contradicts, one it bears out.
+const nullStudy = `id: nulltest
+title: the null target
+source: dbmeter's own test
+steps:
+  - id: delay
+    run: null --workers 1 --delay 2ms --duration 300ms --warmup 50ms --repeat 2
+tables:
+  - id: tp
+    title: one worker, 2 ms a call
+    step: delay
+    rows: workload
+    columns: target
+    figure: throughput
+    unit: ops/s
+    measured: calls per second of one worker whose every call waits 2 ms
+    header: ["null"]
+    published:
+      noop: [500]
+claims:
+  - id: too-fast
+    text: one worker makes more than 100,000 calls a second, each of 2 ms
+    kind: threshold
+    cells: [[tp, noop, "null"]]
+    above: 100000
+  - id: bounded
+    text: one worker makes fewer than 500 calls a second, each of 2 ms
+    kind: threshold
+    cells: [[tp, noop, "null"]]
+    below: 500
+`
+
+func TestStudyRunVerdicts(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	file, out := filepath.Join(dir, "null.yaml"), filepath.Join(dir, "null.json")
+	if err := os.WriteFile(file, []byte(nullStudy), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := run(t, "study", "run", file, "--json", out)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %s", code, stderr)
+	}
+	for _, want := range []string{"[does not hold] too-fast", "[holds] bounded", "published", "here/published"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout)
+		}
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Schema, Study, SHA256 string
+		Steps                 []struct {
+			Result struct{ Runs []json.RawMessage }
+		}
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Schema != "dbmeter-study/v1" || doc.Study != "nulltest" || len(doc.SHA256) != 64 || len(doc.Steps) != 1 || len(doc.Steps[0].Result.Runs) != 2 {
+		t.Errorf("document: schema %q study %q sha256 %q, %d steps", doc.Schema, doc.Study, doc.SHA256, len(doc.Steps))
+	}
+	code, md, stderr := run(t, "report", out, "--md", "-")
+	if code != 0 || !strings.Contains(md, "| one worker makes more than 100,000 calls a second, each of 2 ms | does not hold |") {
+		t.Errorf("report --md: exit %d (%s):\n%s", code, stderr, md)
+	}
+}
+
+// A study file's mistakes are printed one a line, each naming the file,
+// the line and the field, and the command exits 2.
+func TestStudyFileMistakes(t *testing.T) {
+	t.Parallel()
+	file := filepath.Join(t.TempDir(), "bad.yaml")
+	bad := strings.Replace(strings.Replace(nullStudy, "figure: throughput", "figure: speed", 1), "step: delay", "step: dleay", 1)
+	if err := os.WriteFile(file, []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := run(t, "study", "show", file)
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	if code != 2 || len(lines) != 3 {
+		t.Fatalf("exit %d, %d lines, want 2 and 3:\n%s", code, len(lines), stderr)
+	}
+	for i, want := range []string{file + `:10: tables[0].step: "dleay" is not a step`, file + `:13: tables[0].figure: "speed"`, "2 mistakes"} {
+		if !strings.Contains(lines[i], want) {
+			t.Errorf("line %d %q, want %q", i, lines[i], want)
+		}
+	}
+}
+
+func TestStudyListAndShow(t *testing.T) {
+	t.Parallel()
+	code, stdout, stderr := run(t, "study", "list")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, id := range []string{"s1", "s2", "s3", "s4", "s5"} {
+		if !strings.Contains(stdout, id+" ") {
+			t.Errorf("study list lacks %s:\n%s", id, stdout)
+		}
+	}
+	code, _, stderr = run(t, "study", "show", "s9")
+	if code != 2 || !strings.Contains(stderr, `no built-in study "s9"`) {
+		t.Errorf("study show s9: exit %d, %s", code, stderr)
+	}
+}
