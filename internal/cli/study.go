@@ -152,7 +152,10 @@ type stepRunner struct{ env Env }
 
 func (r stepRunner) Step(ctx context.Context, args []string, jsonPath string) error {
 	env := r.env
-	env.Args = append(append([]string{}, args...), "--json", jsonPath, "--quiet")
+	env.Args = append([]string{}, args...)
+	if jsonPath != "" {
+		env.Args = append(env.Args, "--json", jsonPath, "--quiet")
+	}
 	env.Stdout = io.Discard
 	if code := Main(ctx, env); code != exitOK {
 		return fmt.Errorf("exit status %d", code)

@@ -1,11 +1,16 @@
 package cli
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dbmeter/dbmeter/internal/servertest"
+	"github.com/dbmeter/dbmeter/internal/study"
 )
 
 // A study over the null target, whose figures are known: one claim the
@@ -115,4 +120,73 @@ func TestStudyListAndShow(t *testing.T) {
 	if code != 2 || !strings.Contains(stderr, `no built-in study "s9"`) {
 		t.Errorf("study show s9: exit %d, %s", code, stderr)
 	}
+}
+
+// TestQuickStudies runs every built-in study's quick form against the
+// project's servers (PostgreSQL, ClickHouse 18.16; the modern ClickHouse
+// clients against DBMETER_CLICKHOUSE_DSN when given, else the stand-in)
+// and checks that each exits 0, prints every published figure beside its
+// measured one and gives every claim a verdict. s5 runs twice and the two
+// documents are compared.
+func TestQuickStudies(t *testing.T) {
+	if os.Getenv("DBMETER_E2E") == "" {
+		t.Skip("the quick studies take minutes each: DBMETER_E2E=1 runs them (make test)")
+	}
+	getenv := map[string]string{
+		"DBMETER_CLICKHOUSE_LEGACY_DSN": servertest.Env(t, "DBMETER_CLICKHOUSE_LEGACY_DSN"),
+		"DBMETER_CLICKHOUSE_DSN":        os.Getenv("DBMETER_CLICKHOUSE_DSN"),
+	}
+	pgDSN := servertest.PostgresDB(t)
+	dir := t.TempDir()
+	runStudy := func(t *testing.T, id, out string) string {
+		var stdout, stderr bytes.Buffer
+		code := Main(context.Background(), Env{
+			Args:  []string{"study", "run", id, "--quick", "--json", out, "--dsn", pgDSN},
+			Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr,
+			Getenv: func(k string) string { return getenv[k] },
+		})
+		if code != 0 {
+			t.Fatalf("study run %s --quick: exit %d\n%s\n%s", id, code, stderr.String(), stdout.String())
+		}
+		return stdout.String()
+	}
+	for _, id := range []string{"s1", "s2", "s3", "s4", "s5"} {
+		t.Run(id, func(t *testing.T) {
+			out := runStudy(t, id, filepath.Join(dir, id+".json"))
+			s, err := study.Load(id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			verdicts := strings.Count(out, "\n  [holds] ") + strings.Count(out, "\n  [does not hold] ") + strings.Count(out, "\n  [cannot be checked here] ")
+			if verdicts != len(s.Claims) {
+				t.Errorf("%d verdicts for %d claims:\n%s", verdicts, len(s.Claims), out)
+			}
+			rows := 0
+			for _, tb := range s.Tables {
+				rows += len(tb.PublishedRows())
+			}
+			if got := strings.Count(out, " published "); got < rows {
+				t.Errorf("%d published rows printed, want %d", got, rows)
+			}
+			if strings.Count(out, " here ") < rows {
+				t.Errorf("fewer measured rows than published ones:\n%s", out)
+			}
+		})
+	}
+	t.Run("compare s5", func(t *testing.T) {
+		b := filepath.Join(dir, "s5b.json")
+		runStudy(t, "s5", b)
+		code, out, stderr := run(t, "study", "compare", filepath.Join(dir, "s5.json"), b)
+		if code != 0 {
+			t.Fatalf("study compare: exit %d, %s", code, stderr)
+		}
+		for _, want := range []string{"95% interval", "geometric mean of B/A over", "cells faster in B"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("study compare lacks %q:\n%s", want, out)
+			}
+		}
+		if n := strings.Count(out, "–"); n < 100 {
+			t.Errorf("%d cells with an interval, want every one of s5's (>100):\n%s", n, out)
+		}
+	})
 }

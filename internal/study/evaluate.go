@@ -257,7 +257,7 @@ func check(c *Claim, val func(Ref) (float64, string)) (string, string) {
 	}
 	parts := make([]string, len(refs))
 	for i, r := range refs {
-		parts[i] = fmt.Sprintf("%s %s", r[len(r)-1], num(xs[i]))
+		parts[i] = fmt.Sprintf("%s %s", strings.Join(r[1:], "/"), num(xs[i]))
 	}
 	return Holds, strings.Join(parts, ", ")
 }

@@ -218,8 +218,8 @@ func EnvDiffs(v *View) []string {
 			{"memory", e.Memory, fmt.Sprintf("%.1f GiB", float64(here.Env.MemBytes)/(1<<30))},
 			{"disk", e.Disk, disk},
 			{"server", e.Server, strings.Join(here.servers, ", ")},
-			{"client", e.Client, here.Env.Go},
-			{"concurrency", e.Concurrency, strings.Join(here.workers, ", ")},
+			{"client", e.Client, here.client()},
+			{"concurrency", e.Concurrency, here.concurrency()},
 		} {
 			if d.pub == "" {
 				d.pub = "not stated"
@@ -236,7 +236,38 @@ func EnvDiffs(v *View) []string {
 type envHere struct {
 	Env     result.Env
 	servers []string
-	workers []string
+	workers []stepWorkers
+}
+
+type stepWorkers struct {
+	step    string
+	workers int
+}
+
+// concurrency says how many workers the runs had: one figure when every
+// step had the same, else each step's.
+func (h *envHere) concurrency() string {
+	var all []string
+	same := true
+	for _, w := range h.workers {
+		same = same && w.workers == h.workers[0].workers
+		if s := fmt.Sprintf("%s: %d", w.step, w.workers); !slices.Contains(all, s) {
+			all = append(all, s)
+		}
+	}
+	if len(h.workers) > 0 && same {
+		return fmt.Sprintf("%d workers in every run (open-loop runs start more on demand)", h.workers[0].workers)
+	}
+	return "workers per step: " + strings.Join(all, ", ")
+}
+
+// client is the Go toolchain and the external clients' stacks.
+func (h *envHere) client() string {
+	out := []string{h.Env.Go}
+	for _, x := range h.Env.ExternalClients {
+		out = append(out, fmt.Sprintf("%s %s %s", x.Language, x.Runtime, x.Library))
+	}
+	return strings.Join(out, "; ")
 }
 
 func hereEnv(d *Document) *envHere {
@@ -248,14 +279,20 @@ func hereEnv(d *Document) *envHere {
 		if h == nil {
 			h = &envHere{Env: st.Result.Env}
 		}
+		for _, x := range st.Result.Env.ExternalClients {
+			if !slices.Contains(h.Env.ExternalClients, x) {
+				h.Env.ExternalClients = append(h.Env.ExternalClients, x)
+			}
+		}
 		for _, r := range st.Result.Runs {
-			if s := r.Server; s != "" && !slices.Contains(h.servers, s) {
+			s := r.Server
+			if st.Standin && s != "" {
+				s = "the protocol stand-in (not a server; announces " + s + ")"
+			}
+			if s != "" && !slices.Contains(h.servers, s) {
 				h.servers = append(h.servers, s)
 			}
-			w := fmt.Sprintf("%s: %d workers", st.ID, r.Workers)
-			if !slices.Contains(h.workers, w) {
-				h.workers = append(h.workers, w)
-			}
+			h.workers = append(h.workers, stepWorkers{st.ID, r.Workers})
 		}
 	}
 	return h

@@ -51,7 +51,8 @@ type StepRun struct {
 }
 
 // Runner runs one dbmeter command line (without "dbmeter") and writes its
-// result document to jsonPath.
+// result document to jsonPath; with jsonPath "" it writes none (a setup
+// step).
 type Runner interface {
 	Step(ctx context.Context, args []string, jsonPath string) error
 }
@@ -104,13 +105,16 @@ func Run(ctx context.Context, s *Study, r Runner, o Options) (*Document, error) 
 		if why == "" {
 			start := time.Now()
 			path := filepath.Join(dir, fmt.Sprintf("step%d.json", i))
+			if st.Setup {
+				path = ""
+			}
 			if err := r.Step(ctx, args, path); err != nil {
 				sr.Error = err.Error()
 			}
 			sr.WallS = time.Since(start).Seconds()
 			if d, err := readResult(path); err == nil {
 				sr.Result = d
-			} else if sr.Error == "" {
+			} else if sr.Error == "" && !st.Setup {
 				sr.Error = err.Error()
 			}
 		}
@@ -123,12 +127,18 @@ func Run(ctx context.Context, s *Study, r Runner, o Options) (*Document, error) 
 			fmt.Fprintf(o.Log, "study %s: step %s failed: %s\n", s.ID, st.ID, sr.Error)
 		}
 		doc.Steps = append(doc.Steps, sr)
+		if st.Setup && sr.Error != "" {
+			break
+		}
 	}
 	doc.WallS = time.Since(doc.StartedAt).Seconds()
 	return doc, ctx.Err()
 }
 
 func readResult(path string) (*result.Document, error) {
+	if path == "" {
+		return nil, fmt.Errorf("a setup step writes no result document")
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("the step wrote no result document")

@@ -63,6 +63,9 @@ type Step struct {
 	Quick string `yaml:"quick"`
 	// Why says what the step reproduces and what it scaled.
 	Why string `yaml:"why"`
+	// Setup marks a step that prepares and writes no result document
+	// (pg -i): it runs without --json and its failure stops the study.
+	Setup bool `yaml:"setup"`
 }
 
 // Table is a grid of published figures and the measured figures picked
