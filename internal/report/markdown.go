@@ -29,6 +29,9 @@ func Markdown(w io.Writer, srcs []Source) error {
 		if d.Interrupted {
 			fmt.Fprintln(bw, "\n**Interrupted:** the runs below are partial.")
 		}
+		for _, l := range MachineLines(d) {
+			fmt.Fprintf(bw, "\n**Machine:** %s\n", mdEscape(l))
+		}
 		for _, t := range Tables(srcs, i) {
 			fmt.Fprintln(bw)
 			mdTable(bw, t)

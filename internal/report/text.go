@@ -30,6 +30,9 @@ func Text(w io.Writer, doc *result.Document) error {
 	if doc.Interrupted {
 		fmt.Fprintln(w, "INTERRUPTED: the runs below are partial")
 	}
+	for _, l := range MachineLines(doc) {
+		fmt.Fprintln(w, l)
+	}
 	for _, family := range families(doc.Runs) {
 		runs := runsOf(doc.Runs, family)
 		table := familyTables[family]
