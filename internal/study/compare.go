@@ -5,6 +5,8 @@ import (
 	"io"
 	"math"
 	"strings"
+
+	"github.com/dbmeter/dbmeter/internal/result"
 )
 
 // Comparison is two runs of one study, cell by cell: B over A.
@@ -21,6 +23,9 @@ type Comparison struct {
 	// speed-ups (B's speed over A's, minus 1).
 	Faster, Compared int
 	MedianChange     float64
+	// Machine says, per step, how much of the difference the machines
+	// explain (result.MachineExplains over the step's two documents).
+	Machine []string
 }
 
 // CellRatio is one measured cell in both runs.
@@ -44,6 +49,7 @@ func Compare(s *Study, a, b *Document) *Comparison {
 	seen := map[string]bool{}
 	var logs []float64
 	var changes []float64
+	speedups := map[string][]float64{}
 	for ti, ta := range va.Tables {
 		t := ta.Table
 		for i, row := range t.rows {
@@ -67,10 +73,13 @@ func Compare(s *Study, a, b *Document) *Comparison {
 					c.Faster++
 				}
 				changes = append(changes, speed-1)
+				step := t.StepIDs()[0]
+				speedups[step] = append(speedups[step], speed)
 			}
 		}
 	}
 	c.Compared = len(logs)
+	c.Machine = machineLines(a, b, speedups)
 	if len(logs) > 0 {
 		m, se := meanSE(logs)
 		t := tQuantile(len(logs) - 1)
@@ -78,6 +87,23 @@ func Compare(s *Study, a, b *Document) *Comparison {
 		c.MedianChange = median(changes)
 	}
 	return c
+}
+
+// machineLines are result.MachineExplains' lines for each step both
+// documents ran, in step order.
+func machineLines(a, b *Document, speedups map[string][]float64) []string {
+	var out []string
+	for _, sa := range a.Steps {
+		for _, sb := range b.Steps {
+			if sa.ID != sb.ID || sa.Result == nil || sb.Result == nil {
+				continue
+			}
+			for _, l := range result.MachineExplains(sa.Result, sb.Result, speedups[sa.ID]) {
+				out = append(out, "step "+sa.ID+": "+l)
+			}
+		}
+	}
+	return out
 }
 
 func isLatency(figure string) bool {
@@ -186,6 +212,9 @@ func WriteComparison(w io.Writer, c *Comparison) {
 		c.Faster, c.Compared, 100*c.MedianChange, marked)
 	if share := float64(c.Faster) / float64(c.Compared); share >= 0.9 || share <= 0.1 {
 		fmt.Fprintf(w, "almost every cell moved the same way: a change of the machine (its load, its CPU or disk), more likely than of the engines or clients\n")
+	}
+	for _, l := range c.Machine {
+		fmt.Fprintf(w, "machine: %s\n", l)
 	}
 }
 

@@ -127,6 +127,33 @@ func WriteText(w io.Writer, v *View) {
 			fmt.Fprintf(w, "  %s\n", l)
 		}
 	}
+	if lines := MachineLines(d); len(lines) > 0 {
+		fmt.Fprintf(w, "\nthe machine during the steps:\n")
+		for _, l := range lines {
+			fmt.Fprintf(w, "  %s\n", l)
+		}
+	}
+}
+
+// MachineLines says, per step, whether the machine was busy and whether
+// its reference drifted past its own spread during the step.
+func MachineLines(d *Document) []string {
+	var out []string
+	for _, st := range d.Steps {
+		if st.Result == nil || st.Result.Machine == nil {
+			continue
+		}
+		m := st.Result.Machine
+		if l := m.BusyLine(); l != "" {
+			out = append(out, "step "+st.ID+": "+l)
+		}
+		if m.Reference != nil {
+			if l := m.Reference.DriftLine(); l != "" {
+				out = append(out, "step "+st.ID+": "+l)
+			}
+		}
+	}
+	return out
 }
 
 // WriteMarkdown renders the same as WriteText, as Markdown.
@@ -176,6 +203,12 @@ func WriteMarkdown(w io.Writer, v *View) {
 	if diffs := EnvDiffs(v); len(diffs) > 0 {
 		fmt.Fprintf(w, "\n## Environment differences that bear on the ratios\n\n")
 		for _, l := range diffs {
+			fmt.Fprintf(w, "- %s\n", l)
+		}
+	}
+	if lines := MachineLines(d); len(lines) > 0 {
+		fmt.Fprintf(w, "\n## The machine during the steps\n\n")
+		for _, l := range lines {
 			fmt.Fprintf(w, "- %s\n", l)
 		}
 	}
