@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -189,4 +191,47 @@ func TestQuickStudies(t *testing.T) {
 			t.Errorf("%d cells with an interval, want every one of s5's (>100):\n%s", n, out)
 		}
 	})
+}
+
+// With CPU hogs on the machine during the second run, study compare says
+// the machine explains the difference: a busy machine, or the reference
+// moving with the figures.
+func TestStudyCompareMachine(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh to run a busy loop")
+	}
+	dir := t.TempDir()
+	file := filepath.Join(dir, "m.yaml")
+	text := strings.Replace(nullStudy, "null --workers 1 --delay 2ms --duration 300ms --warmup 50ms --repeat 2", "null --workers 2 --duration 1s --warmup 100ms --repeat 3", 1)
+	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a, b := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json")
+	if code, _, stderr := run(t, "study", "run", file, "--json", a); code != 0 {
+		t.Fatalf("quiet run: exit %d, %s", code, stderr)
+	}
+	var hogs []*exec.Cmd
+	for range 2 * runtime.NumCPU() {
+		c := exec.Command(sh, "-c", "while :; do :; done")
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		hogs = append(hogs, c)
+	}
+	code, _, stderr := run(t, "study", "run", file, "--json", b)
+	for _, c := range hogs {
+		c.Process.Kill()
+		c.Wait()
+	}
+	if code != 0 {
+		t.Fatalf("run beside the hogs: exit %d, %s", code, stderr)
+	}
+	code, out, stderr := run(t, "study", "compare", a, b)
+	if code != 0 {
+		t.Fatalf("study compare: exit %d, %s", code, stderr)
+	}
+	if !strings.Contains(out, "machine: step delay: ") || !(strings.Contains(out, "busy machine") || strings.Contains(out, "reference")) {
+		t.Errorf("study compare does not say the machine explains the difference:\n%s", out)
+	}
 }
