@@ -193,10 +193,13 @@ func newStudyCompareCmd(env Env) *cobra.Command {
 
 // reportStudy renders a study's result document for dbmeter report; ok is
 // false when path is not one.
-func reportStudy(env Env, path, html, md string) (ok bool, err error) {
+func reportStudy(env Env, path, html, md, csv string) (ok bool, err error) {
 	data, err := os.ReadFile(path)
 	if err != nil || !study.IsDocument(data) {
 		return false, nil
+	}
+	if csv != "" {
+		return true, usagef("%s is a study's result document: report renders it as text, --md or --html, not --csv", path)
 	}
 	doc, s, err := study.ReadDocument(path)
 	if err != nil {
