@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -69,10 +70,15 @@ func newStudyShowCmd(env Env) *cobra.Command {
 	}
 }
 
-// loadStudy reads a study, printing each mistake of a file on a line of its
-// own before the one-line error.
+// loadStudy reads a study and parses its steps' command lines, printing
+// each mistake of a file on a line of its own before the one-line error.
 func loadStudy(env Env, idOrFile string) (*study.Study, error) {
 	s, err := study.Load(idOrFile)
+	if err == nil {
+		if es := study.CheckSteps(s, func(args []string) error { return parseStep(env, args) }); len(es) > 0 {
+			err = es
+		}
+	}
 	var es study.Errors
 	if errors.As(err, &es) {
 		for _, e := range es {
@@ -81,6 +87,28 @@ func loadStudy(env Env, idOrFile string) (*study.Study, error) {
 		return nil, usagef("%s: %d mistakes in the study file, each on a line above", idOrFile, len(es))
 	}
 	return s, err
+}
+
+// parseStep parses a step's command line as dbmeter would, without running
+// it: the command must exist and take every flag given.
+func parseStep(env Env, args []string) error {
+	root := newRoot(env)
+	cmd, rest, err := root.Find(args)
+	if err != nil {
+		return err
+	}
+	if cmd == root || cmd.RunE == nil {
+		return fmt.Errorf("%q is not a dbmeter command that runs", strings.Join(args, " "))
+	}
+	if err := cmd.ParseFlags(rest); err != nil {
+		return fmt.Errorf("%s: %v", cmd.CommandPath(), err)
+	}
+	if cmd.Args != nil {
+		if err := cmd.Args(cmd, cmd.Flags().Args()); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func newStudyRunCmd(env Env) *cobra.Command {

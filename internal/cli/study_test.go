@@ -235,3 +235,24 @@ func TestStudyCompareMachine(t *testing.T) {
 		t.Errorf("study compare does not say the machine explains the difference:\n%s", out)
 	}
 }
+
+// Every step's command lines, both forms, are parsed as dbmeter parses
+// them before anything runs: a mistyped flag is a mistake of the file,
+// named by its line; every built-in study's steps parse.
+func TestStudyStepsParsed(t *testing.T) {
+	t.Parallel()
+	for _, id := range []string{"s1", "s2", "s3", "s4", "s5"} {
+		if code, _, stderr := run(t, "study", "show", id); code != 0 {
+			t.Errorf("study show %s: exit %d: %s", id, code, stderr)
+		}
+	}
+	file := filepath.Join(t.TempDir(), "flag.yaml")
+	bad := strings.Replace(nullStudy, "--workers 1 --delay 2ms", "--wrokers 1 --delay 2ms", 1)
+	if err := os.WriteFile(file, []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := run(t, "study", "run", file)
+	if want := file + ":6: steps[0].run: dbmeter null: unknown flag: --wrokers"; code != 2 || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d, stderr %q, want 2 and %q", code, stderr, want)
+	}
+}

@@ -196,6 +196,40 @@ func expand(line string, o Options) (args []string, standin bool, stop func(), w
 	return args, standin, stop, ""
 }
 
+// CheckSteps parses every step's command lines, both forms, with parse
+// (the CLI's own flag parsing, nothing run), placeholders standing for a
+// server each, and returns one Error per line it refuses.
+func CheckSteps(s *Study, parse func(args []string) error) Errors {
+	stand := map[string][]string{
+		"{pg}":                {"--dsn", "postgres://check@127.0.0.1/check"},
+		"{clickhouse-legacy}": {"--dsn", "clickhouse://127.0.0.1:9000/default"},
+		"{clickhouse}":        {"--dsn", "clickhouse://127.0.0.1:9000/default"},
+	}
+	var es Errors
+	for i, st := range s.Steps {
+		for _, form := range []struct {
+			field, line string
+			at          int
+		}{{"run", st.Run, st.runLine}, {"quick", st.Quick, st.quickLine}} {
+			if form.line == "" {
+				continue
+			}
+			var args []string
+			for _, w := range strings.Fields(strings.TrimPrefix(form.line, "dbmeter ")) {
+				if d, ok := stand[w]; ok {
+					args = append(args, d...)
+				} else {
+					args = append(args, w)
+				}
+			}
+			if err := parse(args); err != nil {
+				es = append(es, Error{File: s.File, Line: max(form.at, 1), Field: fmt.Sprintf("steps[%d].%s", i, form.field), Msg: err.Error()})
+			}
+		}
+	}
+	return es
+}
+
 func dsnsOf(dsns []string, prefixes ...string) []string {
 	var out []string
 	for _, d := range dsns {

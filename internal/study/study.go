@@ -66,6 +66,9 @@ type Step struct {
 	// Setup marks a step that prepares and writes no result document
 	// (pg -i): it runs without --json and its failure stops the study.
 	Setup bool `yaml:"setup"`
+
+	// lines are the file lines of Run and Quick.
+	runLine, quickLine int
 }
 
 // Table is a grid of published figures and the measured figures picked

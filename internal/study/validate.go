@@ -74,8 +74,10 @@ func (v *validator) study(s *Study) {
 	}
 	envs := v.environments(s)
 	steps := map[string]bool{}
-	for i, st := range s.Steps {
+	for i := range s.Steps {
+		st := &s.Steps[i]
 		f := fmt.Sprintf("steps[%d]", i)
+		st.runLine, st.quickLine = v.lines[f+".run"], v.lines[f+".quick"]
 		v.required(f+".id", st.ID)
 		if steps[st.ID] {
 			v.add(f+".id", "%q is used by an earlier step", st.ID)
