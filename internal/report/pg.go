@@ -52,9 +52,16 @@ func pgSummary(w io.Writer, r result.Run) error {
 	if p["max-tries"] != "" {
 		fmt.Fprintf(w, "maximum number of tries: %s\n", p["max-tries"])
 	}
-	total := float64(r.Ops + r.Errors)
+	// Neither a client's aborted transactions nor those an interrupt cut
+	// short failed: pgbench counts neither.
+	aborted, unfinished := r.ErrorKinds["aborted"], r.ErrorKinds["unfinished"]
+	total := float64(r.Ops + r.Errors - unfinished)
 	if t, _ := strconv.Atoi(p["time"]); t > 0 {
-		fmt.Fprintf(w, "duration: %d s\n", t)
+		if r.Interrupted { // the measured window, not the -T asked for
+			fmt.Fprintf(w, "duration: %.1f s (interrupted; -T %d s)\n", r.DurationS, t)
+		} else {
+			fmt.Fprintf(w, "duration: %d s\n", t)
+		}
 		fmt.Fprintf(w, "number of transactions actually processed: %d\n", r.Ops)
 	} else {
 		perClient, _ := strconv.ParseInt(p["transactions"], 10, 64)
@@ -62,9 +69,11 @@ func pgSummary(w io.Writer, r result.Run) error {
 		fmt.Fprintf(w, "number of transactions per client: %d\n", perClient)
 		fmt.Fprintf(w, "number of transactions actually processed: %d/%d\n", r.Ops, perClient*clients)
 	}
-	aborted := r.ErrorKinds["aborted"]
-	failed := r.Errors - aborted
+	failed := r.Errors - aborted - unfinished
 	fmt.Fprintf(w, "number of failed transactions: %d (%.3f%%)\n", failed, pct(float64(failed), total))
+	if unfinished > 0 {
+		fmt.Fprintf(w, "number of transactions unfinished at the interrupt: %d\n", unfinished)
+	}
 	if p["failures-detailed"] == "true" {
 		dl := r.Extra["deadlock_failures"]
 		ser := float64(r.ErrorKinds["serialization"]) - dl
@@ -91,7 +100,8 @@ func pgSummary(w io.Writer, r result.Run) error {
 	fmt.Fprintf(w, "latency average = %s ms\n", ms(r.Latency.Mean))
 	fmt.Fprintf(w, "latency stddev = %s ms\n", ms(r.Latency.Stddev))
 	if lag, ok := r.Extra["schedule_lag_ns_mean"]; ok {
-		fmt.Fprintf(w, "rate limit schedule lag: avg %s ms\n", ms(lag))
+		// pgbench's words: "rate limit schedule lag: avg 0.123 (max 4.567) ms".
+		fmt.Fprintf(w, "rate limit schedule lag: avg %s (max %s) ms\n", ms(lag), ms(float64(r.Lag.Max)))
 	}
 	if act, ok := r.Extra["average_connection_time_ns"]; ok {
 		fmt.Fprintf(w, "average connection time = %s ms\n", ms(act))

@@ -62,6 +62,7 @@ func TestPGTablesCountMode(t *testing.T) {
 	r.Ops, r.Errors = 78, 2
 	r.Mode = "open"
 	r.Extra["schedule_lag_ns_mean"] = 120_000
+	r.Lag.Max = 4_567_000
 	r.Extra["skipped_ops"] = 0
 	var b bytes.Buffer
 	if err := pgTables(&b, []result.Run{r}); err != nil {
@@ -71,11 +72,40 @@ func TestPGTablesCountMode(t *testing.T) {
 		"number of transactions per client: 10\n",
 		"number of transactions actually processed: 78/80\n",
 		"number of failed transactions: 2 (2.500%)\n",
-		"rate limit schedule lag: avg 0.120 ms\n",
+		"rate limit schedule lag: avg 0.120 (max 4.567) ms\n", // pgbench's line
 	} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("pg report lacks %q:\n%s", want, b.String())
 		}
+	}
+}
+
+// TestPGTablesInterrupted: a run cut short by SIGINT says how long it was
+// measured, not the -T asked for, and the transactions in flight at the
+// interrupt are unfinished, not failed (issue 35).
+func TestPGTablesInterrupted(t *testing.T) {
+	t.Parallel()
+	r := pgRun("h:5432/pgx", 6648)
+	r.Params["time"] = "20"
+	r.Interrupted, r.DurationS = true, 13.41
+	r.Ops, r.Errors = 89154, 5
+	r.ErrorKinds = map[string]int64{"unfinished": 4, "server": 1}
+	var b bytes.Buffer
+	if err := pgTables(&b, []result.Run{r}); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"duration: 13.4 s (interrupted; -T 20 s)\n",
+		"number of failed transactions: 1 (0.001%)\n",
+		"number of transactions unfinished at the interrupt: 4\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("pg report lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "duration: 20 s") {
+		t.Errorf("an interrupted run reports the -T asked for:\n%s", out)
 	}
 }
 
