@@ -231,6 +231,7 @@ func TestStudyCompareMachine(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("study compare: exit %d, %s", code, stderr)
 	}
+	t.Log("\n" + out)
 	if !strings.Contains(out, "machine: step delay: ") || !(strings.Contains(out, "busy machine") || strings.Contains(out, "reference")) {
 		t.Errorf("study compare does not say the machine explains the difference:\n%s", out)
 	}
