@@ -75,6 +75,7 @@ func kvMode(w io.Writer, mode string, runs []result.Run, disk result.Disk) error
 		fmt.Fprintln(w, kvDiskLine(disk))
 	}
 
+	var mk marks
 	cell := func(op, e string, f func(r result.Run) string) string {
 		r, ok := cells[[2]string{op, e}]
 		if !ok {
@@ -82,6 +83,10 @@ func kvMode(w io.Writer, mode string, runs []result.Run, disk result.Disk) error
 		}
 		if kvNotSupported(r) {
 			return "not supported"
+		}
+		if empty(reps[[2]string{op, e}]) {
+			mk.empty = true
+			return noOps
 		}
 		s := f(r)
 		if r.Errors > 0 {
@@ -94,7 +99,6 @@ func kvMode(w io.Writer, mode string, runs []result.Run, disk result.Disk) error
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, header)
-	flagged := false
 	for _, op := range rows {
 		label := op
 		if op == "batchset" {
@@ -103,9 +107,7 @@ func kvMode(w io.Writer, mode string, runs []result.Run, disk result.Disk) error
 		fmt.Fprint(tw, label+"\t")
 		for _, e := range engines.keys {
 			fmt.Fprint(tw, cell(op, e, func(r result.Run) string {
-				s, f := kvThroughputCell(r.OpsPerS, reps[[2]string{op, e}])
-				flagged = flagged || f
-				return s
+				return throughputCell(r.OpsPerS, reps[[2]string{op, e}], Count, &mk)
 			})+"\t")
 		}
 		fmt.Fprintln(tw)
@@ -120,7 +122,7 @@ func kvMode(w io.Writer, mode string, runs []result.Run, disk result.Disk) error
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintln(w, kvSpreadNote(repeat, flagged))
+	fmt.Fprintln(w, spreadNote(repeat, mk.spread))
 	if mode == "true" {
 		for _, e := range engines.keys {
 			for _, op := range rows {
@@ -141,7 +143,7 @@ func kvMode(w io.Writer, mode string, runs []result.Run, disk result.Disk) error
 		f    func(r result.Run) string
 	}{
 		{"p50", func(r result.Run) string { return Nanos(r.Latency.P50) }},
-		{"p99", func(r result.Run) string { return Nanos(r.Latency.P99) }},
+		{"p99", func(r result.Run) string { return percentileCell(0.99, r.Latency.P99, r.Ops, &mk) }},
 		{"mean", func(r result.Run) string { return nanos(r.Latency.Mean) }},
 	}
 	for _, op := range rows {
@@ -160,7 +162,13 @@ func kvMode(w io.Writer, mode string, runs []result.Run, disk result.Disk) error
 			fmt.Fprintln(tw)
 		}
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if n := mk.note(); n != "" {
+		fmt.Fprintln(w, n)
+	}
+	return nil
 }
 
 // kvWindow says how long each cell ran, and how often.

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -11,23 +12,50 @@ import (
 	"github.com/dbmeter/dbmeter/internal/result"
 )
 
-// pgTables renders the pg family: for each server × driver pgbench's
-// summary block, as a pgbench user knows it, then dbmeter's percentiles and
-// client cost; with several runs, a side-by-side table at the end.
+// pgTables renders the pg family: for a single run pgbench's summary
+// block, as a pgbench user knows it, then dbmeter's percentiles and client
+// cost. With several variants (servers, drivers, -c or -j lists) the
+// summary of each when every variant ran once, then the variant table
+// (pgGrid); with repetitions only the table, each row its repetitions
+// pooled with their interval.
 func pgTables(w io.Writer, runs []result.Run) error {
-	for i, r := range runs {
-		if i > 0 {
-			fmt.Fprintln(w)
-		}
-		if err := pgSummary(w, r); err != nil {
-			return err
+	repeated := slices.ContainsFunc(runs, func(r result.Run) bool { return r.Repeat > 1 })
+	if !repeated {
+		for i, r := range runs {
+			if i > 0 {
+				fmt.Fprintln(w)
+			}
+			if err := pgSummary(w, r); err != nil {
+				return err
+			}
 		}
 	}
 	if len(runs) > 1 {
-		fmt.Fprintln(w)
-		return pgSideBySide(w, runs)
+		if !repeated {
+			fmt.Fprintln(w)
+		}
+		if slices.ContainsFunc(runs, func(r result.Run) bool { return r.Verdict != nil }) {
+			return pgSideBySide(w, runs)
+		}
+		return gridText(w, textGrid(runs, pgGrid))
 	}
 	return nil
+}
+
+// pgGrid is pg's variant table: one row per server × driver × -c × -j,
+// its repetitions pooled, with what a pgbench user reads first beside the
+// figures (query mode, server version, clients and threads).
+func pgGrid(l labeler, es []entry) Grid {
+	lead := []column{
+		paramCol("query mode", "query_mode"),
+		{"server", func(v variant, _ *marks) string { return v.first.run.Server }},
+		paramCol("clients", "client"), paramCol("jobs", "jobs"),
+	}
+	figs := []column{throughputCol("tps", func(r *result.Run) float64 { return r.OpsPerS }, func(v float64) string { return fmt.Sprintf("%.1f", v) })}
+	figs = append(figs, latencyCols()...)
+	figs = append(figs, errorsCol("failed"),
+		column{"cpu/tx", func(v variant, _ *marks) string { return nanos(cpuPerOp(v)) }}, repsCol())
+	return variantGrid("pg: transactions per second and latency", l, es, lead, []string{"query_mode", "client", "jobs"}, figs)
 }
 
 func ms(ns float64) string { return fmt.Sprintf("%.3f", ns/1e6) }

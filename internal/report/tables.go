@@ -59,7 +59,11 @@ func Tables(srcs []Source, src int) []Grid {
 				out = append(out, runTable("ch query: latency at the requested rate", l, rest))
 			}
 		case "pg":
-			out = append(out, pgTable(l, runs))
+			if slices.ContainsFunc(runs, func(e entry) bool { return e.run.Verdict != nil }) {
+				out = append(out, pgTable(l, runs)) // a capacity search's steps
+			} else {
+				out = append(out, pgGrid(l, runs))
+			}
 		default:
 			out = append(out, runTable(family, l, runs))
 		}
@@ -89,10 +93,10 @@ func rebase(es []entry) []entry {
 func kvMatrices(l labeler, es []entry) []Grid {
 	cols := ordered(es, l.target)
 	rows := ordered(es, func(e entry) string { return e.run.Workload })
-	flagged := false
+	var mk marks
 	// cell formats fig of a cell's repetitions pooled; spread
 	// adds the throughput's spread and flag.
-	cell := func(fig func(r *result.Run) float64, format func(float64) string, spread bool) [][]string {
+	cell := func(fig func(r *result.Run) float64, format func(float64) string, spread, p99 bool) [][]string {
 		var out [][]string
 		for _, w := range rows {
 			line := []string{w}
@@ -107,11 +111,16 @@ func kvMatrices(l labeler, es []entry) []Grid {
 					line = append(line, "-")
 					continue
 				}
+				if empty(reps) {
+					mk.empty = true
+					line = append(line, noOps)
+					continue
+				}
 				m := pooledRun(reps)
 				if spread {
-					s, f := kvThroughputCell(fig(&m), reps)
-					flagged = flagged || f
-					line = append(line, s)
+					line = append(line, throughputCell(fig(&m), reps, Count, &mk))
+				} else if p99 {
+					line = append(line, percentileCell(0.99, m.Latency.P99, m.Ops, &mk))
 				} else {
 					line = append(line, format(fig(&m)))
 				}
@@ -126,17 +135,26 @@ func kvMatrices(l labeler, es []entry) []Grid {
 		note = fmt.Sprintf("%d repetitions pooled", n)
 	}
 	ns := func(v float64) string { return nanos(v) }
-	ops := cell(func(r *result.Run) float64 { return r.OpsPerS }, Count, true)
-	opsNote := kvSpreadNote(maxRepeat(es), flagged)
-	if note != "" {
-		opsNote = note + "; " + opsNote
-	}
+	ops := cell(func(r *result.Run) float64 { return r.OpsPerS }, Count, true, false)
+	p99 := cell(func(r *result.Run) float64 { return float64(r.Latency.P99) }, ns, false, true)
+	opsNote := joinNotes(note, spreadNote(maxRepeat(es), mk.spread), mk.note())
 	return []Grid{
 		{Title: "kv throughput (ops/s; batchset: batches/s)", Header: header, Rows: ops, Note: opsNote, Labels: 1},
-		{Title: "kv latency, p50", Header: header, Rows: cell(func(r *result.Run) float64 { return float64(r.Latency.P50) }, ns, false), Note: note, Labels: 1},
-		{Title: "kv latency, mean", Header: header, Rows: cell(func(r *result.Run) float64 { return r.Latency.Mean }, ns, false), Note: note, Labels: 1},
-		{Title: "kv latency, p99", Header: header, Rows: cell(func(r *result.Run) float64 { return float64(r.Latency.P99) }, ns, false), Note: note, Labels: 1},
+		{Title: "kv latency, p50", Header: header, Rows: cell(func(r *result.Run) float64 { return float64(r.Latency.P50) }, ns, false, false), Note: note, Labels: 1},
+		{Title: "kv latency, mean", Header: header, Rows: cell(func(r *result.Run) float64 { return r.Latency.Mean }, ns, false, false), Note: note, Labels: 1},
+		{Title: "kv latency, p99", Header: header, Rows: p99, Note: joinNotes(note, mk.note()), Labels: 1},
 	}
+}
+
+// joinNotes joins a table's note lines that are not empty.
+func joinNotes(parts ...string) string {
+	var out []string
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, "; ")
 }
 
 func maxRepeat(es []entry) int {
@@ -198,24 +216,36 @@ func runTable(title string, l labeler, es []entry) Grid {
 		// a failing step read as what failed it.
 		t.Header = append(t.Header, "step", "verdict")
 	}
+	var mk marks
 	for _, e := range es {
 		r := e.run
 		rate := "-"
 		if r.Mode == "open" {
 			rate = Count(r.Rate)
 		}
-		lat := r.Latency
-		row := []string{
-			l.target(e), r.Workload, r.Mode, strconv.Itoa(r.Workers), rate, strconv.Itoa(r.Repeat), Count(r.OpsPerS),
-			Nanos(lat.P50), Nanos(lat.P90), Nanos(lat.P99), Nanos(lat.P999), Nanos(lat.Max), nanos(lat.Mean),
-			strconv.FormatInt(r.Errors, 10), strconv.FormatInt(r.Dropped, 10),
-		}
+		row := append([]string{l.target(e), r.Workload, r.Mode, strconv.Itoa(r.Workers), rate, strconv.Itoa(r.Repeat)}, runFigures(r, &mk)...)
+		row = append(row, strconv.FormatInt(r.Errors, 10), strconv.FormatInt(r.Dropped, 10))
 		if steps {
 			row = append(row, stepCells(r)...)
 		}
 		t.Rows = append(t.Rows, row)
 	}
+	t.Note = mk.note()
 	return t
+}
+
+// runFigures are one run's ops/s, p50, p90, p99, p99.9, max and mean, the
+// percentiles marked when too few operations make them, or noOps and
+// dashes when it completed none.
+func runFigures(r *result.Run, m *marks) []string {
+	if empty([]result.Run{*r}) {
+		m.empty = true
+		return []string{noOps, "-", "-", "-", "-", "-", "-"}
+	}
+	l := r.Latency
+	return []string{Count(r.OpsPerS),
+		percentileCell(0.5, l.P50, r.Ops, m), percentileCell(0.9, l.P90, r.Ops, m), percentileCell(0.99, l.P99, r.Ops, m),
+		percentileCell(0.999, l.P999, r.Ops, m), Nanos(l.Max), nanos(l.Mean)}
 }
 
 // stepCells are a capacity search step's number and verdict, blank for a
@@ -249,7 +279,7 @@ func pgTable(l labeler, es []entry) Grid {
 // Notes lists what a reader must not miss in one source's runs: errors by
 // kind, interrupted runs, warnings.
 func Notes(doc *result.Document) []string {
-	var lines []string
+	lines := EmptyVariants(doc)
 	// A warning every repetition of a cell gave (an engine that cannot run
 	// it) is said once, naming the repetitions, where its first one was.
 	type said struct{ line, reps int }

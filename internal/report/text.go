@@ -76,17 +76,23 @@ func runsOf(runs []result.Run, family string) []result.Run {
 func Generic(w io.Writer, runs []result.Run) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "family\ttarget\tworkload\tmode\tworkers\trate/s\trep\tops/s\tp50\tp90\tp99\tp99.9\tmax\tmean\terrors\tdropped\t")
+	var mk marks
 	for _, r := range runs {
 		rate := "-"
 		if r.Mode == "open" {
 			rate = Count(r.Rate)
 		}
-		l := r.Latency
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t\n",
-			r.Family, r.Target, r.Workload, r.Mode, r.Workers, rate, r.Repeat, Count(r.OpsPerS),
-			Nanos(l.P50), Nanos(l.P90), Nanos(l.P99), Nanos(l.P999), Nanos(l.Max), nanos(l.Mean), r.Errors, r.Dropped)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%d\t%s\t%d\t%d\t\n",
+			r.Family, r.Target, r.Workload, r.Mode, r.Workers, rate, r.Repeat, strings.Join(runFigures(&r, &mk), "\t"), r.Errors, r.Dropped)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if n := mk.note(); n != "" {
+		_, err := fmt.Fprintln(w, n)
+		return err
+	}
+	return nil
 }
 
 // notes prints Notes after the tables.
