@@ -88,7 +88,6 @@ func emptyReason(reps []result.Run) string {
 	return fmt.Sprintf("none started or finished in %.3gs of measured time", window)
 }
 
-
 // marks records which marks a table gave, so that its note explains
 // exactly those.
 type marks struct{ spread, few, empty bool }
