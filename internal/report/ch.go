@@ -3,7 +3,8 @@ package report
 import (
 	"fmt"
 	"io"
-	"text/tabwriter"
+	"strconv"
+	"strings"
 
 	"github.com/dbmeter/dbmeter/internal/result"
 )
@@ -38,41 +39,106 @@ func chTables(w io.Writer, runs []result.Run) error {
 	return nil
 }
 
-// chInsertTable renders `ch insert` runs in the seed's layout, one row per
-// client path: rows/s and MB/s (uncompressed payload), batch latency, what
-// the client process spent per row, and how a batch's time split between
-// building it in the client and sending it.
+// chInsertTable renders `ch insert` runs from chInsertGrid.
 func chInsertTable(w io.Writer, runs []result.Run) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	ext := anyExternal(runs)
-	fmt.Fprint(tw, "client\tserver\tworkers\tbatch\tblk/ins\trep\trows/s\tMB/s\tbatch p50\tbatch p99\tbuild p50\tsend p50\tbuild %\tcpu µs/row\tallocs/row\trows\tcounted\terrors\t")
-	if ext {
-		fmt.Fprint(tw, externalHead)
+	return gridText(w, textGrid(runs, chInsertGrid))
+}
+
+// chInsertGrid is the seed's layout, one row per client path and variant
+// (--batch, --workers lists), its repetitions pooled: rows/s with its
+// interval, MB/s (uncompressed payload), batch latency, what the client
+// process spent per row, and how a batch's time split between building it
+// in the client and sending it.
+func chInsertGrid(l labeler, es []entry) Grid {
+	lead := []column{
+		{"server", func(v variant, _ *marks) string { return orDash(v.first.run.Server) }},
+		{"workers", func(v variant, _ *marks) string { return strconv.Itoa(v.first.run.Workers) }},
+		paramCol("batch", "batch"), paramCol("blk/ins", "blocks-per-insert"),
 	}
-	fmt.Fprintln(tw)
-	for _, r := range runs {
-		build, send := r.Extra["build_s"], r.Extra["send_s"]
-		share := "-"
-		if build+send > 0 {
-			share = fmt.Sprintf("%.0f%%", 100*build/(build+send))
+	figs := []column{
+		throughputCol("rows/s", func(r *result.Run) float64 { return r.RowsPerS }, Count),
+		{"MB/s", func(v variant, _ *marks) string { return fmt.Sprintf("%.1f", v.pooled.BytesPerS/1e6) }},
+		{"batches/s", func(v variant, _ *marks) string { return fmt.Sprintf("%.2f", v.pooled.OpsPerS) }},
+		percentileCol("batch p50", 0.5, func(l result.Latency) int64 { return l.P50 }),
+		percentileCol("batch p99", 0.99, func(l result.Latency) int64 { return l.P99 }),
+		{"build p50", func(v variant, _ *marks) string { return phaseMedian(v, "build") }},
+		{"send p50", func(v variant, _ *marks) string { return phaseMedian(v, "send") }},
+		{"build %", func(v variant, _ *marks) string { return buildShare(v) }},
+		{"cpu µs/row", func(v variant, _ *marks) string { return fmt.Sprintf("%.2f", v.pooled.Extra["client_cpu_us_per_row"]) }},
+		{"allocs/row", func(v variant, _ *marks) string { return fmt.Sprintf("%.1f", v.pooled.Extra["allocs_per_row"]) }},
+		{"rows", func(v variant, _ *marks) string { return Count(float64(v.pooled.Rows)) }},
+		{"counted", func(v variant, _ *marks) string { return counted(v.reps) }},
+		errorsCol("errors"), repsCol(),
+	}
+	if anyExternal(runsOfEntries(es)) {
+		figs = append(figs, externalCols()...)
+	}
+	return variantGrid("ch insert: rows per second by client", l, es, lead, []string{"workers", "batch", "blocks-per-insert"}, figs)
+}
+
+// phaseMedian is the median over a variant's repetitions of a phase's p50
+// (the phases keep no histogram to add).
+func phaseMedian(v variant, name string) string {
+	var vs []float64
+	for _, r := range v.reps {
+		if p, ok := r.Phases[name]; ok {
+			vs = append(vs, float64(p.P50))
 		}
-		counted := "ok"
+	}
+	if len(vs) == 0 {
+		return "-"
+	}
+	return nanos(median(vs))
+}
+
+// buildShare is the share of a batch's time spent building it, over all
+// the repetitions.
+func buildShare(v variant) string {
+	var build, send float64
+	for _, r := range v.reps {
+		build += r.Extra["build_s"]
+		send += r.Extra["send_s"]
+	}
+	if build+send == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.0f%%", 100*build/(build+send))
+}
+
+// counted says whether every repetition's rows were found in the table.
+func counted(reps []result.Run) string {
+	for _, r := range reps {
 		if r.Extra["rows_unverified"] > 0 {
-			counted = "unverified"
-		} else if r.Extra["rows_counted"] != r.Extra["rows_acknowledged"] {
-			counted = fmt.Sprintf("%s≠%s", Count(r.Extra["rows_counted"]), Count(r.Extra["rows_acknowledged"]))
+			return "unverified"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%d\t%s\t%.1f\t%s\t%s\t%s\t%s\t%s\t%.2f\t%.1f\t%s\t%s\t%d\t",
-			r.Target, orDash(r.Server), r.Workers, orDash(r.Params["batch"]), orDash(r.Params["blocks-per-insert"]), r.Repeat,
-			Count(r.RowsPerS), r.BytesPerS/1e6, Nanos(r.Latency.P50), Nanos(r.Latency.P99),
-			Nanos(r.Phases["build"].P50), Nanos(r.Phases["send"].P50), share,
-			r.Extra["client_cpu_us_per_row"], r.Extra["allocs_per_row"], Count(float64(r.Rows)), counted, r.Errors)
-		if ext {
-			fmt.Fprint(tw, externalCells(r))
-		}
-		fmt.Fprintln(tw)
 	}
-	return tw.Flush()
+	for _, r := range reps {
+		if c, a := r.Extra["rows_counted"], r.Extra["rows_acknowledged"]; c != a {
+			return fmt.Sprintf("%s≠%s (rep %d)", Count(c), Count(a), r.Repeat)
+		}
+	}
+	return "ok"
+}
+
+func runsOfEntries(es []entry) []result.Run {
+	out := make([]result.Run, len(es))
+	for i, e := range es {
+		out[i] = *e.run
+	}
+	return out
+}
+
+// externalCols are the externalHead columns of a variant's first
+// repetition; dashes for a Go client.
+func externalCols() []column {
+	heads := strings.Split(strings.TrimSuffix(externalHead, "\t"), "\t")
+	var out []column
+	for i, h := range heads {
+		out = append(out, column{h, func(v variant, _ *marks) string {
+			return strings.Split(externalCells(*v.first.run), "\t")[i]
+		}})
+	}
+	return out
 }
 
 // externalHead heads the columns of clients run as worker processes: the

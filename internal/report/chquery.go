@@ -3,56 +3,57 @@ package report
 import (
 	"fmt"
 	"io"
-	"strings"
-	"text/tabwriter"
+	"slices"
 
 	"github.com/dbmeter/dbmeter/internal/result"
 )
 
-// chQueryKnobs are the `ch query` settings, in the order the table shows
-// them. Only the ones whose values differ between runs get a column, so a
-// --matrix run shows its knobs side by side and a plain run stays narrow.
+// chQueryKnobs are the `ch query` settings a --matrix varies; the variant
+// table gives a column to each that differs between runs (the labeler's
+// split params), so a plain run stays narrow.
 var chQueryKnobs = []string{"protocol", "prepared", "decode", "pool-max-open", "pool-max-idle", "pool-idle-timeout", "pool-lifetime"}
 
-// chQueryTable renders `ch query` runs: one row per client × setting ×
-// repetition, with the requested and achieved rates, latency from the
-// intended start, errors, connections opened and decode time per row.
+// chQueryTable renders `ch query` runs from chQueryGrid.
 func chQueryTable(w io.Writer, runs []result.Run) error {
-	var knobs []string
-	for _, k := range chQueryKnobs {
-		if varies(runs, k) {
-			knobs = append(knobs, k)
-		}
+	if slices.ContainsFunc(runs, func(r result.Run) bool { return r.Verdict != nil }) {
+		// A capacity search's steps, each at its own rate: one row each.
+		return gridText(w, textGrid(runs, func(l labeler, es []entry) Grid {
+			return runTable("ch query: latency at the requested rate", l, es)
+		}))
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	head := []string{"client", "workload"}
-	head = append(head, knobs...)
-	head = append(head, "mode", "rate/s", "achieved/s", "rep", "p50", "p90", "p99", "p99.9", "max", "errors", "dropped", "conns", "decode/row")
-	ext := anyExternal(runs)
-	if ext {
-		head = append(head, strings.Split(strings.TrimSuffix(externalHead, "\t"), "\t")...)
+	return gridText(w, textGrid(runs, chQueryGrid))
+}
+
+// chQueryGrid is one row per client × setting, its repetitions pooled:
+// the requested rate and the one achieved (with its interval), latency
+// from the intended start, errors, drops, connections opened and decode
+// time per row.
+func chQueryGrid(l labeler, es []entry) Grid {
+	lead := []column{
+		{"mode", func(v variant, _ *marks) string { return v.first.run.Mode }},
+		{"rate/s", func(v variant, _ *marks) string {
+			if v.first.run.Mode != "open" {
+				return "-"
+			}
+			return Count(v.first.run.Rate)
+		}},
 	}
-	fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
-	for _, r := range runs {
-		row := []string{r.Target, r.Workload}
-		for _, k := range knobs {
-			row = append(row, r.Params[k])
+	figs := []column{throughputCol("achieved/s", func(r *result.Run) float64 { return r.OpsPerS }, func(x float64) string {
+		if x < 100 {
+			return fmt.Sprintf("%.1f", x)
 		}
-		rate := "-"
-		if r.Mode == "open" {
-			rate = Count(r.Rate)
-		}
-		l := r.Latency
-		row = append(row, r.Mode, rate, extraRate(r), fmt.Sprint(r.Repeat),
-			Nanos(l.P50), Nanos(l.P90), Nanos(l.P99), Nanos(l.P999), Nanos(l.Max),
-			fmt.Sprint(r.Errors), fmt.Sprint(r.Dropped), extraCount(r, "conns_opened"), extraNanos(r, "decode_ns_per_row"))
-		line := strings.Join(row, "\t") + "\t"
-		if ext {
-			line += externalCells(r)
-		}
-		fmt.Fprintln(tw, line)
+		return Count(x)
+	})}
+	figs = append(figs, latencyCols()...)
+	figs = append(figs, errorsCol("errors"),
+		column{"dropped", func(v variant, _ *marks) string { return fmt.Sprint(v.pooled.Dropped) }},
+		column{"conns", func(v variant, _ *marks) string { return extraCount(v.pooled, "conns_opened") }},
+		column{"decode/row", func(v variant, _ *marks) string { return extraNanos(v.pooled, "decode_ns_per_row") }},
+		repsCol())
+	if anyExternal(runsOfEntries(es)) {
+		figs = append(figs, externalCols()...)
 	}
-	return tw.Flush()
+	return variantGrid("ch query: latency at the requested rate", l, es, lead, []string{"rate"}, figs)
 }
 
 func varies(runs []result.Run, key string) bool {

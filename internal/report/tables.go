@@ -53,10 +53,12 @@ func Tables(srcs []Source, src int) []Grid {
 				}
 			}
 			if len(ins) > 0 {
-				out = append(out, insertTable(l, ins))
+				out = append(out, chInsertGrid(l, ins))
 			}
-			if len(rest) > 0 {
-				out = append(out, runTable("ch query: latency at the requested rate", l, rest))
+			if slices.ContainsFunc(rest, func(e entry) bool { return e.run.Verdict != nil }) {
+				out = append(out, runTable("ch query: latency at the requested rate", l, rest)) // a capacity search's steps
+			} else if len(rest) > 0 {
+				out = append(out, chQueryGrid(l, rest))
 			}
 		case "pg":
 			if slices.ContainsFunc(runs, func(e entry) bool { return e.run.Verdict != nil }) {
@@ -163,44 +165,6 @@ func maxRepeat(es []entry) int {
 		n = max(n, e.run.Repeat)
 	}
 	return n
-}
-
-// insertTable is the seed's clients × rows/s table, with the batch
-// latency split into building it in the client and sending it.
-func insertTable(l labeler, es []entry) Grid {
-	t := Grid{
-		Labels: 1,
-		Title:  "ch insert: rows per second by client",
-		Header: []string{"client", "workers", "rep", "rows/s", "MB/s", "batches/s", "batch p50", "batch p99", "build p50", "send p50", "CPU/row", "allocs/row", "errors"},
-	}
-	for _, e := range es {
-		r := e.run
-		perRow := func(v float64) string {
-			if r.Rows == 0 {
-				return "-"
-			}
-			return strconv.FormatFloat(v*float64(r.Ops)/float64(r.Rows), 'f', 1, 64)
-		}
-		cpuRow := "-"
-		if r.Rows > 0 {
-			cpuRow = nanos(r.Client.CPUNsPerOp * float64(r.Ops+r.Errors) / float64(r.Rows))
-		}
-		t.Rows = append(t.Rows, []string{
-			l.target(e), strconv.Itoa(r.Workers), strconv.Itoa(r.Repeat), Count(r.RowsPerS),
-			fmt.Sprintf("%.1f", r.BytesPerS/1e6), fmt.Sprintf("%.2f", r.OpsPerS),
-			Nanos(r.Latency.P50), Nanos(r.Latency.P99), phase(r, "build"), phase(r, "send"),
-			cpuRow, perRow(r.Client.AllocsPerOp), strconv.FormatInt(r.Errors, 10),
-		})
-	}
-	return t
-}
-
-func phase(r *result.Run, name string) string {
-	p, ok := r.Phases[name]
-	if !ok {
-		return "-"
-	}
-	return Nanos(p.P50)
 }
 
 // runTable is one row per run with the figures every family has.

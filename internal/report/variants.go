@@ -28,7 +28,7 @@ type column struct {
 func variantGrid(title string, l labeler, es []entry, lead []column, leadKeys []string, figs []column) Grid {
 	var split []string
 	for _, k := range l.split {
-		if !slices.Contains(leadKeys, k) {
+		if !slices.Contains(leadKeys, k) && variesIn(es, k) {
 			split = append(split, k)
 		}
 	}
@@ -72,6 +72,16 @@ func variantGrid(title string, l labeler, es []entry, lead []column, leadKeys []
 	}
 	g.Note = joinNotes(pooled, spreadNote(repeat, mk.spread), mk.note())
 	return g
+}
+
+// variesIn says whether param key takes more than one value among es.
+func variesIn(es []entry, key string) bool {
+	for _, e := range es[1:] {
+		if e.run.Params[key] != es[0].run.Params[key] {
+			return true
+		}
+	}
+	return false
 }
 
 // Columns every family's variant table draws from.
