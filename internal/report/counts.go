@@ -85,7 +85,7 @@ func emptyReason(reps []result.Run) string {
 	case errs > 0:
 		return fmt.Sprintf("all %d operations failed (%s)", errs, kinds(byKind))
 	}
-	return fmt.Sprintf("none started or finished in %.3gs of measured time", window)
+	return fmt.Sprintf("none finished in %.3gs of measured time and the grace after it: an operation takes longer than that (the notes say more)", window)
 }
 
 // marks records which marks a table gave, so that its note explains
