@@ -4,80 +4,60 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 
 	"github.com/dbmeter/dbmeter/internal/result"
 )
 
-// chTables renders the ch family: insert runs in the insert layout, query
-// runs in the query layout (chquery.go).
-func chTables(w io.Writer, runs []result.Run) error {
-	var inserts, queries []result.Run
-	for _, r := range runs {
-		if r.Workload == "insert" {
-			inserts = append(inserts, r)
-		} else {
-			queries = append(queries, r)
-		}
-	}
-	if len(inserts) > 0 {
-		if err := chInsertTable(w, inserts); err != nil {
-			return err
-		}
-	}
-	if len(queries) > 0 {
-		if err := chQueryTable(w, queries); err != nil {
-			return err
-		}
-	}
+// chServerStatsText prints, under the ch tables, where each run's time
+// went by the server's own figures.
+func chServerStatsText(w io.Writer, runs []result.Run) {
 	for _, r := range runs {
 		if r.ServerStats != nil {
 			fmt.Fprintf(w, "\n%s %s (rep %d): ", r.Target, r.Workload, r.Repeat)
 			serverStatsText(w, r)
 		}
 	}
-	return nil
 }
 
-// chInsertTable renders `ch insert` runs from chInsertGrid.
-func chInsertTable(w io.Writer, runs []result.Run) error {
-	return gridText(w, textGrid(runs, chInsertGrid))
-}
-
-// chInsertGrid is the seed's layout, one row per client path and variant
-// (--batch, --workers lists), its repetitions pooled: rows/s with its
-// interval, MB/s (uncompressed payload), batch latency, what the client
-// process spent per row, and how a batch's time split between building it
-// in the client and sending it.
-func chInsertGrid(l labeler, es []entry) Grid {
-	lead := []column{
+// insertTable is the `ch insert` grid in the seed's layout: one row per
+// client path and variant (--batch and --workers lists), its repetitions
+// pooled: rows/s with its interval and MB/s (uncompressed payload), batch
+// latency, how a batch's time split between building it in the client and
+// sending it, what the client process spent per row, whether the server
+// counted every row, and the external worker's columns when a client ran as
+// one. Adding a column here adds it to every format.
+func insertTable(l labeler, es []entry) Grid {
+	lead := []vcolumn{
 		{"server", func(v variant, _ *marks) string { return orDash(v.first.run.Server) }},
 		{"workers", func(v variant, _ *marks) string { return strconv.Itoa(v.first.run.Workers) }},
 		paramCol("batch", "batch"), paramCol("blk/ins", "blocks-per-insert"),
 	}
-	figs := []column{
+	pooled := func(f func(r *result.Run) string) func(variant, *marks) string {
+		return func(v variant, _ *marks) string { return f(&v.pooled) }
+	}
+	figs := []vcolumn{
 		throughputCol("rows/s", func(r *result.Run) float64 { return r.RowsPerS }, Count),
-		{"MB/s", func(v variant, _ *marks) string { return fmt.Sprintf("%.1f", v.pooled.BytesPerS/1e6) }},
-		{"batches/s", func(v variant, _ *marks) string { return fmt.Sprintf("%.2f", v.pooled.OpsPerS) }},
+		{"MB/s", pooled(func(r *result.Run) string { return fmt.Sprintf("%.1f", r.BytesPerS/1e6) })},
+		{"batches/s", pooled(func(r *result.Run) string { return fmt.Sprintf("%.2f", r.OpsPerS) })},
 		percentileCol("batch p50", 0.5, func(l result.Latency) int64 { return l.P50 }),
 		percentileCol("batch p99", 0.99, func(l result.Latency) int64 { return l.P99 }),
 		{"build p50", func(v variant, _ *marks) string { return phaseMedian(v, "build") }},
 		{"send p50", func(v variant, _ *marks) string { return phaseMedian(v, "send") }},
-		{"build %", func(v variant, _ *marks) string { return buildShare(v) }},
-		{"cpu µs/row", func(v variant, _ *marks) string { return fmt.Sprintf("%.2f", v.pooled.Extra["client_cpu_us_per_row"]) }},
-		{"allocs/row", func(v variant, _ *marks) string { return fmt.Sprintf("%.1f", v.pooled.Extra["allocs_per_row"]) }},
-		{"rows", func(v variant, _ *marks) string { return Count(float64(v.pooled.Rows)) }},
-		{"counted", func(v variant, _ *marks) string { return counted(v.reps) }},
+		{"build %", pooled(buildShare)},
+		{"cpu µs/row", pooled(func(r *result.Run) string { return fmt.Sprintf("%.2f", r.Extra["client_cpu_us_per_row"]) })},
+		{"allocs/row", pooled(func(r *result.Run) string { return fmt.Sprintf("%.1f", r.Extra["allocs_per_row"]) })},
+		{"rows", pooled(func(r *result.Run) string { return Count(float64(r.Rows)) })},
+		{"counted", func(v variant, _ *marks) string { return repsCounted(v.reps) }},
 		errorsCol("errors"), repsCol(),
 	}
-	if anyExternal(runsOfEntries(es)) {
-		figs = append(figs, externalCols()...)
+	if anyExternal(es) {
+		figs = append(figs, firstOf(externalColumns)...)
 	}
 	return variantGrid("ch insert: rows per second by client", l, es, lead, []string{"workers", "batch", "blocks-per-insert"}, figs)
 }
 
 // phaseMedian is the median over a variant's repetitions of a phase's p50
-// (the phases keep no histogram to add).
+// (a phase keeps no histogram to add).
 func phaseMedian(v variant, name string) string {
 	var vs []float64
 	for _, r := range v.reps {
@@ -91,80 +71,81 @@ func phaseMedian(v variant, name string) string {
 	return nanos(median(vs))
 }
 
-// buildShare is the share of a batch's time spent building it, over all
-// the repetitions.
-func buildShare(v variant) string {
-	var build, send float64
-	for _, r := range v.reps {
-		build += r.Extra["build_s"]
-		send += r.Extra["send_s"]
-	}
-	if build+send == 0 {
-		return "-"
-	}
-	return fmt.Sprintf("%.0f%%", 100*build/(build+send))
-}
-
-// counted says whether every repetition's rows were found in the table.
-func counted(reps []result.Run) string {
+// repsCounted is rowsCounted of the first repetition whose count did not
+// match, "ok" when every one did.
+func repsCounted(reps []result.Run) string {
 	for _, r := range reps {
-		if r.Extra["rows_unverified"] > 0 {
-			return "unverified"
-		}
-	}
-	for _, r := range reps {
-		if c, a := r.Extra["rows_counted"], r.Extra["rows_acknowledged"]; c != a {
-			return fmt.Sprintf("%s≠%s (rep %d)", Count(c), Count(a), r.Repeat)
+		if c := rowsCounted(&r); c != "ok" {
+			if len(reps) > 1 {
+				c += fmt.Sprintf(" (rep %d)", r.Repeat)
+			}
+			return c
 		}
 	}
 	return "ok"
 }
 
-func runsOfEntries(es []entry) []result.Run {
-	out := make([]result.Run, len(es))
-	for i, e := range es {
-		out[i] = *e.run
+// firstOf makes one-row-per-run columns variant columns that show the
+// variant's first repetition.
+func firstOf(cols []column) []vcolumn {
+	out := make([]vcolumn, len(cols))
+	for i, c := range cols {
+		out[i] = vcolumn{c.head, func(v variant, _ *marks) string { return c.cell(v.first) }}
 	}
 	return out
 }
 
-// externalCols are the externalHead columns of a variant's first
-// repetition; dashes for a Go client.
-func externalCols() []column {
-	heads := strings.Split(strings.TrimSuffix(externalHead, "\t"), "\t")
-	var out []column
-	for i, h := range heads {
-		out = append(out, column{h, func(v variant, _ *marks) string {
-			return strings.Split(externalCells(*v.first.run), "\t")[i]
-		}})
+func buildShare(r *result.Run) string {
+	build, send := r.Extra["build_s"], r.Extra["send_s"]
+	if build+send <= 0 {
+		return "-"
 	}
-	return out
+	return fmt.Sprintf("%.0f%%", 100*build/(build+send))
 }
 
-// externalHead heads the columns of clients run as worker processes: the
+// rowsCounted says whether the server's count of the rows matched what it
+// acknowledged.
+func rowsCounted(r *result.Run) string {
+	switch {
+	case r.Extra["rows_unverified"] > 0:
+		return "unverified"
+	case r.Extra["rows_counted"] != r.Extra["rows_acknowledged"]:
+		return fmt.Sprintf("%s≠%s", Count(r.Extra["rows_counted"]), Count(r.Extra["rows_acknowledged"]))
+	}
+	return "ok"
+}
+
+// externalColumns are the columns of clients run as worker processes: the
 // worker's own timing of an operation, and the protocol's round trip
-// beside it (docs/worker-protocol.md).
-const externalHead = "client p50\trtt p50\trtt p99\t"
+// beside it (docs/worker-protocol.md); dashes for a Go client.
+var externalColumns = []column{
+	{"client p50", func(e entry) string {
+		if ph, ok := e.run.Phases["client"]; ok && ph.Count > 0 && e.run.External != nil {
+			return Nanos(ph.P50)
+		}
+		return "-"
+	}},
+	{"rtt p50", func(e entry) string {
+		if e.run.External == nil {
+			return "-"
+		}
+		return Nanos(e.run.External.RTT.P50)
+	}},
+	{"rtt p99", func(e entry) string {
+		if e.run.External == nil {
+			return "-"
+		}
+		return Nanos(e.run.External.RTT.P99)
+	}},
+}
 
-func anyExternal(runs []result.Run) bool {
-	for _, r := range runs {
-		if r.External != nil {
+func anyExternal(es []entry) bool {
+	for _, e := range es {
+		if e.run.External != nil {
 			return true
 		}
 	}
 	return false
-}
-
-// externalCells are a run's externalHead columns; dashes for a Go client.
-func externalCells(r result.Run) string {
-	if r.External == nil {
-		return "-\t-\t-\t"
-	}
-	client := "-"
-	if ph, ok := r.Phases["client"]; ok && ph.Count > 0 {
-		client = Nanos(ph.P50)
-	}
-	return client + "\t" + Nanos(r.External.RTT.P50) + "\t" + Nanos(r.External.RTT.P99) + "\t"
 }
 
 func orDash(s string) string {

@@ -2,43 +2,27 @@ package report
 
 import (
 	"fmt"
-	"io"
 	"slices"
 
 	"github.com/dbmeter/dbmeter/internal/result"
 )
 
-// chQueryKnobs are the `ch query` settings a --matrix varies; the variant
-// table gives a column to each that differs between runs (the labeler's
-// split params), so a plain run stays narrow.
-var chQueryKnobs = []string{"protocol", "prepared", "decode", "pool-max-open", "pool-max-idle", "pool-idle-timeout", "pool-lifetime"}
-
-// chQueryTable renders `ch query` runs from chQueryGrid.
-func chQueryTable(w io.Writer, runs []result.Run) error {
-	if slices.ContainsFunc(runs, func(r result.Run) bool { return r.Verdict != nil }) {
-		// A capacity search's steps, each at its own rate: one row each.
-		return gridText(w, textGrid(runs, func(l labeler, es []entry) Grid {
-			return runTable("ch query: latency at the requested rate", l, es)
-		}))
+// chQueryTable is the `ch query` grid: one row per client × setting, its
+// repetitions pooled, the settings that vary between runs each a column
+// (the labeler's split params, so a --matrix run shows its knobs side by
+// side and a plain run stays narrow): the requested rate and the one
+// achieved (with its interval), latency from the intended start, errors,
+// drops, connections opened and decode time per row. A capacity search's
+// steps, each at a rate of its own, are one row each.
+func chQueryTable(l labeler, es []entry) Grid {
+	if slices.ContainsFunc(es, func(e entry) bool { return e.run.Verdict != nil }) {
+		return runTable("ch query: latency at the requested rate", l, es)
 	}
-	return gridText(w, textGrid(runs, chQueryGrid))
-}
-
-// chQueryGrid is one row per client × setting, its repetitions pooled:
-// the requested rate and the one achieved (with its interval), latency
-// from the intended start, errors, drops, connections opened and decode
-// time per row.
-func chQueryGrid(l labeler, es []entry) Grid {
-	lead := []column{
+	lead := []vcolumn{
 		{"mode", func(v variant, _ *marks) string { return v.first.run.Mode }},
-		{"rate/s", func(v variant, _ *marks) string {
-			if v.first.run.Mode != "open" {
-				return "-"
-			}
-			return Count(v.first.run.Rate)
-		}},
+		{"rate/s", func(v variant, _ *marks) string { return requestedRate(v.first.run) }},
 	}
-	figs := []column{throughputCol("achieved/s", func(r *result.Run) float64 { return r.OpsPerS }, func(x float64) string {
+	figs := []vcolumn{throughputCol("achieved/s", func(r *result.Run) float64 { return r.OpsPerS }, func(x float64) string {
 		if x < 100 {
 			return fmt.Sprintf("%.1f", x)
 		}
@@ -46,37 +30,25 @@ func chQueryGrid(l labeler, es []entry) Grid {
 	})}
 	figs = append(figs, latencyCols()...)
 	figs = append(figs, errorsCol("errors"),
-		column{"dropped", func(v variant, _ *marks) string { return fmt.Sprint(v.pooled.Dropped) }},
-		column{"conns", func(v variant, _ *marks) string { return extraCount(v.pooled, "conns_opened") }},
-		column{"decode/row", func(v variant, _ *marks) string { return extraNanos(v.pooled, "decode_ns_per_row") }},
+		vcolumn{"dropped", func(v variant, _ *marks) string { return fmt.Sprint(v.pooled.Dropped) }},
+		vcolumn{"conns", func(v variant, _ *marks) string { return extraCount(&v.pooled, "conns_opened") }},
+		vcolumn{"decode/row", func(v variant, _ *marks) string { return extraNanos(&v.pooled, "decode_ns_per_row") }},
 		repsCol())
-	if anyExternal(runsOfEntries(es)) {
-		figs = append(figs, externalCols()...)
+	if anyExternal(es) {
+		figs = append(figs, firstOf(externalColumns)...)
 	}
 	return variantGrid("ch query: latency at the requested rate", l, es, lead, []string{"rate"}, figs)
 }
 
-func varies(runs []result.Run, key string) bool {
-	for _, r := range runs[1:] {
-		if r.Params[key] != runs[0].Params[key] {
-			return true
-		}
-	}
-	return false
-}
-
-func extraRate(r result.Run) string {
-	v, ok := r.Extra["achieved_rate_ops_s"]
-	if !ok {
+// requestedRate is an open run's rate, "-" for a closed one.
+func requestedRate(r *result.Run) string {
+	if r.Mode != "open" {
 		return "-"
 	}
-	if v < 100 {
-		return fmt.Sprintf("%.1f", v)
-	}
-	return Count(v)
+	return Count(r.Rate)
 }
 
-func extraCount(r result.Run, key string) string {
+func extraCount(r *result.Run, key string) string {
 	v, ok := r.Extra[key]
 	if !ok {
 		return "-"
@@ -84,7 +56,7 @@ func extraCount(r result.Run, key string) string {
 	return Count(v)
 }
 
-func extraNanos(r result.Run, key string) string {
+func extraNanos(r *result.Run, key string) string {
 	v, ok := r.Extra[key]
 	if !ok {
 		return "-"

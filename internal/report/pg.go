@@ -37,7 +37,7 @@ func pgTables(w io.Writer, runs []result.Run) error {
 		if slices.ContainsFunc(runs, func(r result.Run) bool { return r.Verdict != nil }) {
 			return pgSideBySide(w, runs)
 		}
-		return gridText(w, textGrid(runs, pgGrid))
+		return textGrid(w, runsGrid(runs, pgGrid))
 	}
 	return nil
 }
@@ -46,15 +46,15 @@ func pgTables(w io.Writer, runs []result.Run) error {
 // its repetitions pooled, with what a pgbench user reads first beside the
 // figures (query mode, server version, clients and threads).
 func pgGrid(l labeler, es []entry) Grid {
-	lead := []column{
+	lead := []vcolumn{
 		paramCol("query mode", "query_mode"),
 		{"server", func(v variant, _ *marks) string { return v.first.run.Server }},
 		paramCol("clients", "client"), paramCol("jobs", "jobs"),
 	}
-	figs := []column{throughputCol("tps", func(r *result.Run) float64 { return r.OpsPerS }, func(v float64) string { return fmt.Sprintf("%.1f", v) })}
+	figs := []vcolumn{throughputCol("tps", func(r *result.Run) float64 { return r.OpsPerS }, func(v float64) string { return fmt.Sprintf("%.1f", v) })}
 	figs = append(figs, latencyCols()...)
 	figs = append(figs, errorsCol("failed"),
-		column{"cpu/tx", func(v variant, _ *marks) string { return nanos(cpuPerOp(v)) }}, repsCol())
+		vcolumn{"cpu/tx", func(v variant, _ *marks) string { return nanos(cpuPerOp(v)) }}, repsCol())
 	return variantGrid("pg: transactions per second and latency", l, es, lead, []string{"query_mode", "client", "jobs"}, figs)
 }
 

@@ -10,73 +10,66 @@ import (
 	"github.com/dbmeter/dbmeter/internal/result"
 )
 
-// A Grid is a titled table of formatted cells that the Markdown and HTML
-// reports render alike. The first column is a name; the others are figures.
-type Grid struct {
-	Title  string
-	Header []string
-	Rows   [][]string
-	Note   string
-	Labels int // the leading columns that hold names, not figures (at least 1)
-}
-
 // Tables lays out one source's runs as the seeds did: engine × operation
 // matrices for kv, one row per client for ch insert, one row per run for
 // the rest.
 func Tables(srcs []Source, src int) []Grid {
-	es := entriesOf(srcs)
-	var mine []entry
-	for _, e := range es {
-		if e.src == src {
-			mine = append(mine, e)
-		}
-	}
-	l := newLabeler(srcs[src:src+1], rebase(mine))
+	l, mine := sourceEntries(srcs, src)
 	var out []Grid
 	for _, family := range ordered(mine, func(e entry) string { return e.run.Family }) {
-		var runs []entry
-		for _, e := range mine {
-			if e.run.Family == family {
-				runs = append(runs, rebase([]entry{e})[0])
-			}
-		}
-		switch family {
-		case "kv":
-			out = append(out, kvMatrices(l, runs)...)
-		case "ch":
-			var ins, rest []entry
-			for _, e := range runs {
-				if e.run.Workload == "insert" {
-					ins = append(ins, e)
-				} else {
-					rest = append(rest, e)
-				}
-			}
-			if len(ins) > 0 {
-				out = append(out, chInsertGrid(l, ins))
-			}
-			if slices.ContainsFunc(rest, func(e entry) bool { return e.run.Verdict != nil }) {
-				out = append(out, runTable("ch query: latency at the requested rate", l, rest)) // a capacity search's steps
-			} else if len(rest) > 0 {
-				out = append(out, chQueryGrid(l, rest))
-			}
-		case "pg":
-			if slices.ContainsFunc(runs, func(e entry) bool { return e.run.Verdict != nil }) {
-				out = append(out, pgTable(l, runs)) // a capacity search's steps
-			} else {
-				out = append(out, pgGrid(l, runs))
-			}
-		default:
-			out = append(out, runTable(family, l, runs))
-		}
+		out = append(out, familyGrids(l, family, mine, srcs[src].Doc.Env.Disk)...)
 	}
-	if g, ok := serverStatsGrid(l, rebase(mine)); ok {
+	if g, ok := serverStatsGrid(l, mine); ok {
 		out = append(out, g)
 	}
 	if g, ok := capacityGrid(srcs[src].Doc); ok {
 		out = append(out, g)
 	}
 	return out
+}
+
+// sourceEntries are one source's runs, pointed at source 0 of a labeler
+// over that source alone.
+func sourceEntries(srcs []Source, src int) (labeler, []entry) {
+	var mine []entry
+	for _, e := range entriesOf(srcs) {
+		if e.src == src {
+			mine = append(mine, e)
+		}
+	}
+	mine = rebase(mine)
+	return newLabeler(srcs[src:src+1], mine), mine
+}
+
+// familyGrids are the tables of one family's runs among es.
+func familyGrids(l labeler, family string, es []entry, disk result.Disk) []Grid {
+	var runs []entry
+	for _, e := range es {
+		if e.run.Family == family {
+			runs = append(runs, e)
+		}
+	}
+	switch family {
+	case "kv":
+		return kvGrids(l, runs, disk)
+	case "ch":
+		ins, rest := splitEntries(runs, func(e entry) bool { return e.run.Workload == "insert" })
+		var out []Grid
+		if len(ins) > 0 {
+			out = append(out, insertTable(l, ins))
+		}
+		if len(rest) > 0 {
+			out = append(out, chQueryTable(l, rest))
+		}
+		return out
+	case "pg":
+		if slices.ContainsFunc(runs, func(e entry) bool { return e.run.Verdict != nil }) {
+			return []Grid{pgTable(l, runs)} // a capacity search's steps
+		}
+		return []Grid{pgGrid(l, runs)}
+	default:
+		return []Grid{runTable(family, l, runs)}
+	}
 }
 
 // rebase points entries at source 0, for a labeler over one source.
@@ -88,85 +81,6 @@ func rebase(es []entry) []entry {
 	return out
 }
 
-// kvMatrices gives the seed's tables: operations down, engines across;
-// throughput, and the latencies the terminal shows: p50, mean (the seed's
-// "time") and p99. Repetitions are
-// pooled (pooledRun).
-func kvMatrices(l labeler, es []entry) []Grid {
-	cols := ordered(es, l.target)
-	rows := ordered(es, func(e entry) string { return e.run.Workload })
-	var mk marks
-	// cell formats fig of a cell's repetitions pooled; spread
-	// adds the throughput's spread and flag.
-	cell := func(fig func(r *result.Run) float64, format func(float64) string, spread, p99 bool) [][]string {
-		var out [][]string
-		for _, w := range rows {
-			line := []string{w}
-			for _, c := range cols {
-				var reps []result.Run
-				for _, e := range es {
-					if e.run.Workload == w && l.target(e) == c {
-						reps = append(reps, *e.run)
-					}
-				}
-				if len(reps) == 0 {
-					line = append(line, "-")
-					continue
-				}
-				if empty(reps) {
-					mk.empty = true
-					line = append(line, noOps)
-					continue
-				}
-				m := pooledRun(reps)
-				if spread {
-					line = append(line, throughputCell(fig(&m), reps, Count, &mk))
-				} else if p99 {
-					line = append(line, percentileCell(0.99, m.Latency.P99, m.Ops, &mk))
-				} else {
-					line = append(line, format(fig(&m)))
-				}
-			}
-			out = append(out, line)
-		}
-		return out
-	}
-	header := append([]string{"operation"}, cols...)
-	note := ""
-	if n := maxRepeat(es); n > 1 {
-		note = fmt.Sprintf("%d repetitions pooled", n)
-	}
-	ns := func(v float64) string { return nanos(v) }
-	ops := cell(func(r *result.Run) float64 { return r.OpsPerS }, Count, true, false)
-	p99 := cell(func(r *result.Run) float64 { return float64(r.Latency.P99) }, ns, false, true)
-	opsNote := joinNotes(note, spreadNote(maxRepeat(es), mk.spread), mk.note())
-	return []Grid{
-		{Title: "kv throughput (ops/s; batchset: batches/s)", Header: header, Rows: ops, Note: opsNote, Labels: 1},
-		{Title: "kv latency, p50", Header: header, Rows: cell(func(r *result.Run) float64 { return float64(r.Latency.P50) }, ns, false, false), Note: note, Labels: 1},
-		{Title: "kv latency, mean", Header: header, Rows: cell(func(r *result.Run) float64 { return r.Latency.Mean }, ns, false, false), Note: note, Labels: 1},
-		{Title: "kv latency, p99", Header: header, Rows: p99, Note: joinNotes(note, mk.note()), Labels: 1},
-	}
-}
-
-// joinNotes joins a table's note lines that are not empty.
-func joinNotes(parts ...string) string {
-	var out []string
-	for _, p := range parts {
-		if p != "" {
-			out = append(out, p)
-		}
-	}
-	return strings.Join(out, "; ")
-}
-
-func maxRepeat(es []entry) int {
-	n := 0
-	for _, e := range es {
-		n = max(n, e.run.Repeat)
-	}
-	return n
-}
-
 // runTable is one row per run with the figures every family has.
 func runTable(title string, l labeler, es []entry) Grid {
 	t := Grid{
@@ -176,9 +90,11 @@ func runTable(title string, l labeler, es []entry) Grid {
 	}
 	steps := slices.ContainsFunc(es, func(e entry) bool { return e.run.Verdict != nil })
 	if steps {
-		// A capacity search: each step's verdict, so the drops expected at
-		// a failing step read as what failed it.
-		t.Header = append(t.Header, "step", "verdict")
+		// A capacity search: each step's number and verdict beside its
+		// name, where a reader sees why it failed without scrolling (the
+		// drops expected at a failing step read as what failed it).
+		t.Header = slices.Insert(t.Header, 2, "step", "verdict")
+		t.Labels += 2
 	}
 	var mk marks
 	for _, e := range es {
@@ -190,7 +106,7 @@ func runTable(title string, l labeler, es []entry) Grid {
 		row := append([]string{l.target(e), r.Workload, r.Mode, strconv.Itoa(r.Workers), rate, strconv.Itoa(r.Repeat)}, runFigures(r, &mk)...)
 		row = append(row, strconv.FormatInt(r.Errors, 10), strconv.FormatInt(r.Dropped, 10))
 		if steps {
-			row = append(row, stepCells(r)...)
+			row = slices.Insert(row, 2, stepCells(r)...)
 		}
 		t.Rows = append(t.Rows, row)
 	}

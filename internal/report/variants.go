@@ -2,30 +2,28 @@ package report
 
 import (
 	"fmt"
-	"io"
 	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/dbmeter/dbmeter/internal/result"
 )
 
-// A column of a variant table: its header and its cell for one variant
+// A vcolumn is a column of a variant table: its header and its cell for one variant
 // (its repetitions pooled); cell records the marks it gives in m.
-type column struct {
+type vcolumn struct {
 	head string
 	cell func(v variant, m *marks) string
 }
 
 // variantGrid lays out one row per variant (a configuration, its
 // repetitions pooled): the target, the params that tell the source's
-// variants apart (a swept knob, each a column of its own, unless lead
+// variants apart (a swept knob, each a vcolumn of its own, unless lead
 // already shows it), the workload, the lead columns, then the figures.
 // A variant that completed no operation shows noOps in its first figure
-// column and dashes after it. The note explains the ± and every mark the
+// vcolumn and dashes after it. The note explains the ± and every mark the
 // table gave.
-func variantGrid(title string, l labeler, es []entry, lead []column, leadKeys []string, figs []column) Grid {
+func variantGrid(title string, l labeler, es []entry, lead []vcolumn, leadKeys []string, figs []vcolumn) Grid {
 	var split []string
 	for _, k := range l.split {
 		if !slices.Contains(leadKeys, k) && variesIn(es, k) {
@@ -86,23 +84,23 @@ func variesIn(es []entry, key string) bool {
 
 // Columns every family's variant table draws from.
 
-func paramCol(head, key string) column {
-	return column{head, func(v variant, _ *marks) string { return orDash(v.first.run.Params[key]) }}
+func paramCol(head, key string) vcolumn {
+	return vcolumn{head, func(v variant, _ *marks) string { return orDash(v.first.run.Params[key]) }}
 }
 
-func throughputCol(head string, fig func(r *result.Run) float64, format func(float64) string) column {
-	return column{head, func(v variant, m *marks) string { return throughputCell(fig(&v.pooled), v.reps, format, m) }}
+func throughputCol(head string, fig func(r *result.Run) float64, format func(float64) string) vcolumn {
+	return vcolumn{head, func(v variant, m *marks) string { return throughputCell(fig(&v.pooled), v.reps, format, m) }}
 }
 
-func percentileCol(head string, q float64, fig func(l result.Latency) int64) column {
-	return column{head, func(v variant, m *marks) string {
+func percentileCol(head string, q float64, fig func(l result.Latency) int64) vcolumn {
+	return vcolumn{head, func(v variant, m *marks) string {
 		return percentileCell(q, fig(v.pooled.Latency), v.pooled.Ops, m)
 	}}
 }
 
 // latencyCols are p50 … max and the mean of the pooled latency.
-func latencyCols() []column {
-	return []column{
+func latencyCols() []vcolumn {
+	return []vcolumn{
 		percentileCol("p50", 0.5, func(l result.Latency) int64 { return l.P50 }),
 		percentileCol("p90", 0.9, func(l result.Latency) int64 { return l.P90 }),
 		percentileCol("p99", 0.99, func(l result.Latency) int64 { return l.P99 }),
@@ -112,12 +110,12 @@ func latencyCols() []column {
 	}
 }
 
-func errorsCol(head string) column {
-	return column{head, func(v variant, _ *marks) string { return strconv.FormatInt(v.pooled.Errors, 10) }}
+func errorsCol(head string) vcolumn {
+	return vcolumn{head, func(v variant, _ *marks) string { return strconv.FormatInt(v.pooled.Errors, 10) }}
 }
 
-func repsCol() column {
-	return column{"reps", func(v variant, _ *marks) string { return strconv.Itoa(len(v.reps)) }}
+func repsCol() vcolumn {
+	return vcolumn{"reps", func(v variant, _ *marks) string { return strconv.Itoa(len(v.reps)) }}
 }
 
 // cpuPerOp is dbmeter's CPU per operation over all the repetitions.
@@ -134,30 +132,21 @@ func cpuPerOp(v variant) float64 {
 	return cpu * 1e9 / float64(ops)
 }
 
-// gridText writes a grid as an aligned text table with its note.
-func gridText(w io.Writer, g Grid) error {
-	if g.Title != "" {
-		fmt.Fprintln(w, g.Title)
-	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, strings.Join(g.Header, "\t")+"\t")
-	for _, r := range g.Rows {
-		fmt.Fprintln(tw, strings.Join(r, "\t")+"\t")
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	if g.Note != "" {
-		_, err := fmt.Fprintln(w, g.Note)
-		return err
-	}
-	return nil
-}
-
-// textGrid is a family's text table made from the same grid the Markdown
-// and HTML reports show.
-func textGrid(runs []result.Run, grid func(l labeler, es []entry) Grid) Grid {
+// runsGrid is a family's variant grid of runs, for the terminal, made the
+// way the Markdown and HTML reports make it.
+func runsGrid(runs []result.Run, grid func(l labeler, es []entry) Grid) Grid {
 	srcs := []Source{{Doc: &result.Document{Runs: runs}}}
 	es := entriesOf(srcs)
 	return grid(newLabeler(srcs, es), es)
+}
+
+// joinNotes joins a table's note parts that are not empty.
+func joinNotes(parts ...string) string {
+	var out []string
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, "; ")
 }
