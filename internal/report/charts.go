@@ -196,7 +196,7 @@ func seriesNames(series []any) []string {
 
 // throughputBars: operations along the axis, a bar per target; repetitions
 // are pooled (pooledRun), as the tables show them. With spread, each bar
-// carries the ± its table shows (kvSpread), as an error bar.
+// carries the ± its table shows (relSpread), as an error bar.
 func throughputBars(id, family, unit string, l labeler, col colors, es []entry, fig func(*result.Run) float64, spread bool) Chart {
 	ops := ordered(es, func(e entry) string { return e.run.Workload })
 	targets := ordered(es, l.target)
