@@ -205,6 +205,11 @@ func pgScripts(w io.Writer, r result.Run) {
 // latency as pgbench names them. Adding a column here adds it to every
 // format.
 func pgColumns(l labeler, es []entry) []column {
+	steps := slices.ContainsFunc(es, func(e entry) bool { return e.run.Verdict != nil })
+	if steps {
+		// Each step's rate is its rate/s column, not part of its name.
+		l.split = slices.DeleteFunc(slices.Clone(l.split), func(k string) bool { return k == "rate" })
+	}
 	run := func(f func(r *result.Run) string) func(entry) string {
 		return func(e entry) string { return f(e.run) }
 	}
@@ -214,7 +219,7 @@ func pgColumns(l labeler, es []entry) []column {
 		{"query mode", run(func(r *result.Run) string { return r.Params["query_mode"] })},
 		{"server", run(func(r *result.Run) string { return strings.TrimPrefix(r.Server, "PostgreSQL ") })},
 	}
-	if slices.ContainsFunc(es, func(e entry) bool { return e.run.Verdict != nil }) {
+	if steps {
 		cols = append(cols, column{"step", run(func(r *result.Run) string { return stepCells(r)[0] })},
 			column{"verdict", run(func(r *result.Run) string { return stepCells(r)[1] })})
 	}
