@@ -220,11 +220,15 @@ func newStudyCompareCmd(env Env) *cobra.Command {
 }
 
 // reportStudy renders a study's result document for dbmeter report; ok is
-// false when path is not one.
-func reportStudy(env Env, path, html, md, csv string) (ok bool, err error) {
+// false when the first file is not one.
+func reportStudy(env Env, args []string, html, md, csv string) (ok bool, err error) {
+	path := args[0]
 	data, err := os.ReadFile(path)
 	if err != nil || !study.IsDocument(data) {
 		return false, nil
+	}
+	if len(args) > 1 {
+		return true, usagef("%s is a study's result document: report renders one at a time (compare two with dbmeter study compare)", path)
 	}
 	if csv != "" {
 		return true, usagef("%s is a study's result document: report renders it as text, --md or --html, not --csv", path)

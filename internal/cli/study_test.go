@@ -84,6 +84,10 @@ func TestStudyRunVerdicts(t *testing.T) {
 	if code != 0 || !strings.Contains(md, "| one worker makes more than 100,000 calls a second, each of 2 ms | does not hold |") {
 		t.Errorf("report --md: exit %d (%s):\n%s", code, stderr, md)
 	}
+	code, html, stderr := run(t, "report", out, "--html", "-")
+	if code != 0 || !strings.Contains(html, `<td class="doesnothold">does not hold</td>`) || !strings.Contains(html, "<td>here/published</td>") {
+		t.Errorf("report --html: exit %d (%s):\n%s", code, stderr, html)
+	}
 }
 
 // A study file's mistakes are printed one a line, each naming the file,
@@ -231,6 +235,7 @@ func TestStudyCompareMachine(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("study compare: exit %d, %s", code, stderr)
 	}
+	t.Log("\n" + out)
 	if !strings.Contains(out, "machine: step delay: ") || !(strings.Contains(out, "busy machine") || strings.Contains(out, "reference")) {
 		t.Errorf("study compare does not say the machine explains the difference:\n%s", out)
 	}

@@ -143,7 +143,11 @@ func measuredCell(t *Table, runs []*result.Run, stepNote, row, col string) (*Mea
 		}
 		for _, l := range []struct{ label, by string }{{row, t.Rows}, {col, t.Columns}} {
 			if strings.HasPrefix(t.Names[l.label], "#") && t.key(l.label, l.by, runs) == "" {
-				return nil, fmt.Sprintf("only %d %s in the runs (one server given?)", distinct(runs, l.by), l.by)
+				n := distinct(runs, l.by)
+				if n == 1 {
+					return nil, fmt.Sprintf("one server: the runs have one %s and this cell is the %s (give study run --dsn once per server)", l.by, t.Names[l.label])
+				}
+				return nil, fmt.Sprintf("the runs have %d %ss and this cell is the %s (give study run --dsn once per server)", n, l.by, t.Names[l.label])
 			}
 		}
 		return nil, "no run for this cell"

@@ -113,7 +113,7 @@ func WriteText(w io.Writer, v *View) {
 		}
 		tableGrid(tv).text(w)
 	}
-	fmt.Fprintf(w, "\nclaims:\n")
+	fmt.Fprintf(w, "\nclaims: %s\n", verdictCounts(v.Claims))
 	for _, c := range v.Claims {
 		fmt.Fprintf(w, "  [%s] %s: %s\n", c.Verdict, c.Claim.ID, oneLine(c.Claim.Text))
 		fmt.Fprintf(w, "      here: %s; on the published figures: %s\n", c.Reason, c.Published)
@@ -212,6 +212,22 @@ func WriteMarkdown(w io.Writer, v *View) {
 			fmt.Fprintf(w, "- %s\n", l)
 		}
 	}
+}
+
+// verdictCounts sums the claims up: "holds 2, does not hold 1, cannot be
+// checked here 3".
+func verdictCounts(cs []ClaimView) string {
+	n := map[string]int{}
+	for _, c := range cs {
+		n[c.Verdict]++
+	}
+	var parts []string
+	for _, v := range []string{Holds, DoesNotHold, CannotCheck} {
+		if n[v] > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", v, n[v]))
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

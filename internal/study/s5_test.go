@@ -52,6 +52,58 @@ func TestS5PublishedTables(t *testing.T) {
 	}
 }
 
+// TestS5TimeIsInverseThroughput checks the article's two tables of each
+// machine and mode against each other: every "time" is 1e9 / (throughput ×
+// C) ns, C the goroutines (40 on the HDD machine, 20 on the SSD one, 1 for
+// setmixed's writer), within the rounding of small integers. A mistyped
+// number in either table of a pair fails here, and the s5 file's reading
+// of "time" rests on it.
+func TestS5TimeIsInverseThroughput(t *testing.T) {
+	s, err := Load("s5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tables := map[string]*Table{}
+	for i := range s.Tables {
+		tables[s.Tables[i].ID] = &s.Tables[i]
+	}
+	row := func(tb *Table, label string) []*float64 {
+		for _, r := range tb.PublishedRows() {
+			if r.Label == label {
+				return r.Values
+			}
+		}
+		t.Fatalf("%s has no row %s", tb.ID, label)
+		return nil
+	}
+	for _, m := range []struct {
+		machine string
+		c       float64
+	}{{"hdd", 40}, {"ssd", 20}} {
+		for _, mode := range []string{"nofsync", "fsync"} {
+			tp, lat := tables[m.machine+"-"+mode+"-throughput"], tables[m.machine+"-"+mode+"-latency"]
+			for _, r := range tp.PublishedRows() {
+				c := m.c
+				if r.Label == "setmixed" {
+					c = 1
+				}
+				times := row(lat, r.Label)
+				for j, v := range r.Values {
+					if v == nil || *v <= 0 || times[j] == nil || *times[j] <= 0 {
+						continue
+					}
+					got := 1e9 / (*v * c) / *times[j]
+					// Times of a few ns are printed as integers: 3 for 3.8.
+					hi := 1.03 + 1 / *times[j]
+					if got < 0.98 || got > hi {
+						t.Errorf("%s %s %s: 1e9/(%s × %.0f) = %.1f ns, the time table prints %s", lat.ID, r.Label, tp.Header[j], show(v), c, 1e9/(*v*c), show(times[j]))
+					}
+				}
+			}
+		}
+	}
+}
+
 func show(v *float64) string {
 	if v == nil {
 		return "null"

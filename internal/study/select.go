@@ -62,6 +62,15 @@ var figures = map[string]figure{
 	// interval_cv is the spread of the run's progress intervals' operation
 	// counts (standard deviation over mean, %): how steady it was.
 	"interval_cv": {get: intervalCV, base: "%"},
+	// per_worker_ns is 1e9 / (throughput × workers): seed 004's "time"
+	// column, which its numbers show is derived from the throughput, not
+	// a latency (docs/studies.md).
+	"per_worker_ns": {get: func(r *result.Run) float64 {
+		if r.OpsPerS == 0 || r.Workers == 0 {
+			return math.NaN()
+		}
+		return 1e9 / (r.OpsPerS * float64(r.Workers))
+	}, base: "ns"},
 	// latency_cv is the spread of the operations' latencies (standard
 	// deviation over mean, %): how steady each operation's time was.
 	"latency_cv": {get: func(r *result.Run) float64 {

@@ -244,3 +244,22 @@ func TestCompareIntervals(t *testing.T) {
 		t.Errorf("geometric mean %.4f, want %.4f", c.GeoMean, want)
 	}
 }
+
+// Columns named #1, #2 are the servers in the order the runs met them: with
+// one server the second column's claims cannot be checked, saying so; with
+// two the ratio is checked.
+func TestServersByOrder(t *testing.T) {
+	text := strings.Replace(claimStudy, "    header: [x, y]\n", "    header: [x, y]\n    names: {x: \"#1\", y: \"#2\"}\n", 1)
+	s, err := Parse("c.yaml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := Evaluate(s, doc(map[string][]float64{"db1:5432/bench/pgx": {100}}))
+	if c := one.Claims[1]; c.Verdict != CannotCheck || !strings.Contains(c.Reason, "one server") {
+		t.Errorf("one server: %s (%s), want cannot be checked: one server", c.Verdict, c.Reason)
+	}
+	two := Evaluate(s, doc(map[string][]float64{"db1:5432/bench/pgx": {100}, "db2:5432/bench/pgx": {50}}))
+	if c := two.Claims[1]; c.Verdict == CannotCheck {
+		t.Errorf("two servers: %s (%s), want a verdict", c.Verdict, c.Reason)
+	}
+}

@@ -49,6 +49,12 @@ func (cmd Command) check(c Config) error {
 // run settings that contradict it are refused by name before runFlags can
 // refuse them in its own words.
 func (cmd Command) Resolve(warmup time.Duration, runFlags func() (load.Config, error), repeat int, params map[string]string) (Config, error) {
+	if b := cmd.Config.Batches; len(b) > 0 {
+		cmd.Config.Batch = b[0]
+		if len(b) == 1 {
+			cmd.Config.Batches = nil
+		}
+	}
 	c := cmd.Config
 	if c.Rows > 0 {
 		switch {
