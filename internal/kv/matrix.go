@@ -14,6 +14,7 @@ import (
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/plan"
 	"github.com/dbmeter/dbmeter/internal/result"
+	"github.com/dbmeter/dbmeter/internal/storage"
 )
 
 // Matrix runs every engine × operation × fsync mode. Each cell (one
@@ -34,6 +35,15 @@ type Matrix struct {
 	// Flags are recorded in every run's params, before the kv keys.
 	Flags map[string]string
 	YCSB  YCSBSpec
+	// IO, when set, reads what the kernel counted on the data's device
+	// for this process (a storage profile's cgroup): each cell records
+	// what its measured window did.
+	IO IOCounter
+}
+
+// IOCounter reads the IOs and bytes done on the data's device so far.
+type IOCounter interface {
+	Counters() (storage.Counters, error)
 }
 
 // Plan returns the matrix as a plan: one step per fsync mode × engine ×
@@ -161,9 +171,16 @@ func (m *Matrix) cell(ctx context.Context, e Engine, sync bool, op string, r pla
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", e.Name, err)
 	}
+	io0, err := m.ioCounters()
+	if err != nil {
+		return nil, err
+	}
 	runs, err = m.op(ctx, c, e.Name, op, cfg, m.params(e, knobs, sync), r)
 	if err != nil {
 		return runs, fmt.Errorf("%s %s: %w", e.Name, op, err)
+	}
+	if err := m.recordIO(runs, io0); err != nil {
+		return runs, err
 	}
 	after, err := c.state()
 	if err != nil {
@@ -287,6 +304,39 @@ func (m *Matrix) op(ctx context.Context, c *cellStore, engine, op string, cfg lo
 	return []result.Run{res.Fill(withWorkload(base, op), cfg, 0)}, nil
 }
 
+// ioCounters reads m.IO, or zero without one.
+func (m *Matrix) ioCounters() (storage.Counters, error) {
+	if m.IO == nil {
+		return storage.Counters{}, nil
+	}
+	c, err := m.IO.Counters()
+	if err != nil {
+		return c, fmt.Errorf("read the storage profile's IO counters: %w", err)
+	}
+	return c, nil
+}
+
+// recordIO adds to runs what the device did since the reading from:
+// the cell's whole window (the mixed pair's two runs share one).
+func (m *Matrix) recordIO(runs []result.Run, from storage.Counters) error {
+	if m.IO == nil {
+		return nil
+	}
+	now, err := m.ioCounters()
+	if err != nil {
+		return err
+	}
+	d := now.Sub(from)
+	x := FigureDeclarations()
+	for i := range runs {
+		x.Set(&runs[i], "device_read_ios", float64(d.ReadIOs))
+		x.Set(&runs[i], "device_write_ios", float64(d.WriteIOs))
+		x.Set(&runs[i], "device_read_bytes", float64(d.ReadBytes))
+		x.Set(&runs[i], "device_write_bytes", float64(d.WriteBytes))
+	}
+	return nil
+}
+
 func withWorkload(r result.Run, op string) result.Run {
 	r.Workload = op
 	return r
@@ -326,5 +376,11 @@ func FigureDeclarations() result.Declarations {
 		// cell the engine cannot run.
 		"hottest_1pct_share": result.Mean("share", "ops"),
 		"not_supported":      result.Max("flag"),
+		// Under a storage profile: the IOs and bytes the kernel counted on
+		// the data's device during the cell (its cgroup's counters).
+		"device_read_ios":    result.Sum("IOs"),
+		"device_write_ios":   result.Sum("IOs"),
+		"device_read_bytes":  result.Sum("bytes"),
+		"device_write_bytes": result.Sum("bytes"),
 	}
 }

@@ -71,8 +71,11 @@ func kvMode(w io.Writer, mode string, runs []result.Run, disk result.Disk) error
 	}
 	fmt.Fprintf(w, "kv  %s  ·  %s workers  ·  %s  ·  %s  ·  %s\n",
 		fsync, p["workers"], preload, kvSizes(p, rows), kvWindow(p, rows, repeat))
-	if mode == "true" {
+	if mode == "true" || disk.Storage != nil {
 		fmt.Fprintln(w, kvDiskLine(disk))
+	}
+	if line := storageLine(disk); line != "" {
+		fmt.Fprintln(w, line)
 	}
 
 	cell := func(op, e string, f func(r result.Run) string) string {

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/dbmeter/dbmeter/internal/result"
 )
 
 // Counters are the IOs and bytes the kernel counted for a group on its
@@ -201,4 +203,23 @@ func writeFile(path, value string) error {
 	}
 	_, err = f.WriteString(value)
 	return errors.Join(err, f.Close())
+}
+
+// Record is the group as the result document records it, with what was
+// placed in it and the probe (or why the probe failed).
+func (g *Group) Record(target string, pr ProbeResult, perr error) *result.Storage {
+	i := g.info
+	st := &result.Storage{
+		Profile: i.Profile.Name, Limits: i.Profile.String(), Source: i.Profile.Source,
+		Hierarchy: i.Hierarchy, Device: i.Device.Name + " " + i.Device.ID(), Cgroups: i.Cgroups,
+		Target: target, Unenforced: i.Unenforced,
+		Probe: &result.StorageProbe{Method: pr.Method, ReadIOPS: pr.ReadIOPS, WriteIOPS: pr.WriteIOPS, ReadOps: pr.ReadOps, WriteOps: pr.WriteOps},
+	}
+	if pr.Counted != nil {
+		st.Probe.CountedReadIOs, st.Probe.CountedWriteIOs = pr.Counted.ReadIOs, pr.Counted.WriteIOs
+	}
+	if perr != nil {
+		st.Probe.Error = perr.Error()
+	}
+	return st
 }

@@ -119,7 +119,7 @@ func TestApplyRefuses(t *testing.T) {
 func TestSweepRemovesDeadOnly(t *testing.T) {
 	l := realLayout(t)
 	dead := filepath.Join(l.Blkio, NamePrefix+"999999999-0badcafe") // above pid_max
-	live := filepath.Join(l.Memory, NamePrefix+"1-0badcafe")          // init never dies
+	live := filepath.Join(l.Memory, NamePrefix+"1-0badcafe")        // init never dies
 	for _, d := range []string{dead, live} {
 		if err := os.Mkdir(d, 0o755); err != nil {
 			t.Fatal(err)
