@@ -147,6 +147,7 @@ func (m *Matrix) cell(ctx context.Context, e Engine, sync bool, op string, r pla
 	// buffers): collected now, untimed, rather than in this cell's window.
 	runtime.GC()
 	o := Options{Dir: dir, Sync: sync, Params: m.Params[e.Name]}
+	rssReset := resetPeakRSS()
 	var c *cellStore
 	if e.Persistent() {
 		var from string
@@ -190,6 +191,8 @@ func (m *Matrix) cell(ctx context.Context, e Engine, sync bool, op string, r pla
 		before.record(&runs[i], "start")
 		after.record(&runs[i], "end")
 	}
+	recordSpace(runs, after, m.Spec)
+	recordRSS(runs, rssReset)
 	return runs, nil
 }
 
@@ -258,7 +261,9 @@ func (m *Matrix) op(ctx context.Context, c *cellStore, engine, op string, cfg lo
 		params["warmup"] = "0s"
 		run := res.Fill(result.Run{Family: "kv", Target: engine, Workload: op, Params: params, Repeat: r.N}, cfg, 0)
 		FigureDeclarations().Set(&run, "del_rounds", float64(rounds))
-		return []result.Run{run}, nil
+		runs := []result.Run{run}
+		recordWrites(runs, res, m.Spec)
+		return runs, nil
 	default:
 		return nil, errors.New("unknown operation") // CheckOps rules it out
 	}
@@ -291,6 +296,7 @@ func (m *Matrix) op(ctx context.Context, c *cellStore, engine, op string, cfg lo
 			}
 			runs = append(runs, run)
 		}
+		recordWrites(runs, res, m.Spec)
 		return runs, nil
 	case "batchset":
 		run := res.Fill(withWorkload(base, op), cfg, 0)
@@ -299,9 +305,13 @@ func (m *Matrix) op(ctx context.Context, c *cellStore, engine, op string, cfg lo
 		if run.Rows > 0 {
 			x.Set(&run, "ns_per_key", run.Latency.Mean/float64(m.Spec.Batch))
 		}
-		return []result.Run{run}, nil
+		runs := []result.Run{run}
+		recordWrites(runs, res, m.Spec)
+		return runs, nil
 	}
-	return []result.Run{res.Fill(withWorkload(base, op), cfg, 0)}, nil
+	runs := []result.Run{res.Fill(withWorkload(base, op), cfg, 0)}
+	recordWrites(runs, res, m.Spec)
+	return runs, nil
 }
 
 // ioCounters reads m.IO, or zero without one.
@@ -382,5 +392,13 @@ func FigureDeclarations() result.Declarations {
 		"device_write_ios":   result.Sum("IOs"),
 		"device_read_bytes":  result.Sum("bytes"),
 		"device_write_bytes": result.Sum("bytes"),
+		// What the cell cost the storage and memory (costs.go).
+		"user_write_bytes":       result.Sum("bytes"),
+		"io_write_bytes":         result.Sum("bytes"),
+		"write_amp":              result.Mean("ratio", "user_write_bytes"),
+		"space_amp":              result.Max("ratio"),
+		"peak_rss_bytes":         result.Max("bytes"),
+		"stall_intervals":        result.Sum("intervals"),
+		"slowest_interval_share": result.Min("share"),
 	}
 }

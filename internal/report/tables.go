@@ -131,12 +131,13 @@ func kvMatrices(l labeler, es []entry) []Grid {
 	if note != "" {
 		opsNote = note + "; " + opsNote
 	}
-	return []Grid{
+	grids := []Grid{
 		{Title: "kv throughput (ops/s; batchset: batches/s)", Header: header, Rows: ops, Note: opsNote, Labels: 1},
 		{Title: "kv latency, p50", Header: header, Rows: cell(func(r *result.Run) float64 { return float64(r.Latency.P50) }, ns, false), Note: note, Labels: 1},
 		{Title: "kv latency, mean", Header: header, Rows: cell(func(r *result.Run) float64 { return r.Latency.Mean }, ns, false), Note: note, Labels: 1},
 		{Title: "kv latency, p99", Header: header, Rows: cell(func(r *result.Run) float64 { return float64(r.Latency.P99) }, ns, false), Note: note, Labels: 1},
 	}
+	return append(grids, kvCostGrids(l, es, header, rows, cols)...)
 }
 
 func maxRepeat(es []entry) int {
