@@ -77,6 +77,12 @@ type Sink interface {
 	AddCapacity(c result.Capacity)
 }
 
+// Rounds is a Sink that is told when an interleaved plan starts its round
+// n (n ≥ 2), between the rounds: the sink takes the machine reference.
+type Rounds interface {
+	BetweenRounds(n int)
+}
+
 // Execute runs every step Repeat times, in order, until ctx is cancelled.
 // Every run a step returns reaches sink, even from a failed step. The error
 // joins the steps' errors; cancellation is not an error (the runs say they
@@ -98,6 +104,9 @@ func Execute(ctx context.Context, p Plan, sink Sink) error {
 	for _, at := range p.order() {
 		if failed[at.step] || ctx.Err() != nil {
 			continue
+		}
+		if r, ok := sink.(Rounds); ok && p.Interleave && at.step == 0 && at.n > 1 {
+			r.BetweenRounds(at.n)
 		}
 		st := p.Steps[at.step]
 		runs, err := st.Run(ctx, repOf(p, st, sink)(at.n))

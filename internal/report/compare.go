@@ -105,6 +105,7 @@ func Compare(w io.Writer, base, new Source, knobs ...string) error {
 	vary := varyingParams(append(slices.Clone(bg), ng...))
 	matched := map[string]bool{}
 	var untouched []string
+	var speedups []float64 // each group's throughput, new over base
 	for _, b := range bg {
 		n, ok := nidx[b.key]
 		if !ok {
@@ -119,7 +120,9 @@ func Compare(w io.Writer, base, new Source, knobs ...string) error {
 		if err := compareGroup(w, b, n, vary, knobs); err != nil {
 			return err
 		}
+		speedups = append(speedups, throughputRatio(b.runs, n.runs)...)
 	}
+	machineCauses(w, base.Doc, new.Doc, speedups)
 	var only []string
 	for _, g := range bg {
 		if !matched[g.key] {

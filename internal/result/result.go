@@ -30,6 +30,9 @@ type Document struct {
 	// Capacity holds the answers of --find-max-rate searches, one per
 	// configuration searched.
 	Capacity []Capacity `json:"capacity,omitempty"`
+	// Machine is how busy the machine was during the invocation, and its
+	// reference measurements; nil in documents from before it was kept.
+	Machine *Machine `json:"machine,omitempty"`
 }
 
 // Capacity is the highest open-loop rate one configuration sustained under

@@ -73,6 +73,8 @@ type Sink struct {
 	hlogFile *os.File
 	// checkpointFailed: a checkpoint's error has been said already.
 	checkpointFailed bool
+	// machine watches how busy the machine is, and takes its reference.
+	machine *sysinfo.Monitor
 }
 
 // Open opens the outputs of one invocation of family's command, before any
@@ -128,7 +130,33 @@ func Open(pio IO, family string, flags Options, diskPath string, secrets ...stri
 		Command:   redact.Scrub(strings.Join(redact.Args(append([]string{"dbmeter"}, pio.Args...)), " "), secrets...),
 		Runs:      []result.Run{},
 	}
+	s.machine = sysinfo.Watch(machineInterval)
+	s.machine.Reference("start")
 	return s, nil
+}
+
+// machineInterval is how often the machine's state is sampled.
+const machineInterval = time.Second
+
+// BetweenRounds takes the machine reference before round n of a plan
+// that runs in rounds (plan.Rounds).
+func (s *Sink) BetweenRounds(n int) {
+	if s.machine != nil {
+		s.machine.Reference(fmt.Sprintf("round %d", n))
+	}
+}
+
+// stopMachine takes the reference a last time and puts what the watch saw
+// in the document.
+func (s *Sink) stopMachine(reference bool) {
+	if s.machine == nil {
+		return
+	}
+	if reference {
+		s.machine.Reference("end")
+	}
+	s.doc.Machine = s.machine.Stop()
+	s.machine = nil
 }
 
 // maxSample bounds a kept error message: a server may quote a whole
@@ -212,6 +240,7 @@ func (s *Sink) Finish(ctx context.Context) error {
 	if ctx.Err() != nil {
 		s.doc.Interrupted = true
 	}
+	s.stopMachine(ctx.Err() == nil)
 	var errs []error
 	if err := s.closeHDRLog(); err != nil {
 		errs = append(errs, fmt.Errorf("write %s: %w", s.flags.HDRLog, err))
@@ -264,6 +293,7 @@ func (s *Sink) sourceName() string {
 func (s *Sink) Abort() {
 	s.endLine()
 	s.stopMetrics()
+	s.stopMachine(false)
 	for _, o := range s.files {
 		o.f.Close()
 		os.Remove(o.path)
