@@ -43,13 +43,15 @@ var figures = []figure{
 // group is the repetitions of one family/target/workload/params.
 type group struct {
 	key  string
+	doc  *result.Document // the document that declares the runs' settings
 	runs []*result.Run
 }
 
-// matchKey identifies what a run measured, leaving out IgnoredParams and
-// the knobs compared (vary), with the --param list that set them.
-func matchKey(r *result.Run, vary []string) string {
-	p := defining(r)
+// matchKey identifies what a run of doc measured: its defining params
+// (result.Document.Defining), but for the knobs compared (vary) and the
+// --param list that set them.
+func matchKey(doc *result.Document, r *result.Run, vary []string) string {
+	p := defining(doc, r)
 	if len(vary) > 0 {
 		delete(p, "param")
 		for _, k := range vary {
@@ -73,12 +75,12 @@ func groups(doc *result.Document, vary []string) []group {
 	idx := map[string]int{}
 	for i := range doc.Runs {
 		r := &doc.Runs[i]
-		k := matchKey(r, vary)
+		k := matchKey(doc, r, vary)
 		j, ok := idx[k]
 		if !ok {
 			j = len(out)
 			idx[k] = j
-			out = append(out, group{key: k})
+			out = append(out, group{key: k, doc: doc})
 		}
 		out[j].runs = append(out[j].runs, r)
 	}
@@ -169,7 +171,7 @@ func groupName(g group, vary []string) string {
 func varyingParams(gs []group) []string {
 	vals := map[string]map[string]bool{}
 	for _, g := range gs {
-		for k, v := range defining(g.runs[0]) {
+		for k, v := range defining(g.doc, g.runs[0]) {
 			if vals[k] == nil {
 				vals[k] = map[string]bool{}
 			}
@@ -322,7 +324,7 @@ func GoBench(w io.Writer, srcs []Source) error {
 			if r.Ops == 0 || r.DurationS <= 0 {
 				continue
 			}
-			conf := defining(r)
+			conf := defining(d, r)
 			conf["family"] = r.Family
 			conf["mode"] = r.Mode
 			for _, k := range sortedKeys(cur) {
