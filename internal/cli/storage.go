@@ -73,9 +73,28 @@ func applyStorage(ctx context.Context, stderr io.Writer, p *storage.Profile, dat
 	if self {
 		pr, perr = storage.Probe(ctx, dataDir, storageProbeTime, g)
 	} else {
-		perr = errors.New("not run: the probe runs in dbmeter's process, which is not in the server's cgroup")
+		pr, perr = probeBeside(ctx, g)
 	}
 	return &storageGroup{g: g, rec: g.Record(target, pr, perr)}, nil
+}
+
+// probeBeside probes a server's group from dbmeter, moved in for the
+// probe and back out, in a temporary directory of its own on the same
+// device: dbmeter writes nothing into the server's data directory.
+func probeBeside(ctx context.Context, g *storage.Group) (storage.ProbeResult, error) {
+	dir, err := os.MkdirTemp("", "dbmeter-storage-probe-")
+	if err != nil {
+		return storage.ProbeResult{}, err
+	}
+	defer os.RemoveAll(dir)
+	if d, err := storage.DeviceOf(dir, "/sys"); err != nil || d != g.Info().Device {
+		return storage.ProbeResult{}, fmt.Errorf("not run: dbmeter's temporary directory %s is not on the server's device %s", dir, g.Info().Device.Name)
+	}
+	if err := g.Add(os.Getpid()); err != nil {
+		return storage.ProbeResult{}, err
+	}
+	pr, err := storage.Probe(ctx, dir, storageProbeTime, g)
+	return pr, errors.Join(err, g.Release(os.Getpid()))
 }
 
 // remove removes dbmeter's cgroup, the processes in it moved back.

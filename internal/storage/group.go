@@ -117,6 +117,21 @@ func (g *Group) Add(pid int) error {
 	return nil
 }
 
+// Release moves process pid, added before, back to where it came from.
+func (g *Group) Release(pid int) error {
+	for ctrl, dir := range g.dirs {
+		to, ok := g.origins[pid][ctrl]
+		if !ok {
+			to = filepath.Dir(dir)
+		}
+		if err := writeFile(filepath.Join(to, "cgroup.procs"), strconv.Itoa(pid)); err != nil {
+			return fmt.Errorf("move process %d back to %s: %w", pid, to, err)
+		}
+	}
+	delete(g.origins, pid)
+	return nil
+}
+
 // Counters reads what the kernel counted for the group on its device.
 func (g *Group) Counters() (Counters, error) { return g.b.counters(g.dirs, g.info.Device) }
 
