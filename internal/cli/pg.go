@@ -214,10 +214,12 @@ func runPG(ctx context.Context, env Env, f *pgFlags, args []string) (runErr erro
 	if err != nil {
 		return err
 	}
+	pl := f.Plan(p)
 	if sg != nil {
 		s.Doc().Env.Disk.Storage = sg.rec
+		pl = sg.counted(pl)
 	}
-	return usage.Spell(scrubbed(s.Execute(ctx, f.Plan(p)), p.Secrets), spelled)
+	return usage.Spell(scrubbed(s.Execute(ctx, pl), p.Secrets), spelled)
 }
 
 // spellingWriter spells the fields a family names in the lines it prints.

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dbmeter/dbmeter/internal/plan"
 	"github.com/dbmeter/dbmeter/internal/result"
 	"github.com/dbmeter/dbmeter/internal/storage"
 	"github.com/dbmeter/dbmeter/internal/usage"
@@ -95,6 +96,24 @@ func probeBeside(ctx context.Context, g *storage.Group) (storage.ProbeResult, er
 	}
 	pr, err := storage.Probe(ctx, dir, storageProbeTime, g)
 	return pr, errors.Join(err, g.Release(os.Getpid()))
+}
+
+// counted has every step of p record what the device did for the group
+// during its runs.
+func (s *storageGroup) counted(p plan.Plan) plan.Plan {
+	for i := range p.Steps {
+		run := p.Steps[i].Run
+		p.Steps[i].Run = func(ctx context.Context, r plan.Rep) ([]result.Run, error) {
+			before, cerr := s.g.Counters()
+			runs, err := run(ctx, r)
+			after, aerr := s.g.Counters()
+			if cerr == nil && aerr == nil {
+				storage.RecordIO(runs, after.Sub(before))
+			}
+			return runs, errors.Join(err, cerr, aerr)
+		}
+	}
+	return p
 }
 
 // remove removes dbmeter's cgroup, the processes in it moved back.

@@ -336,14 +336,7 @@ func (m *Matrix) recordIO(runs []result.Run, from storage.Counters) error {
 	if err != nil {
 		return err
 	}
-	d := now.Sub(from)
-	x := FigureDeclarations()
-	for i := range runs {
-		x.Set(&runs[i], "device_read_ios", float64(d.ReadIOs))
-		x.Set(&runs[i], "device_write_ios", float64(d.WriteIOs))
-		x.Set(&runs[i], "device_read_bytes", float64(d.ReadBytes))
-		x.Set(&runs[i], "device_write_bytes", float64(d.WriteBytes))
-	}
+	storage.RecordIO(runs, now.Sub(from))
 	return nil
 }
 
@@ -369,8 +362,15 @@ func (m *Matrix) params(e Engine, knobs map[string]string, sync bool) map[string
 }
 
 // FigureDeclarations declares the extra figures a kv run writes, with how
-// the shards of one test would merge them.
+// the shards of one test would merge them; under a storage profile, also
+// the device IOs its cgroup counted (storage.FigureDeclarations).
 func FigureDeclarations() result.Declarations {
+	d := kvFigures()
+	maps.Copy(d, storage.FigureDeclarations())
+	return d
+}
+
+func kvFigures() result.Declarations {
 	return result.Declarations{
 		"keys_s":     result.Sum("keys/s"),
 		"ns_per_key": result.Mean("ns", "ops"),
@@ -386,12 +386,6 @@ func FigureDeclarations() result.Declarations {
 		// cell the engine cannot run.
 		"hottest_1pct_share": result.Mean("share", "ops"),
 		"not_supported":      result.Max("flag"),
-		// Under a storage profile: the IOs and bytes the kernel counted on
-		// the data's device during the cell (its cgroup's counters).
-		"device_read_ios":    result.Sum("IOs"),
-		"device_write_ios":   result.Sum("IOs"),
-		"device_read_bytes":  result.Sum("bytes"),
-		"device_write_bytes": result.Sum("bytes"),
 		// What the cell cost the storage and memory (costs.go).
 		"user_write_bytes":       result.Sum("bytes"),
 		"io_write_bytes":         result.Sum("bytes"),
