@@ -205,7 +205,7 @@ func runPG(ctx context.Context, env Env, f *pgFlags, args []string) (runErr erro
 		if err != nil {
 			return err
 		}
-		if sg, err = applyPGStorage(ctx, env.Stderr, prof, f.storageServer, env.Getenv, eps); err != nil {
+		if sg, err = applyPGStorage(ctx, env.Stderr, prof, f.storageServer, eps); err != nil {
 			return err
 		}
 		defer func() { runErr = errors.Join(runErr, sg.remove()) }()

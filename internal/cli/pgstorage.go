@@ -27,10 +27,10 @@ type pgCluster struct {
 
 // findPGCluster finds the cluster a storage profile applies to: the one
 // named (a data directory or a postmaster PID), else the project's
-// dev-services cluster (its state file). It refuses, in one line, a
+// dev-services cluster the run connects to. It refuses, in one line, a
 // server it cannot place: none named and no dev-services, or one that is
 // not the server the run connects to (another port, another host).
-func findPGCluster(named string, getenv func(string) string, endpoint string) (pgCluster, error) {
+func findPGCluster(named, endpoint string) (pgCluster, error) {
 	dir := named
 	if pid, err := strconv.Atoi(named); err == nil {
 		d, err := os.Readlink(fmt.Sprintf("/proc/%d/cwd", pid)) // a postmaster runs in its data directory
@@ -38,16 +38,6 @@ func findPGCluster(named string, getenv func(string) string, endpoint string) (p
 			return pgCluster{}, usagef("--storage-server %d: no such process to read its data directory from: %v", pid, errors.Unwrap(err))
 		}
 		dir = d
-	}
-	if dir == "" {
-		dir = devServicesPGData(getenv)
-		if dir == "" {
-			return pgCluster{}, usagef("--storage-profile needs a PostgreSQL server on this machine that dbmeter may place in a cgroup: name it with --storage-server DATADIR|POSTMASTER_PID, or run the project's dev-services")
-		}
-	}
-	c, err := readPostmasterPID(dir)
-	if err != nil {
-		return pgCluster{}, usagef("--storage-server: %v", err)
 	}
 	host, port, err := net.SplitHostPort(endpoint)
 	if err != nil {
@@ -57,30 +47,54 @@ func findPGCluster(named string, getenv func(string) string, endpoint string) (p
 	if !localHost(host) {
 		return pgCluster{}, usagef("--storage-profile: the server %s is not on this machine: a remote server cannot be placed in a cgroup", endpoint)
 	}
+	if dir == "" {
+		dir = devServicesPGData(port)
+		if dir == "" {
+			return pgCluster{}, usagef("--storage-profile: the server %s is not the project's dev-services cluster: name the cluster to place in a cgroup with --storage-server DATADIR|POSTMASTER_PID", endpoint)
+		}
+	}
+	c, err := readPostmasterPID(dir)
+	if err != nil {
+		return pgCluster{}, usagef("--storage-server: %v", err)
+	}
 	if port != c.port {
 		return pgCluster{}, usagef("--storage-profile: the run connects to %s, but the cluster in %s listens on port %s: name the cluster the run uses with --storage-server", endpoint, c.dataDir, c.port)
 	}
 	return c, nil
 }
 
-// devServicesPGData is the data directory of the dev-services cluster its
-// state file records, or "".
-func devServicesPGData(getenv func(string) string) string {
-	state := getenv("DBMETER_SERVICES_STATE")
-	if state == "" {
-		state = "/tmp/dbmeter-services.state"
-	}
-	b, err := os.ReadFile(state)
-	if err != nil {
-		return ""
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if d, ok := strings.CutPrefix(line, "DIR="); ok && d != "" {
-			return filepath.Join(d, "pg", "data")
+// devServicesPGData is the data directory of the project's dev-services
+// cluster listening on port, or "": a postmaster on this machine (a
+// "postgres" process whose data directory's postmaster.pid names it) with
+// that port, in a directory dev-services marked as its own.
+func devServicesPGData(port string) string {
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if comm, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "comm")); strings.TrimSpace(string(comm)) != "postgres" {
+			continue
+		}
+		dir, err := os.Readlink(filepath.Join("/proc", e.Name(), "cwd"))
+		if err != nil {
+			continue
+		}
+		c, err := readPostmasterPID(dir)
+		if err != nil || c.pid != pid || c.port != port {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(dir, "..", "..", devServicesMarker)); err == nil {
+			return dir
 		}
 	}
 	return ""
 }
+
+// devServicesMarker is the file scripts/dev-services.sh leaves in the
+// directory it made, beside pg/data.
+const devServicesMarker = ".dbmeter-services"
 
 // readPostmasterPID reads a running cluster's postmaster.pid: its PID
 // (line 1) and port (line 4).
@@ -158,11 +172,11 @@ func evictPageCache(dir string) error {
 // applyPGStorage places the cluster the run connects to under profile p:
 // its postmaster and every process it forked, and the ones it forks
 // later, which start in its cgroup.
-func applyPGStorage(ctx context.Context, stderr io.Writer, p *storage.Profile, named string, getenv func(string) string, endpoints []string) (*storageGroup, error) {
+func applyPGStorage(ctx context.Context, stderr io.Writer, p *storage.Profile, named string, endpoints []string) (*storageGroup, error) {
 	if len(endpoints) != 1 {
 		return nil, usagef("--storage-profile applies to one server at a time: give one --dsn")
 	}
-	c, err := findPGCluster(named, getenv, endpoints[0])
+	c, err := findPGCluster(named, endpoints[0])
 	if err != nil {
 		return nil, err
 	}
