@@ -264,3 +264,27 @@ func pgTable(l labeler, es []entry) Grid {
 	}
 	return columnsGrid("pg: transactions per second and latency", labels, cols, es)
 }
+
+// pgGrid is pg's variant table: one row per server × driver × -c × -j,
+// its repetitions pooled, with what a pgbench user reads first beside the
+// figures (query mode, server version, clients and threads); a swept knob
+// is a column. A capacity search's steps are pgTable's, one row each.
+func pgGrid(l labeler, es []entry) Grid {
+	lead := []vcolumn{
+		paramCol("query mode", "query_mode"),
+		{"server", func(v variant, _ *marks) string { return strings.TrimPrefix(v.first.run.Server, "PostgreSQL ") }},
+		paramCol("clients", "client"), paramCol("jobs", "jobs"),
+	}
+	open := slices.ContainsFunc(es, func(e entry) bool { return e.run.Mode == "open" })
+	if open {
+		lead = append(lead, vcolumn{"rate/s", func(v variant, _ *marks) string { return requestedRate(v.first.run) }})
+	}
+	figs := []vcolumn{throughputCol("tps", func(r *result.Run) float64 { return r.OpsPerS }, func(v float64) string { return fmt.Sprintf("%.1f", v) })}
+	figs = append(figs, latencyCols()...)
+	figs = append(figs, errorsCol("failed"))
+	if open {
+		figs = append(figs, vcolumn{"dropped", func(v variant, _ *marks) string { return strconv.FormatInt(v.pooled.Dropped, 10) }})
+	}
+	figs = append(figs, vcolumn{"cpu/tx", func(v variant, _ *marks) string { return nanos(cpuPerOp(v)) }}, repsCol())
+	return variantGrid("pg: transactions per second and latency", l, es, lead, []string{"query_mode", "client", "jobs", "rate"}, figs)
+}
