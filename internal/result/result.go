@@ -58,8 +58,11 @@ type Capacity struct {
 	// latency, errors or drops), "max-in-flight" (the operations dbmeter
 	// may keep in flight), "client" (dbmeter itself was saturated), or
 	// "none" (no rate met the objective).
-	Limit    string   `json:"limit"`
-	Warnings []string `json:"warnings,omitempty"`
+	Limit string `json:"limit"`
+	// ContradictedRates are the rates whose steps disagreed: a step
+	// failed and its retry passed (a third decided).
+	ContradictedRates []float64 `json:"contradicted_rates,omitempty"`
+	Warnings          []string  `json:"warnings,omitempty"`
 }
 
 // Tool identifies the dbmeter build that wrote the document.
