@@ -27,7 +27,7 @@ func chQueryTable(w io.Writer, runs []result.Run) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	head := []string{"client", "workload"}
 	head = append(head, knobs...)
-	head = append(head, "mode", "rate/s", "achieved/s", "rep", "p50", "p90", "p99", "p99.9", "max", "errors", "dropped", "conns", "decode/row")
+	head = append(head, "mode", "rate/s", "achieved/s", "rep", "p50", "p90", "p99", "lag p99", "p99.9", "max", "errors", "dropped", "conns", "decode/row")
 	ext := anyExternal(runs)
 	if ext {
 		head = append(head, strings.Split(strings.TrimSuffix(externalHead, "\t"), "\t")...)
@@ -44,7 +44,7 @@ func chQueryTable(w io.Writer, runs []result.Run) error {
 		}
 		l := r.Latency
 		row = append(row, r.Mode, rate, extraRate(r), fmt.Sprint(r.Repeat),
-			Nanos(l.P50), Nanos(l.P90), Nanos(l.P99), Nanos(l.P999), Nanos(l.Max),
+			Nanos(l.P50), Nanos(l.P90), Nanos(l.P99), lagCell(&r), Nanos(l.P999), Nanos(l.Max),
 			fmt.Sprint(r.Errors), fmt.Sprint(r.Dropped), extraCount(r, "conns_opened"), extraNanos(r, "decode_ns_per_row"))
 		line := strings.Join(row, "\t") + "\t"
 		if ext {

@@ -190,7 +190,7 @@ func runTable(title string, l labeler, es []entry) Grid {
 	t := Grid{
 		Labels: 3,
 		Title:  title,
-		Header: []string{"target", "workload", "mode", "workers", "rate/s", "rep", "ops/s", "p50", "p90", "p99", "p99.9", "max", "mean", "errors", "dropped"},
+		Header: []string{"target", "workload", "mode", "workers", "rate/s", "rep", "ops/s", "p50", "p90", "p99", "lag p99", "p99.9", "max", "mean", "errors", "dropped"},
 	}
 	steps := slices.ContainsFunc(es, func(e entry) bool { return e.run.Verdict != nil })
 	if steps {
@@ -207,7 +207,7 @@ func runTable(title string, l labeler, es []entry) Grid {
 		lat := r.Latency
 		row := []string{
 			l.target(e), r.Workload, r.Mode, strconv.Itoa(r.Workers), rate, strconv.Itoa(r.Repeat), Count(r.OpsPerS),
-			Nanos(lat.P50), Nanos(lat.P90), Nanos(lat.P99), Nanos(lat.P999), Nanos(lat.Max), nanos(lat.Mean),
+			Nanos(lat.P50), Nanos(lat.P90), Nanos(lat.P99), lagCell(r), Nanos(lat.P999), Nanos(lat.Max), nanos(lat.Mean),
 			strconv.FormatInt(r.Errors, 10), strconv.FormatInt(r.Dropped, 10),
 		}
 		if steps {
@@ -268,6 +268,9 @@ func Notes(doc *result.Document) []string {
 		}
 		if r.Interrupted {
 			lines = append(lines, name+": interrupted, partial result")
+		}
+		if l := lagNote(&r); l != "" {
+			lines = append(lines, name+": "+l)
 		}
 		if r.Verdict != nil && !r.Verdict.Pass {
 			// The step table says why the step failed; its drops and

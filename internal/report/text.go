@@ -78,16 +78,16 @@ func runsOf(runs []result.Run, family string) []result.Run {
 // Generic is the table for any family: one row per run.
 func Generic(w io.Writer, runs []result.Run) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "family\ttarget\tworkload\tmode\tworkers\trate/s\trep\tops/s\tp50\tp90\tp99\tp99.9\tmax\tmean\terrors\tdropped\t")
+	fmt.Fprintln(tw, "family\ttarget\tworkload\tmode\tworkers\trate/s\trep\tops/s\tp50\tp90\tp99\tlag p99\tp99.9\tmax\tmean\terrors\tdropped\t")
 	for _, r := range runs {
 		rate := "-"
 		if r.Mode == "open" {
 			rate = Count(r.Rate)
 		}
 		l := r.Latency
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t\n",
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t\n",
 			r.Family, r.Target, r.Workload, r.Mode, r.Workers, rate, r.Repeat, Count(r.OpsPerS),
-			Nanos(l.P50), Nanos(l.P90), Nanos(l.P99), Nanos(l.P999), Nanos(l.Max), nanos(l.Mean), r.Errors, r.Dropped)
+			Nanos(l.P50), Nanos(l.P90), Nanos(l.P99), lagCell(&r), Nanos(l.P999), Nanos(l.Max), nanos(l.Mean), r.Errors, r.Dropped)
 	}
 	return tw.Flush()
 }
