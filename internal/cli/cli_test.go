@@ -240,7 +240,9 @@ func TestSearchPrintsUnderQuiet(t *testing.T) {
 	t.Parallel()
 	code, stdout, stderr := run(t, "null", "--delay", "2ms", "--max-in-flight", "4", "--warmup", "0",
 		"--find-max-rate", "--slo", "p99<50ms", "--step-duration", "200ms", "--quiet")
-	if code != exitOK || !strings.Contains(stdout, "step      1") || !strings.Contains(stdout, "capacity null/noop: ") {
+	// On a machine too busy for even the first rate the search fails
+	// (exit 1), and prints its steps and answer all the same.
+	if (code != exitOK && code != exitFailed) || !strings.Contains(stdout, "step      1") || !strings.Contains(stdout, "capacity null/noop: ") {
 		t.Errorf("exit %d, stdout %q, stderr %q; want the steps and the capacity line", code, stdout, stderr)
 	}
 }

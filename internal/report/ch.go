@@ -65,7 +65,7 @@ func chInsertTable(w io.Writer, runs []result.Run) error {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%d\t%s\t%.1f\t%s\t%s\t%s\t%s\t%s\t%.2f\t%.1f\t%s\t%s\t%d\t",
 			r.Target, orDash(r.Server), r.Workers, orDash(r.Params["batch"]), orDash(r.Params["blocks-per-insert"]), r.Repeat,
 			Count(r.RowsPerS), r.BytesPerS/1e6, Nanos(r.Latency.P50), Nanos(r.Latency.P99),
-			Nanos(r.Phases["build"].P50), Nanos(r.Phases["send"].P50), share,
+			phase(&r, "build"), phase(&r, "send"), share,
 			r.Extra["client_cpu_us_per_row"], r.Extra["allocs_per_row"], Count(float64(r.Rows)), counted, r.Errors)
 		if ext {
 			fmt.Fprint(tw, externalCells(r))
@@ -78,7 +78,7 @@ func chInsertTable(w io.Writer, runs []result.Run) error {
 // externalHead heads the columns of clients run as worker processes: the
 // worker's own timing of an operation, and the protocol's round trip
 // beside it (docs/worker-protocol.md).
-const externalHead = "client p50\trtt p50\trtt p99\t"
+const externalHead = "client p50\trtt p50\trtt p99\tworkers cpu/op\t"
 
 func anyExternal(runs []result.Run) bool {
 	for _, r := range runs {
@@ -92,13 +92,14 @@ func anyExternal(runs []result.Run) bool {
 // externalCells are a run's externalHead columns; dashes for a Go client.
 func externalCells(r result.Run) string {
 	if r.External == nil {
-		return "-\t-\t-\t"
+		return "-\t-\t-\t-\t"
 	}
 	client := "-"
 	if ph, ok := r.Phases["client"]; ok && ph.Count > 0 {
 		client = Nanos(ph.P50)
 	}
-	return client + "\t" + Nanos(r.External.RTT.P50) + "\t" + Nanos(r.External.RTT.P99) + "\t"
+	workers := nanos(r.Client.WorkersCPUNsPerOp)
+	return client + "\t" + Nanos(r.External.RTT.P50) + "\t" + Nanos(r.External.RTT.P99) + "\t" + workers + "\t"
 }
 
 func orDash(s string) string {

@@ -165,7 +165,8 @@ func insertTable(l labeler, es []entry) Grid {
 		}
 		cpuRow := "-"
 		if r.Rows > 0 {
-			cpuRow = nanos(r.Client.CPUNsPerOp * float64(r.Ops+r.Errors) / float64(r.Rows))
+			// dbmeter's CPU and its external workers': the client's.
+			cpuRow = nanos((r.Client.CPUNsPerOp + r.Client.WorkersCPUNsPerOp) * float64(r.Ops+r.Errors) / float64(r.Rows))
 		}
 		t.Rows = append(t.Rows, []string{
 			l.target(e), strconv.Itoa(r.Workers), strconv.Itoa(r.Repeat), Count(r.RowsPerS),

@@ -329,6 +329,11 @@ type Client struct {
 	// CPUUtil is CPU seconds over the CPU seconds available (wall time ×
 	// usable cores).
 	CPUUtil float64 `json:"cpu_util"`
+	// WorkersCPUS is the CPU (user and system) of the processes dbmeter
+	// started, over the same window: an external client's workers, whose
+	// CPU is the client's beside dbmeter's own (CPUS). Zero for Go clients.
+	WorkersCPUS       float64 `json:"workers_cpu_s,omitempty"`
+	WorkersCPUNsPerOp float64 `json:"workers_cpu_ns_per_op,omitempty"`
 }
 
 // LatencyOf summarises h. An empty histogram gives zeros.
