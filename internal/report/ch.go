@@ -53,7 +53,7 @@ func chInsertTable(w io.Writer, runs []result.Run) error {
 	for _, r := range runs {
 		build, send := r.Extra["build_s"], r.Extra["send_s"]
 		share := "-"
-		if build+send > 0 {
+		if build+send > 0 && r.External == nil {
 			share = fmt.Sprintf("%.0f%%", 100*build/(build+send))
 		}
 		counted := "ok"
@@ -65,7 +65,7 @@ func chInsertTable(w io.Writer, runs []result.Run) error {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%d\t%s\t%.1f\t%s\t%s\t%s\t%s\t%s\t%.2f\t%.1f\t%s\t%s\t%d\t",
 			r.Target, orDash(r.Server), r.Workers, orDash(r.Params["batch"]), orDash(r.Params["blocks-per-insert"]), r.Repeat,
 			Count(r.RowsPerS), r.BytesPerS/1e6, Nanos(r.Latency.P50), Nanos(r.Latency.P99),
-			phase(&r, "build"), phase(&r, "send"), share,
+			insertPhase(&r, "build"), insertPhase(&r, "send"), share,
 			r.Extra["client_cpu_us_per_row"], r.Extra["allocs_per_row"], Count(float64(r.Rows)), counted, r.Errors)
 		if ext {
 			fmt.Fprint(tw, externalCells(r))
@@ -107,4 +107,14 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// insertPhase is a Go client's build or send phase; "-" for an external
+// client, whose worker builds and sends its block inside one exchange
+// (client p50 is that).
+func insertPhase(r *result.Run, name string) string {
+	if r.External != nil {
+		return "-"
+	}
+	return phase(r, name)
 }

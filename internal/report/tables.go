@@ -171,7 +171,7 @@ func insertTable(l labeler, es []entry) Grid {
 		t.Rows = append(t.Rows, []string{
 			l.target(e), strconv.Itoa(r.Workers), strconv.Itoa(r.Repeat), Count(r.RowsPerS),
 			fmt.Sprintf("%.1f", r.BytesPerS/1e6), fmt.Sprintf("%.2f", r.OpsPerS),
-			Nanos(r.Latency.P50), Nanos(r.Latency.P99), phase(r, "build"), phase(r, "send"),
+			Nanos(r.Latency.P50), Nanos(r.Latency.P99), insertPhase(r, "build"), insertPhase(r, "send"),
 			cpuRow, perRow(r.Client.AllocsPerOp), strconv.FormatInt(r.Errors, 10),
 		})
 	}
