@@ -12,15 +12,25 @@ func newCompareCmd(env Env) *cobra.Command {
 	var format, out string
 	var vary []string
 	cmd := &cobra.Command{
-		Use:   "compare BASE.json NEW.json",
+		Use:   "compare BASE.json NEW.json | BASE.json... -- NEW.json...",
 		Short: "Compare two result documents figure by figure, with significance",
 		Long: `compare matches the runs of two result documents by family, target,
-workload and the params that define them (not --json, --seed, --repeat,
---progress, --duration and the like) and prints, per figure, the base and new
-medians, the change, and whether it is significant: a Mann-Whitney U test
-over the repetitions (--repeat), at alpha 0.05, as benchstat does. With too
-few repetitions to ever show a difference it says "~ (n too small)": it
-needs at least 4 repetitions on each side (--repeat 4).
+workload and the params that define them: not how long they ran (--duration,
+--repeat, --seed), not how they were observed (--json, --hdr-log, --progress,
+--no-disk-probe and the like), and not the lists that chose what ran
+(--engines, --ops, --driver, --clients, --dsn: runs of the engines both sides
+ran are compared, the others listed). Each figure is each side's repetitions
+pooled as the tables pool them, with the 95% confidence interval of the
+mean of its repetitions (the kv table's ±), the change, and whether it is
+significant: a Mann-Whitney U test over the repetitions (--repeat), at alpha
+0.05, as benchstat does. With too few repetitions to ever show a difference
+it says "~ (n too small)": it needs at least 4 repetitions on each side
+(--repeat 4). A figure whose interval is wider than itself is "not
+comparable", and so is one that is 0 in base.
+
+Several documents per side go either side of --: BASE1.json BASE2.json --
+NEW1.json NEW2.json. The runs of one test in a side's documents are its
+repetitions together.
 
 --vary KNOB compares two settings of a knob: runs whose params differ only
 in the named knobs (and the --param list that set them) match, and only the
@@ -32,6 +42,7 @@ benchstat (golang.org/x/perf/cmd/benchstat); it also takes a single file.`,
 		Example: `  dbmeter null --repeat 6 --json base.json
   dbmeter null --repeat 6 --json new.json
   dbmeter compare base.json new.json
+  dbmeter compare monday.json tuesday.json -- friday.json
 
   dbmeter kv --engines bbolt --repeat 6 --json base.json
   dbmeter kv --engines bbolt --repeat 6 --param bbolt.freelist_type=map --json map.json
@@ -46,13 +57,18 @@ benchstat (golang.org/x/perf/cmd/benchstat); it also takes a single file.`,
 	f.StringVarP(&out, "output", "o", "-", "write to this file instead of stdout")
 	f.StringArrayVar(&vary, "vary", nil, "a knob (a run param such as bbolt.freelist_type) whose settings to compare, repeatable")
 	cmd.Args = func(cmd *cobra.Command, args []string) error {
+		dash := cmd.ArgsLenAtDash()
 		switch {
 		case format != "text" && format != "gobench":
 			return usagef("unknown --format %q: want text or gobench", format)
-		case format == "text" && len(args) != 2:
-			return usagef("compare needs two result documents, BASE.json and NEW.json; got %d", len(args))
 		case format == "gobench" && len(args) == 0:
 			return usagef("compare --format gobench needs at least one result document")
+		case format == "text" && dash == 0:
+			return usagef("compare needs at least one base document before --")
+		case format == "text" && dash > 0 && dash == len(args):
+			return usagef("compare needs at least one new document after --")
+		case format == "text" && dash < 0 && len(args) != 2:
+			return usagef("compare needs two result documents, BASE.json and NEW.json, or several per side: BASE.json... -- NEW.json...; got %d", len(args))
 		}
 		return nil
 	}
@@ -65,7 +81,11 @@ benchstat (golang.org/x/perf/cmd/benchstat); it also takes a single file.`,
 			if format == "gobench" {
 				return report.GoBench(w, srcs)
 			}
-			return report.Compare(w, srcs[0], srcs[1], vary...)
+			split := cmd.ArgsLenAtDash()
+			if split < 0 {
+				split = 1
+			}
+			return report.CompareSides(w, srcs[:split], srcs[split:], vary...)
 		})
 	})
 	return cmd

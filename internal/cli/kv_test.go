@@ -50,7 +50,7 @@ func TestKVDefaults(t *testing.T) {
 				}
 				// Not the count of intervals: a process stalled past the
 				// window's end (a busy machine) gets its last ones as one.
-				if got := r.Params["progress"]; got != tt.progress {
+				if got, _ := doc.ProgressInterval(&r); got.String() != tt.progress {
 					t.Errorf("repetition %d: progress every %s, want %s", r.Repeat, got, tt.progress)
 				}
 			}

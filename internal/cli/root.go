@@ -12,7 +12,6 @@ import (
 
 	"github.com/dbmeter/dbmeter/internal/usage"
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 )
 
 // Env is the process state a command may use. Nothing else is global.
@@ -115,19 +114,4 @@ func runE(fn func(cmd *cobra.Command, args []string) error) func(*cobra.Command,
 		}
 		return runError{err}
 	}
-}
-
-// flagParams records every flag of fs, set or defaulted, for Run.Params.
-// Secrets are masked by the caller's redaction of the whole map.
-func flagParams(fs *pflag.FlagSet, skip ...string) map[string]string {
-	params := map[string]string{}
-	fs.VisitAll(func(f *pflag.Flag) {
-		for _, s := range skip {
-			if f.Name == s {
-				return
-			}
-		}
-		params[f.Name] = f.Value.String()
-	})
-	return params
 }

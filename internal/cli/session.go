@@ -8,9 +8,14 @@ import (
 
 // outputFlags say where the result goes besides the text table on stdout,
 // and where live metrics are served.
-type outputFlags struct{ o sink.Options }
+type outputFlags struct {
+	o sink.Options
+	// fs is the command's flag set, whose settings the document declares.
+	fs *pflag.FlagSet
+}
 
 func (f *outputFlags) bind(fs *pflag.FlagSet) {
+	f.fs = fs
 	o := &f.o
 	fs.StringVar(&o.JSON, "json", "", "write the result document to this file")
 	fs.BoolVar(&o.Quiet, "quiet", false, "do not print the result tables on stdout (a capacity search still prints its steps and answer)")
@@ -27,7 +32,11 @@ type session struct{ *sink.Sink }
 
 // newSession opens the outputs of one invocation of family's command.
 func newSession(env Env, family string, flags outputFlags, diskPath string, secrets ...string) (*session, error) {
-	s, err := sink.Open(sink.IO{Stdout: env.Stdout, Stderr: env.Stderr, Args: env.Args}, family, flags.o, diskPath, secrets...)
+	o := flags.o
+	if flags.fs != nil {
+		_, o.Observed, o.Settings = flagSettings(flags.fs)
+	}
+	s, err := sink.Open(sink.IO{Stdout: env.Stdout, Stderr: env.Stderr, Args: env.Args}, family, o, diskPath, secrets...)
 	if err != nil {
 		return nil, err
 	}

@@ -2,32 +2,29 @@ package merge
 
 import (
 	"fmt"
-	"slices"
 	"strings"
+
+	"github.com/dbmeter/dbmeter/internal/result"
 )
 
-// outputFlags are the flags that say where a shard wrote its results, not
-// what it measured: each shard writes its own --json, so they may differ.
-var outputFlags = []string{"--json", "--html", "--md", "--csv", "--hdr-log", "--metrics-addr", "--cpuprofile"}
-
-// testCommand is a shard's command without --shard and the output flags:
-// what every shard of one test has in common.
-func testCommand(cmd string) string {
-	words := strings.Fields(cmd)
+// testCommand is the command of doc, a shard's document, without the
+// flags that only observed it (--shard and the output files among them),
+// as the document declares them: what every shard of one test has in
+// common.
+func testCommand(doc *document) string {
+	words := strings.Fields(doc.Command)
 	out := make([]string, 0, len(words))
 	for i := 0; i < len(words); i++ {
 		w := words[i]
 		name, _, hasValue := strings.Cut(w, "=")
-		switch {
-		case name == "--shard" || slices.Contains(outputFlags, name):
-			if !hasValue {
-				i++ // the value is the next word
-			}
-			continue
-		case name == "--quiet":
+		flag, ok := strings.CutPrefix(name, "--")
+		if !ok || doc.Role(flag) != result.Observes {
+			out = append(out, w)
 			continue
 		}
-		out = append(out, w)
+		if !hasValue && doc.Declared(flag).Kind != "bool" {
+			i++ // the value is the next word
+		}
 	}
 	return strings.Join(out, " ")
 }
@@ -62,7 +59,7 @@ func order(ins []Input) ([]Input, error) {
 	if err != nil {
 		return nil, err
 	}
-	want := testCommand(ins[0].doc.Command)
+	want := testCommand(ins[0].doc)
 	byIndex := make([]*Input, first.Count)
 	for i := range ins {
 		in := &ins[i]
@@ -73,7 +70,7 @@ func order(ins []Input) ([]Input, error) {
 		if s.Count != first.Count {
 			return nil, fmt.Errorf("%s: shard %d of %d, but %s is a shard of %d: not the same test", in.Name, s.Index, s.Count, ins[0].Name, first.Count)
 		}
-		if got := testCommand(in.doc.Command); got != want {
+		if got := testCommand(in.doc); got != want {
 			return nil, fmt.Errorf("%s: not a shard of the same test as %s: its command %q differs from %q (apart from --shard and output files)", in.Name, ins[0].Name, got, want)
 		}
 		if prev := byIndex[s.Index]; prev != nil {

@@ -2,29 +2,21 @@ package merge
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 )
 
-// ignoredParams say how a shard was observed or seeded, or where it wrote,
-// not what it measured; runs are matched without them.
-var ignoredParams = []string{"shard", "seed", "json", "html", "md", "csv", "quiet", "metrics-addr", "progress", "cpuprofile"}
-
-// runKey identifies what a run measured: family, target, workload, the
-// defining params (a step of a stepped run is one of them) and the
-// repetition.
-func runKey(r *run) string {
-	keys := make([]string, 0, len(r.Params))
-	for k := range r.Params {
-		if !slices.Contains(ignoredParams, k) {
-			keys = append(keys, k)
-		}
-	}
-	slices.Sort(keys)
+// runKey identifies what a run of doc measured: family, target,
+// workload, the repetition, and every param but those that only observed
+// it (result.Document.Unobserved), a step of a stepped run among them.
+func runKey(doc *document, r *run) string {
+	params := doc.Unobserved(&r.Run)
+	keys := slices.Sorted(maps.Keys(params))
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s\x00%s\x00%s\x00%d", r.Family, r.Target, r.Workload, r.Repeat)
 	for _, k := range keys {
-		fmt.Fprintf(&b, "\x00%s=%s", k, r.Params[k])
+		fmt.Fprintf(&b, "\x00%s=%s", k, params[k])
 	}
 	return b.String()
 }
@@ -70,11 +62,11 @@ func byKey(ins []Input) ([][]*run, bool) {
 		}
 		idx := map[string][]int{}
 		for i := range in.doc.Runs {
-			k := runKey(&in.doc.Runs[i])
+			k := runKey(in.doc, &in.doc.Runs[i])
 			idx[k] = append(idx[k], i)
 		}
 		for i := range first {
-			k := runKey(&first[i])
+			k := runKey(ins[0].doc, &first[i])
 			if len(idx[k]) == 0 {
 				return nil, false
 			}

@@ -94,7 +94,11 @@ func header(ins []Input) *document {
 	first := ins[0].doc
 	doc := &document{Document: first.Document}
 	doc.Document.Runs = nil
-	doc.Command = testCommand(first.Command)
+	doc.Command = testCommand(first)
+	if doc.Observed != nil {
+		doc.Observed = maps.Clone(doc.Observed)
+		delete(doc.Observed, "shard") // the merged document is the whole test
+	}
 	doc.Runs = make([]run, 0, len(first.Runs))
 	for _, in := range ins {
 		d := in.doc
@@ -214,8 +218,9 @@ func mergeRun(ins []Input, rs []*run) (run, []string, error) {
 		}
 		warns = append(warns, fmt.Sprintf("%s: the shards' measured windows do not overlap; throughput is the sum of each shard's own", name))
 	}
-	if skew, who := w.skew(); skew > progressInterval(first)/10 {
-		warns = append(warns, fmt.Sprintf("%s: shards started %s apart (%s), more than a tenth of the %s progress interval: interval k of each shard does not cover the same seconds", name, skew, who, progressInterval(first)))
+	skew, late := w.skew()
+	if every := progressInterval(ins[0].doc, first); skew > every/10 {
+		warns = append(warns, fmt.Sprintf("%s: shards started %s apart (%s), more than a tenth of the %s progress interval: interval k of each shard does not cover the same seconds", name, skew, late, every))
 	}
 	out.Intervals = mergeIntervals(rs)
 	out.Client = mergeClient(rs, out.Ops)
@@ -291,10 +296,11 @@ func mergePhases(rs []*run, who func(int) string) (map[string]Phase, error) {
 	return out, nil
 }
 
-// progressInterval is the run's progress interval: its --progress param,
-// else the end of its first interval, else the default second.
-func progressInterval(r *run) time.Duration {
-	if d, err := time.ParseDuration(r.Params["progress"]); err == nil && d > 0 {
+// progressInterval is the progress interval of r, a run of doc: the one
+// the invocation asked for, else the end of its first interval, else the
+// default second.
+func progressInterval(doc *document, r *run) time.Duration {
+	if d, ok := doc.ProgressInterval(&r.Run); ok {
 		return d
 	}
 	if len(r.Intervals) > 0 && r.Intervals[0].TS > 0 {

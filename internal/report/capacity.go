@@ -3,11 +3,8 @@ package report
 import (
 	"cmp"
 	"fmt"
-	"io"
 	"slices"
 	"strconv"
-	"strings"
-	"text/tabwriter"
 
 	"github.com/dbmeter/dbmeter/internal/result"
 )
@@ -87,20 +84,6 @@ func differingParams(cs []result.Capacity) []string {
 	return out
 }
 
-func capacityText(w io.Writer, doc *result.Document) error {
-	g, ok := capacityGrid(doc)
-	if !ok {
-		return nil
-	}
-	fmt.Fprintf(w, "\n%s\n", g.Title)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, strings.Join(g.Header, "\t")+"\t")
-	for _, r := range g.Rows {
-		fmt.Fprintln(tw, strings.Join(r, "\t")+"\t")
-	}
-	return tw.Flush()
-}
-
 // searchRuns returns the runs of doc that were steps of search c, by rate.
 func searchRuns(doc *result.Document, c result.Capacity) []result.Run {
 	var out []result.Run
@@ -164,7 +147,7 @@ func kneeCharts(srcs []Source, col colors, id func(string) string) []Chart {
 				}
 				s := map[string]any{"name": name + " " + pc.label, "type": "line", "data": data, "color": col.of(name), "lineStyle": map[string]any{"type": pc.dash}}
 				if pc.label == "p99" && c.MaxRate > 0 {
-					s["markLine"] = map[string]any{"symbol": "none", "label": map[string]any{"formatter": "knee " + Count(c.MaxRate) + "/s"},
+					s["markLine"] = map[string]any{"symbol": "none", "label": map[string]any{"formatter": "knee " + Count(c.MaxRate) + "/s", "position": "insideEndTop"},
 						"data": []any{map[string]any{"xAxis": c.MaxRate}}}
 				}
 				series = append(series, s)
@@ -173,16 +156,52 @@ func kneeCharts(srcs []Source, col colors, id func(string) string) []Chart {
 		if limit > 0 && len(series) > 0 {
 			series = append(series, map[string]any{"name": "objective", "type": "line", "data": []any{}, "color": "#d00000",
 				"markLine": map[string]any{"symbol": "none", "lineStyle": map[string]any{"color": "#d00000", "type": "solid"},
-					"label": map[string]any{"formatter": "objective"}, "data": []any{map[string]any{"yAxis": limit}}}})
+					"label": map[string]any{"formatter": "objective", "position": "insideEndTop"}, "data": []any{map[string]any{"yAxis": limit}}}})
 		}
 		o := base(src.Name + ": latency against offered rate (capacity search)")
 		o["tooltip"] = map[string]any{"trigger": "axis"}
 		o["xAxis"] = map[string]any{"type": "value", "name": "offered rate (ops/s)", "nameLocation": "middle", "nameGap": 28}
 		o["yAxis"] = map[string]any{"type": "log", "name": "latency", "logBase": 10}
 		o["series"] = series
-		out = append(out, Chart{ID: id("knee"), Title: o["title"].(map[string]any)["text"].(string), Option: o, X: "count", Y: "ns"})
+		out = append(out, withLegend(Chart{ID: id("knee"), Title: o["title"].(map[string]any)["text"].(string), Option: o, X: "count", Y: "ns"}, seriesNames(series)))
+		out = append(out, stepsChart(id("steps"), src, col))
 	}
 	return out
+}
+
+// stepsChart draws each step of a source's searches: the throughput it
+// achieved against the rate it offered, green where the step met the
+// objective and red where it failed, beside the line where the two are
+// equal.
+func stepsChart(id string, src Source, col colors) Chart {
+	var series []any
+	top := 0.0
+	for _, c := range src.Doc.Capacity {
+		name := c.Target + "/" + c.Workload
+		for _, p := range differingParams(src.Doc.Capacity) {
+			name += " " + p + "=" + c.Params[p]
+		}
+		var data []any
+		for _, r := range searchRuns(src.Doc, c) {
+			colour, verdict := "#3ba272", "pass"
+			if !r.Verdict.Pass {
+				colour, verdict = "#d00000", "FAIL: "+r.Verdict.Reason
+			}
+			top = max(top, r.Rate, r.OpsPerS)
+			data = append(data, map[string]any{"value": []any{r.Rate, roundFigure(r.OpsPerS)}, "name": fmt.Sprintf("step %d: %s", r.Step, verdict),
+				"itemStyle": map[string]any{"color": colour}})
+		}
+		series = append(series, map[string]any{"name": name + " achieved", "type": "line", "data": data, "color": col.of(name),
+			"symbolSize": 9, "showSymbol": true})
+	}
+	series = append(series, map[string]any{"name": "achieved = offered", "type": "line", "data": []any{[]float64{0, 0}, []float64{top, top}},
+		"color": "#9aa3b2", "lineStyle": map[string]any{"type": "dashed"}, "showSymbol": false})
+	o := base(src.Name + ": each step's achieved rate (red: failed)")
+	o["tooltip"] = map[string]any{"trigger": "item"}
+	o["xAxis"] = map[string]any{"type": "value", "name": "offered rate (ops/s)", "nameLocation": "middle", "nameGap": 28}
+	o["yAxis"] = map[string]any{"type": "value", "name": "achieved ops/s"}
+	o["series"] = series
+	return withLegend(Chart{ID: id, Title: o["title"].(map[string]any)["text"].(string), Option: o, X: "count", Y: "count"}, seriesNames(series))
 }
 
 // rate prints an offered rate: whole above 100/s, three digits below.

@@ -3,110 +3,123 @@ package report
 import (
 	"fmt"
 	"io"
-	"text/tabwriter"
+	"strconv"
 
 	"github.com/dbmeter/dbmeter/internal/result"
 )
 
-// chTables renders the ch family: insert runs in the insert layout, query
-// runs in the query layout (chquery.go).
-func chTables(w io.Writer, runs []result.Run) error {
-	var inserts, queries []result.Run
-	for _, r := range runs {
-		if r.Workload == "insert" {
-			inserts = append(inserts, r)
-		} else {
-			queries = append(queries, r)
-		}
-	}
-	if len(inserts) > 0 {
-		if err := chInsertTable(w, inserts); err != nil {
-			return err
-		}
-	}
-	if len(queries) > 0 {
-		if err := chQueryTable(w, queries); err != nil {
-			return err
-		}
-	}
+// chServerStatsText prints, under the ch tables, where each run's time
+// went by the server's own figures.
+func chServerStatsText(w io.Writer, runs []result.Run) {
 	for _, r := range runs {
 		if r.ServerStats != nil {
 			fmt.Fprintf(w, "\n%s %s (rep %d): ", r.Target, r.Workload, r.Repeat)
 			serverStatsText(w, r)
 		}
 	}
-	return nil
 }
 
-// chInsertTable renders `ch insert` runs in the seed's layout, one row per
-// client path: rows/s and MB/s (uncompressed payload), batch latency, what
-// the client process spent per row, and how a batch's time split between
-// building it in the client and sending it.
-func chInsertTable(w io.Writer, runs []result.Run) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	ext := anyExternal(runs)
-	fmt.Fprint(tw, "client\tserver\tworkers\tbatch\tblk/ins\trep\trows/s\tMB/s\tbatch p50\tbatch p99\tbuild p50\tsend p50\tbuild %\tcpu µs/row\tallocs/row\trows\tcounted\terrors\t")
-	if ext {
-		fmt.Fprint(tw, externalHead)
+// insertColumns are the `ch insert` table's columns, in the seed's layout:
+// one row per client path with rows/s and MB/s (uncompressed payload),
+// batch latency, how a batch's time split between building it in the
+// client and sending it, what the client process spent per row, and
+// whether the server counted every row. Adding a column here adds it to
+// every format.
+func insertColumns(l labeler) []column {
+	run := func(f func(r *result.Run) string) func(entry) string {
+		return func(e entry) string { return f(e.run) }
 	}
-	fmt.Fprintln(tw)
-	for _, r := range runs {
-		build, send := r.Extra["build_s"], r.Extra["send_s"]
-		share := "-"
-		if build+send > 0 && r.External == nil {
-			share = fmt.Sprintf("%.0f%%", 100*build/(build+send))
-		}
-		counted := "ok"
-		if r.Extra["rows_unverified"] > 0 {
-			counted = "unverified"
-		} else if r.Extra["rows_counted"] != r.Extra["rows_acknowledged"] {
-			counted = fmt.Sprintf("%s≠%s", Count(r.Extra["rows_counted"]), Count(r.Extra["rows_acknowledged"]))
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%d\t%s\t%.1f\t%s\t%s\t%s\t%s\t%s\t%.2f\t%.1f\t%s\t%s\t%d\t",
-			r.Target, orDash(r.Server), r.Workers, orDash(r.Params["batch"]), orDash(r.Params["blocks-per-insert"]), r.Repeat,
-			Count(r.RowsPerS), r.BytesPerS/1e6, Nanos(r.Latency.P50), Nanos(r.Latency.P99),
-			insertPhase(&r, "build"), insertPhase(&r, "send"), share,
-			r.Extra["client_cpu_us_per_row"], r.Extra["allocs_per_row"], Count(float64(r.Rows)), counted, r.Errors)
-		if ext {
-			fmt.Fprint(tw, externalCells(r))
-		}
-		fmt.Fprintln(tw)
+	return []column{
+		{"client", l.target},
+		{"server", run(func(r *result.Run) string { return orDash(r.Server) })},
+		{"workers", run(func(r *result.Run) string { return strconv.Itoa(r.Workers) })},
+		{"batch", run(func(r *result.Run) string { return orDash(r.Params["batch"]) })},
+		{"blk/ins", run(func(r *result.Run) string { return orDash(r.Params["blocks-per-insert"]) })},
+		{"rep", run(func(r *result.Run) string { return strconv.Itoa(r.Repeat) })},
+		{"rows/s", run(func(r *result.Run) string { return Count(r.RowsPerS) })},
+		{"MB/s", run(func(r *result.Run) string { return fmt.Sprintf("%.1f", r.BytesPerS/1e6) })},
+		{"batches/s", run(func(r *result.Run) string { return fmt.Sprintf("%.2f", r.OpsPerS) })},
+		{"batch p50", run(func(r *result.Run) string { return Nanos(r.Latency.P50) })},
+		{"batch p99", run(func(r *result.Run) string { return Nanos(r.Latency.P99) })},
+		{"build p50", run(func(r *result.Run) string { return insertPhase(r, "build") })},
+		{"send p50", run(func(r *result.Run) string { return insertPhase(r, "send") })},
+		{"build %", run(buildShare)},
+		// dbmeter's CPU and, for an external client, its workers'.
+		{"cpu µs/row", run(func(r *result.Run) string { return fmt.Sprintf("%.2f", r.Extra["client_cpu_us_per_row"]) })},
+		{"allocs/row", run(func(r *result.Run) string { return fmt.Sprintf("%.1f", r.Extra["allocs_per_row"]) })},
+		{"rows", run(func(r *result.Run) string { return Count(float64(r.Rows)) })},
+		{"counted", run(rowsCounted)},
+		{"errors", run(func(r *result.Run) string { return strconv.FormatInt(r.Errors, 10) })},
 	}
-	return tw.Flush()
 }
 
-// externalHead heads the columns of clients run as worker processes: the
-// worker's own timing of an operation, and the protocol's round trip
-// beside it (docs/worker-protocol.md).
-const externalHead = "client p50\trtt p50\trtt p99\tworkers cpu/op\t"
-
-func anyExternal(runs []result.Run) bool {
-	for _, r := range runs {
-		if r.External != nil {
-			return true
-		}
+// insertTable is the `ch insert` grid: insertColumns, and the external
+// worker's columns when a client ran as one.
+func insertTable(l labeler, es []entry) Grid {
+	cols := insertColumns(l)
+	if anyExternal(es) {
+		cols = append(cols, externalColumns...)
 	}
-	return false
+	return columnsGrid("ch insert: rows per second by client", 2, cols, es)
 }
 
-// externalCells are a run's externalHead columns; dashes for a Go client.
-func externalCells(r result.Run) string {
-	if r.External == nil {
-		return "-\t-\t-\t-\t"
-	}
-	client := "-"
-	if ph, ok := r.Phases["client"]; ok && ph.Count > 0 {
-		client = Nanos(ph.P50)
-	}
-	workers := nanos(r.Client.WorkersCPUNsPerOp)
-	return client + "\t" + Nanos(r.External.RTT.P50) + "\t" + Nanos(r.External.RTT.P99) + "\t" + workers + "\t"
-}
-
-func orDash(s string) string {
-	if s == "" {
+func buildShare(r *result.Run) string {
+	build, send := r.Extra["build_s"], r.Extra["send_s"]
+	if build+send <= 0 || r.External != nil {
 		return "-"
 	}
-	return s
+	return fmt.Sprintf("%.0f%%", 100*build/(build+send))
+}
+
+// rowsCounted says whether the server's count of the rows matched what it
+// acknowledged.
+func rowsCounted(r *result.Run) string {
+	switch {
+	case r.Extra["rows_unverified"] > 0:
+		return "unverified"
+	case r.Extra["rows_counted"] != r.Extra["rows_acknowledged"]:
+		return fmt.Sprintf("%s≠%s", Count(r.Extra["rows_counted"]), Count(r.Extra["rows_acknowledged"]))
+	}
+	return "ok"
+}
+
+func phase(r *result.Run, name string) string {
+	p, ok := r.Phases[name]
+	if !ok {
+		return "-"
+	}
+	return Nanos(p.P50)
+}
+
+// externalColumns are the columns of clients run as worker processes: the
+// worker's own timing of an operation, and the protocol's round trip
+// beside it (docs/worker-protocol.md); dashes for a Go client.
+var externalColumns = []column{
+	{"client p50", func(e entry) string {
+		if ph, ok := e.run.Phases["client"]; ok && ph.Count > 0 && e.run.External != nil {
+			return Nanos(ph.P50)
+		}
+		return "-"
+	}},
+	{"rtt p50", func(e entry) string {
+		if e.run.External == nil {
+			return "-"
+		}
+		return Nanos(e.run.External.RTT.P50)
+	}},
+	{"rtt p99", func(e entry) string {
+		if e.run.External == nil {
+			return "-"
+		}
+		return Nanos(e.run.External.RTT.P99)
+	}},
+	// The workers' CPU per operation, which cpu per row includes.
+	{"workers cpu/op", func(e entry) string {
+		if e.run.External == nil {
+			return "-"
+		}
+		return nanos(e.run.Client.WorkersCPUNsPerOp)
+	}},
 }
 
 // insertPhase is a Go client's build or send phase; "-" for an external
@@ -117,4 +130,20 @@ func insertPhase(r *result.Run, name string) string {
 		return "-"
 	}
 	return phase(r, name)
+}
+
+func anyExternal(es []entry) bool {
+	for _, e := range es {
+		if e.run.External != nil {
+			return true
+		}
+	}
+	return false
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
 }

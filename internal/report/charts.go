@@ -47,9 +47,13 @@ func Charts(srcs []Source) ([]Chart, error) {
 	l := newLabeler(srcs, es)
 	col := colors{}
 	var out []Chart
-	for _, family := range ordered(es, func(e entry) string { return e.run.Family }) {
+	// A capacity search's steps ran at different rates on purpose: pooled
+	// into one bar or one curve they mean nothing, so they are drawn step by
+	// step (kneeCharts) and left out of the family's charts.
+	runs, _ := splitEntries(es, func(e entry) bool { return e.run.Verdict == nil })
+	for _, family := range ordered(runs, func(e entry) string { return e.run.Family }) {
 		var fam []entry
-		for _, e := range es {
+		for _, e := range runs {
 			if e.run.Family == family {
 				fam = append(fam, e)
 			}
@@ -62,18 +66,20 @@ func Charts(srcs []Source) ([]Chart, error) {
 		if family == "kv" {
 			ops, batches = splitEntries(fam, func(e entry) bool { return e.run.Workload != "batchset" })
 		}
+		// kv's tables give each throughput its ±: its bars carry it.
+		spread := family == "kv"
 		if len(ops) > 0 {
-			out = append(out, throughputBars(id("throughput"), family, "ops/s", l, col, ops, func(r *result.Run) float64 { return r.OpsPerS }))
+			out = append(out, throughputBars(id("throughput"), family, "ops/s", l, col, ops, opsPerS, spread))
 		}
 		if len(batches) > 0 {
-			out = append(out, throughputBars(id("batches"), family+" batchset", "batches/s", l, col, batches, func(r *result.Run) float64 { return r.OpsPerS }))
+			out = append(out, throughputBars(id("batches"), family+" batchset", "batches/s", l, col, batches, opsPerS, spread))
 		}
 		if rows, _ := splitEntries(fam, func(e entry) bool { return e.run.RowsPerS > 0 }); hasRows(rows) {
 			unit := "rows/s"
 			if family == "kv" {
 				unit = "keys/s"
 			}
-			out = append(out, throughputBars(id("rows"), family, unit, l, col, rows, func(r *result.Run) float64 { return r.RowsPerS }))
+			out = append(out, throughputBars(id("rows"), family, unit, l, col, rows, func(r *result.Run) float64 { return r.RowsPerS }, false))
 		}
 		for _, w := range ordered(fam, func(e entry) string { return e.run.Workload }) {
 			var wl []entry
@@ -95,12 +101,14 @@ func Charts(srcs []Source) ([]Chart, error) {
 			}
 		}
 	}
-	if c := waitEventsChart(fmt.Sprintf("chart-%d-waits", len(out)+1), l, col, es); c != nil {
+	if c := waitEventsChart(fmt.Sprintf("chart-%d-waits", len(out)+1), l, col, runs); c != nil {
 		out = append(out, *c)
 	}
 	out = append(out, kneeCharts(srcs, col, func(kind string) string { return fmt.Sprintf("chart-%d-%s", len(out)+1, kind) })...)
 	return out, nil
 }
+
+func opsPerS(r *result.Run) float64 { return r.OpsPerS }
 
 // hasRows says whether a rows/s chart would say more than the ops/s one:
 // pg counts a transaction as a row.
@@ -139,31 +147,37 @@ func base(title string) map[string]any {
 	return map[string]any{
 		"animation": false,
 		"title":     map[string]any{"text": title, "left": "center", "textStyle": map[string]any{"fontSize": 14}},
-		"legend":    map[string]any{"bottom": 0, "type": "plain"},
-		"grid":      map[string]any{"left": 80, "right": 40, "top": 50, "bottom": 70},
-		"toolbox":   map[string]any{"right": 8, "top": 24, "feature": map[string]any{"dataZoom": map[string]any{}, "restore": map[string]any{}}},
+		"legend":    map[string]any{"top": 26, "left": "center", "type": "plain"},
+		"grid":      map[string]any{"left": 80, "right": 40, "top": 60, "bottom": 56},
+		"toolbox":   map[string]any{"right": 8, "top": 0, "feature": map[string]any{"dataZoom": map[string]any{}, "restore": map[string]any{}}},
 	}
 }
 
 // Chart sizes: a legend shows every series name, wrapping onto as many
-// rows as it needs (ECharts' plain legend), and the plot keeps its height
-// above them.
+// rows as it needs (ECharts' plain legend), between the title and the
+// plot, so it never meets the axis names below; the plot keeps its height
+// under it.
 const (
-	chartPlot      = 300 // pixels above the legend
+	chartPlot      = 300 // pixels of plot, axis labels and axis name
 	legendRow      = 24  // pixels per row of legend
-	legendRowChars = 80  // characters of names (with their markers) a row holds
+	legendRowChars = 64  // characters of names (with their markers) a row holds in a chart 560 px wide
 )
 
-// withLegend makes room under the plot for a legend of names.
+// withLegend makes room above the plot for a legend of names.
 func withLegend(c Chart, names []string) Chart {
 	chars := 0
 	for _, n := range names {
 		chars += len([]rune(n)) + 6 // the marker and the gap
 	}
 	rows := max(1, (chars+legendRowChars-1)/legendRowChars)
-	bottom := 46 + legendRow*rows
-	c.Option["grid"].(map[string]any)["bottom"] = bottom
-	c.Height = chartPlot + bottom
+	top := 36 + legendRow*rows
+	c.Option["grid"].(map[string]any)["top"] = top
+	// The value axis's name runs along it, left of its labels: above the
+	// plot it would sit in the legend's last row.
+	if y, ok := c.Option["yAxis"].(map[string]any); ok && y["name"] != nil {
+		y["nameLocation"], y["nameGap"], y["nameRotate"] = "middle", 58, 90
+	}
+	c.Height = chartPlot + top
 	return c
 }
 
@@ -181,11 +195,13 @@ func seriesNames(series []any) []string {
 }
 
 // throughputBars: operations along the axis, a bar per target; repetitions
-// are pooled (pooledRun), as the tables show them.
-func throughputBars(id, family, unit string, l labeler, col colors, es []entry, fig func(*result.Run) float64) Chart {
+// are pooled (pooledRun), as the tables show them. With spread, each bar
+// carries the ± its table shows (kvSpread), as an error bar.
+func throughputBars(id, family, unit string, l labeler, col colors, es []entry, fig func(*result.Run) float64, spread bool) Chart {
 	ops := ordered(es, func(e entry) string { return e.run.Workload })
-	var series []any
-	for _, t := range ordered(es, l.target) {
+	targets := ordered(es, l.target)
+	var series, bars []any
+	for ti, t := range targets {
 		data := make([]any, len(ops))
 		for i, w := range ops {
 			var reps []result.Run
@@ -194,19 +210,44 @@ func throughputBars(id, family, unit string, l labeler, col colors, es []entry, 
 					reps = append(reps, *e.run)
 				}
 			}
-			if len(reps) > 0 {
-				pooled := pooledRun(reps)
-				data[i] = math.Round(fig(&pooled))
+			if len(reps) == 0 || kvNotSupported(reps[0]) {
+				continue
+			}
+			pooled := pooledRun(reps)
+			v := fig(&pooled)
+			data[i] = roundFigure(v)
+			if sp, ok := kvSpread(v, reps); spread && ok {
+				// [category, low, high, this bar's index among the targets, their count]
+				bars = append(bars, []any{i, roundFigure(v * (1 - sp)), roundFigure(v * (1 + sp)), ti, len(targets)})
 			}
 		}
-		series = append(series, map[string]any{"name": t, "type": "bar", "data": data, "color": col.of(t)})
+		series = append(series, map[string]any{"name": t, "type": "bar", "data": data, "color": col.of(t),
+			"barGap": "30%", "barCategoryGap": "20%"})
+	}
+	names := seriesNames(series)
+	if len(bars) > 0 {
+		// Drawn by the page (its renderItem is a function, which JSON
+		// cannot carry): a whisker per bar at the bar's own offset.
+		series = append(series, map[string]any{"name": "±95% interval", "type": "custom", "errorbar": true, "data": bars,
+			"color": "#1d2330", "z": 10, "encode": map[string]any{"x": 0, "y": []int{1, 2}}, "tooltip": map[string]any{"show": false}})
+		names = append(names, "±95% interval")
 	}
 	o := base(fmt.Sprintf("%s: throughput (%s)", family, unit))
 	o["tooltip"] = map[string]any{"trigger": "axis", "axisPointer": map[string]any{"type": "shadow"}}
 	o["xAxis"] = map[string]any{"type": "category", "data": ops}
 	o["yAxis"] = map[string]any{"type": "value", "name": unit}
 	o["series"] = series
-	return withLegend(Chart{ID: id, Title: o["title"].(map[string]any)["text"].(string), Option: o, Y: "count"}, seriesNames(series))
+	return withLegend(Chart{ID: id, Title: o["title"].(map[string]any)["text"].(string), Option: o, Y: "count"}, names)
+}
+
+// roundFigure keeps three significant digits of a figure for a chart: a
+// whole number from 100 up, and 2.47 batches/s, not 2.
+func roundFigure(v float64) float64 {
+	if math.Abs(v) >= 100 || v == 0 {
+		return math.Round(v)
+	}
+	scale := math.Pow(10, 2-math.Floor(math.Log10(math.Abs(v))))
+	return math.Round(v*scale) / scale
 }
 
 // percentileCurves draws latency against percentile on a log axis of
@@ -259,54 +300,122 @@ func curve(h *hdrhistogram.Histogram) [][2]float64 {
 	return append(pts, [2]float64{math.Max(n, 1), float64(max(h.Max(), 1))})
 }
 
-// overTime plots the intervals of each run of one workload: throughput, with failed operations
-// marked where they happened, or p99.
+// overTimePoints is the most points an over-time line has: more, from
+// 0.1 s intervals over a long run, draw a band of noise, not a line.
+const overTimePoints = 60
+
+// A bucket is one point of an over-time line: the intervals of a target's
+// repetitions that ended within one stretch of the measured window.
+type bucket struct {
+	ops, errors int64
+	secs        float64
+	p99         int64 // the highest interval p99 in the bucket
+}
+
+// overTime plots one workload over the measured window, one line per
+// target: throughput, with failed operations marked where they happened,
+// or p99. A target's repetitions are pooled, each from its own start, and
+// the intervals are merged into at most overTimePoints points.
 func overTime(id, what string, l labeler, col colors, es []entry, p99 bool) Chart {
+	width := bucketWidth(es)
 	var series []any
-	for _, e := range es {
-		if len(e.run.Intervals) == 0 {
+	for _, t := range ordered(es, l.target) {
+		var mine []entry
+		for _, e := range es {
+			if l.target(e) == t && len(e.run.Intervals) > 0 {
+				mine = append(mine, e)
+			}
+		}
+		if len(mine) == 0 {
 			continue
 		}
-		name := l.run(e)
+		bs := buckets(mine, width)
 		var data, errs []any
-		prev := 0.0
-		for _, iv := range e.run.Intervals {
-			secs := iv.TS - prev
-			prev = iv.TS
-			if secs <= 1e-3 { // a sliver at the end of a count-bounded run: its rate means nothing
+		for i, b := range bs {
+			ts := roundFigure(float64(i+1) * width)
+			if b.secs <= 1e-3 { // nothing, or a sliver at the end of a count-bounded run: its rate means nothing
 				continue
 			}
-			rate := float64(iv.Ops+iv.Errors) / secs
+			rate := math.Round(float64(b.ops+b.errors) / b.secs)
 			switch {
-			case p99 && iv.Ops > 0:
-				data = append(data, []float64{iv.TS, float64(iv.P99)})
+			case p99 && b.ops > 0:
+				data = append(data, []any{ts, b.p99})
 			case !p99:
-				data = append(data, []float64{iv.TS, math.Round(rate)})
+				data = append(data, []any{ts, rate})
 			}
-			if !p99 && iv.Errors > 0 {
-				errs = append(errs, []any{iv.TS, math.Round(rate), iv.Errors})
+			if !p99 && b.errors > 0 {
+				errs = append(errs, []any{ts, rate, b.errors})
 			}
 		}
-		// Repetitions share their target's colour and differ by dash.
-		dash := []string{"solid", "dashed", "dotted"}[max(e.run.Repeat-1, 0)%3]
-		series = append(series, map[string]any{"name": name, "type": "line", "showSymbol": len(data) < 30, "data": data,
-			"color": col.of(l.target(e)), "lineStyle": map[string]any{"type": dash}})
+		name := t
+		if len(mine) > 1 {
+			name = fmt.Sprintf("%s (%d repetitions)", t, len(mine))
+		}
+		series = append(series, map[string]any{"name": name, "type": "line", "showSymbol": len(data) < 30, "data": data, "color": col.of(t)})
 		if len(errs) > 0 {
 			series = append(series, map[string]any{
-				"name": "errors: " + name, "type": "scatter", "data": errs, "color": "#d00000",
+				"name": "errors: " + t, "type": "scatter", "data": errs, "color": "#d00000",
 				"symbol": "triangle", "symbolSize": 12, "z": 10,
 			})
 		}
 	}
+	xname := "seconds into the measured window (a point per " + nanos(width*1e9) + ")"
 	o := base(what + ": throughput over time (▲ failed operations)")
 	y, yfmt := map[string]any{"type": "value", "name": "ops/s"}, "count"
 	if p99 {
-		o = base(what + ": p99 latency per interval")
+		o = base(what + ": p99 latency over time")
 		y, yfmt = map[string]any{"type": "log", "name": "p99", "logBase": 10}, "ns"
+		xname = "seconds into the measured window (a point per " + nanos(width*1e9) + ": the highest p99 of its intervals)"
 	}
 	o["tooltip"] = map[string]any{"trigger": "axis"}
-	o["xAxis"] = map[string]any{"type": "value", "name": "seconds into the measured window", "nameLocation": "middle", "nameGap": 28}
+	o["xAxis"] = map[string]any{"type": "value", "name": xname, "nameLocation": "middle", "nameGap": 28}
 	o["yAxis"] = y
 	o["series"] = series
 	return withLegend(Chart{ID: id, Title: o["title"].(map[string]any)["text"].(string), Option: o, Y: yfmt}, seriesNames(series))
+}
+
+// bucketWidth is the length in seconds of an over-time point: whole
+// progress intervals, as few as keep the longest run within
+// overTimePoints points.
+func bucketWidth(es []entry) float64 {
+	var steps []float64
+	longest := 0.0
+	for _, e := range es {
+		prev := 0.0
+		for _, iv := range e.run.Intervals {
+			steps = append(steps, iv.TS-prev)
+			prev = iv.TS
+		}
+		longest = max(longest, prev)
+	}
+	step := median(steps)
+	if step <= 0 {
+		return 1
+	}
+	n := math.Ceil(longest / step / overTimePoints)
+	return max(n, 1) * step
+}
+
+// buckets merges runs' intervals into points of width seconds, by the
+// time each interval ended.
+func buckets(es []entry, width float64) []bucket {
+	var bs []bucket
+	for _, e := range es {
+		prev := 0.0
+		for _, iv := range e.run.Intervals {
+			i := max(int(math.Ceil(iv.TS/width-1e-9))-1, 0)
+			for len(bs) <= i {
+				bs = append(bs, bucket{})
+			}
+			b := &bs[i]
+			b.ops += iv.Ops
+			b.errors += iv.Errors
+			b.secs += iv.TS - prev
+			prev = iv.TS
+			if iv.Ops > 0 {
+				b.p99 = max(b.p99, iv.P99)
+			}
+		}
+	}
+	return bs
 }

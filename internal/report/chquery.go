@@ -2,9 +2,6 @@ package report
 
 import (
 	"fmt"
-	"io"
-	"strings"
-	"text/tabwriter"
 
 	"github.com/dbmeter/dbmeter/internal/result"
 )
@@ -14,45 +11,52 @@ import (
 // --matrix run shows its knobs side by side and a plain run stays narrow.
 var chQueryKnobs = []string{"protocol", "prepared", "decode", "pool-max-open", "pool-max-idle", "pool-idle-timeout", "pool-lifetime"}
 
-// chQueryTable renders `ch query` runs: one row per client × setting ×
+// chQueryTable is the `ch query` grid: one row per client × setting ×
 // repetition, with the requested and achieved rates, latency from the
 // intended start, errors, connections opened and decode time per row.
-func chQueryTable(w io.Writer, runs []result.Run) error {
-	var knobs []string
+func chQueryTable(l labeler, es []entry) Grid {
+	runs := make([]result.Run, len(es))
+	for i, e := range es {
+		runs[i] = *e.run
+	}
+	cols := []column{{"client", l.target}, {"workload", func(e entry) string { return e.run.Workload }}}
 	for _, k := range chQueryKnobs {
 		if varies(runs, k) {
-			knobs = append(knobs, k)
+			cols = append(cols, column{k, func(e entry) string { return e.run.Params[k] }})
 		}
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	head := []string{"client", "workload"}
-	head = append(head, knobs...)
-	head = append(head, "mode", "rate/s", "achieved/s", "rep", "p50", "p90", "p99", "lag p99", "p99.9", "max", "errors", "dropped", "conns", "decode/row")
-	ext := anyExternal(runs)
-	if ext {
-		head = append(head, strings.Split(strings.TrimSuffix(externalHead, "\t"), "\t")...)
+	labels := len(cols)
+	run := func(f func(r *result.Run) string) func(entry) string {
+		return func(e entry) string { return f(e.run) }
 	}
-	fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
-	for _, r := range runs {
-		row := []string{r.Target, r.Workload}
-		for _, k := range knobs {
-			row = append(row, r.Params[k])
-		}
-		rate := "-"
-		if r.Mode == "open" {
-			rate = Count(r.Rate)
-		}
-		l := r.Latency
-		row = append(row, r.Mode, rate, extraRate(r), fmt.Sprint(r.Repeat),
-			Nanos(l.P50), Nanos(l.P90), Nanos(l.P99), lagCell(&r), Nanos(l.P999), Nanos(l.Max),
-			fmt.Sprint(r.Errors), fmt.Sprint(r.Dropped), extraCount(r, "conns_opened"), extraNanos(r, "decode_ns_per_row"))
-		line := strings.Join(row, "\t") + "\t"
-		if ext {
-			line += externalCells(r)
-		}
-		fmt.Fprintln(tw, line)
+	cols = append(cols,
+		column{"mode", run(func(r *result.Run) string { return r.Mode })},
+		column{"rate/s", run(func(r *result.Run) string { return requestedRate(r) })},
+		column{"achieved/s", run(extraRate)},
+		column{"rep", run(func(r *result.Run) string { return fmt.Sprint(r.Repeat) })},
+		column{"p50", run(func(r *result.Run) string { return Nanos(r.Latency.P50) })},
+		column{"p90", run(func(r *result.Run) string { return Nanos(r.Latency.P90) })},
+		column{"p99", run(func(r *result.Run) string { return Nanos(r.Latency.P99) })},
+		column{"lag p99", run(lagCell)},
+		column{"p99.9", run(func(r *result.Run) string { return Nanos(r.Latency.P999) })},
+		column{"max", run(func(r *result.Run) string { return Nanos(r.Latency.Max) })},
+		column{"errors", run(func(r *result.Run) string { return fmt.Sprint(r.Errors) })},
+		column{"dropped", run(func(r *result.Run) string { return fmt.Sprint(r.Dropped) })},
+		column{"conns", run(func(r *result.Run) string { return extraCount(r, "conns_opened") })},
+		column{"decode/row", run(func(r *result.Run) string { return extraNanos(r, "decode_ns_per_row") })},
+	)
+	if anyExternal(es) {
+		cols = append(cols, externalColumns...)
 	}
-	return tw.Flush()
+	return columnsGrid("ch query: latency at the requested rate", labels, cols, es)
+}
+
+// requestedRate is an open run's rate, "-" for a closed one.
+func requestedRate(r *result.Run) string {
+	if r.Mode != "open" {
+		return "-"
+	}
+	return Count(r.Rate)
 }
 
 func varies(runs []result.Run, key string) bool {
@@ -64,7 +68,7 @@ func varies(runs []result.Run, key string) bool {
 	return false
 }
 
-func extraRate(r result.Run) string {
+func extraRate(r *result.Run) string {
 	v, ok := r.Extra["achieved_rate_ops_s"]
 	if !ok {
 		return "-"
@@ -75,7 +79,7 @@ func extraRate(r result.Run) string {
 	return Count(v)
 }
 
-func extraCount(r result.Run, key string) string {
+func extraCount(r *result.Run, key string) string {
 	v, ok := r.Extra[key]
 	if !ok {
 		return "-"
@@ -83,7 +87,7 @@ func extraCount(r result.Run, key string) string {
 	return Count(v)
 }
 
-func extraNanos(r result.Run, key string) string {
+func extraNanos(r *result.Run, key string) string {
 	v, ok := r.Extra[key]
 	if !ok {
 		return "-"

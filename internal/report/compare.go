@@ -3,8 +3,10 @@ package report
 import (
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 
@@ -20,6 +22,9 @@ type figure struct {
 	format func(float64) string
 	higher bool                        // higher is better
 	show   func(rs []*result.Run) bool // nil: always
+	// total marks a count that pooling adds up (errors): it has no
+	// interval, since a repetition's count is a share of it.
+	total bool
 }
 
 func anyRun(rs []*result.Run, f func(*result.Run) bool) bool { return slices.ContainsFunc(rs, f) }
@@ -34,22 +39,25 @@ var figures = []figure{
 	{name: "p99.9", get: func(r *result.Run) float64 { return float64(r.Latency.P999) }, format: nanos},
 	{name: "max", get: func(r *result.Run) float64 { return float64(r.Latency.Max) }, format: nanos},
 	{name: "mean", get: func(r *result.Run) float64 { return r.Latency.Mean }, format: nanos},
-	{name: "errors", get: func(r *result.Run) float64 { return float64(r.Errors) }, format: Count,
+	{name: "errors", get: func(r *result.Run) float64 { return float64(r.Errors) }, format: Count, total: true,
 		show: func(rs []*result.Run) bool { return anyRun(rs, func(r *result.Run) bool { return r.Errors > 0 }) }},
 	{name: "CPU/op", get: func(r *result.Run) float64 { return r.Client.CPUNsPerOp }, format: nanos},
 	{name: "allocs/op", get: func(r *result.Run) float64 { return r.Client.AllocsPerOp }, format: func(v float64) string { return fmt.Sprintf("%.2f", v) }},
 }
 
-// group is the repetitions of one family/target/workload/params.
+// group is the repetitions of one family/target/workload/params, from
+// one side's documents.
 type group struct {
 	key  string
+	doc  *result.Document // the document of the first run, which declares its settings
 	runs []*result.Run
 }
 
-// matchKey identifies what a run measured, leaving out IgnoredParams and
-// the knobs compared (vary), with the --param list that set them.
-func matchKey(r *result.Run, vary []string) string {
-	p := defining(r)
+// matchKey identifies what a run of doc measured: its defining params
+// (result.Document.Defining), but for the knobs compared (vary) and the
+// --param list that set them.
+func matchKey(doc *result.Document, r *result.Run, vary []string) string {
+	p := defining(doc, r)
 	if len(vary) > 0 {
 		delete(p, "param")
 		for _, k := range vary {
@@ -68,38 +76,60 @@ func (g group) touches(vary []string) bool {
 	return slices.ContainsFunc(vary, func(k string) bool { _, ok := g.runs[0].Params[k]; return ok })
 }
 
-func groups(doc *result.Document, vary []string) []group {
+// groups gathers the runs of every document of one side by matchKey: runs
+// of one test from several documents are its repetitions.
+func groups(side []Source, vary []string) []group {
 	var out []group
 	idx := map[string]int{}
-	for i := range doc.Runs {
-		r := &doc.Runs[i]
-		k := matchKey(r, vary)
-		j, ok := idx[k]
-		if !ok {
-			j = len(out)
-			idx[k] = j
-			out = append(out, group{key: k})
+	for _, s := range side {
+		for i := range s.Doc.Runs {
+			r := &s.Doc.Runs[i]
+			k := matchKey(s.Doc, r, vary)
+			j, ok := idx[k]
+			if !ok {
+				j = len(out)
+				idx[k] = j
+				out = append(out, group{key: k, doc: s.Doc})
+			}
+			out[j].runs = append(out[j].runs, r)
 		}
-		out[j].runs = append(out[j].runs, r)
 	}
 	return out
 }
 
-// Compare prints, for each run group present in both documents, every
-// figure's base and new median, the change, and whether the change is
-// significant by a Mann-Whitney U test over the repetitions, as benchstat
-// judges it. With knobs named, runs whose params differ only in
-// them match, and only the groups that have one of them are compared. It
-// fails when no group was compared.
+// compareLegend says what compare's columns are, once under its header.
+const compareLegend = `figures: each side's repetitions pooled as the tables pool them (operations over measured seconds; latencies from the added histograms)
+±: half-width of the 95% confidence interval of the mean of the repetitions (Student's t), as the kv table's; throughput of a single repetition: over its progress intervals
+significance: Mann-Whitney U test over the repetitions at alpha 0.05, as benchstat`
+
+// Compare compares the documents base and new (CompareSides).
 func Compare(w io.Writer, base, new Source, knobs ...string) error {
-	bg, ng := groups(base.Doc, knobs), groups(new.Doc, knobs)
+	return CompareSides(w, []Source{base}, []Source{new}, knobs...)
+}
+
+// CompareSides prints, for each run group present on both sides, every
+// figure's base and new value (the repetitions of all of a side's
+// documents pooled), its spread, the change, and whether the change is
+// significant by a Mann-Whitney U test over the repetitions, as benchstat
+// judges it. Runs match by their defining params
+// (result.Document.Defining): how long they ran, how they were observed
+// and the lists that selected them do not count. With knobs named, runs
+// whose params differ only in them match, and only the groups that have
+// one of them are compared. It fails when no group was compared.
+func CompareSides(w io.Writer, base, new []Source, knobs ...string) error {
+	bg, ng := groups(base, knobs), groups(new, knobs)
 	nidx := map[string]group{}
 	for _, g := range ng {
 		nidx[g.key] = g
 	}
-	fmt.Fprintf(w, "base: %s  %s\n", base.Name, base.Doc.Command)
-	fmt.Fprintf(w, "new:  %s  %s\n", new.Name, new.Doc.Command)
-	for _, d := range envDiff(base.Doc.Env, new.Doc.Env) {
+	for _, s := range base {
+		fmt.Fprintf(w, "base: %s  %s\n", s.Name, s.Doc.Command)
+	}
+	for _, s := range new {
+		fmt.Fprintf(w, "new:  %s  %s\n", s.Name, s.Doc.Command)
+	}
+	fmt.Fprintln(w, compareLegend)
+	for _, d := range envDiff(base[0].Doc.Env, new[0].Doc.Env) {
 		fmt.Fprintf(w, "note: the environment differs: %s\n", d)
 	}
 	vary := varyingParams(append(slices.Clone(bg), ng...))
@@ -122,7 +152,23 @@ func Compare(w io.Writer, base, new Source, knobs ...string) error {
 		}
 		speedups = append(speedups, throughputRatio(b.runs, n.runs)...)
 	}
-	machineCauses(w, base.Doc, new.Doc, speedups)
+	machineCauses(w, base[0].Doc, new[0].Doc, speedups) // the first document of each side
+	printUnmatched(w, bg, ng, matched, vary)
+	if len(untouched) > 0 {
+		fmt.Fprintf(w, "\nnot compared, as %s does not apply to them: %s\n", strings.Join(knobs, ", "), strings.Join(untouched, "; "))
+	}
+	if len(matched) == len(untouched) {
+		hint := "to compare settings of a knob, name it: --vary KNOB"
+		if len(knobs) > 0 {
+			hint = "no run has " + strings.Join(knobs, " or ") + " among its params"
+		}
+		return fmt.Errorf("nothing compared: no run matches between the two sides (same family, target, workload and defining params; how long they ran, how they were observed and the lists that selected them do not count); %s", hint)
+	}
+	return nil
+}
+
+// printUnmatched lists the groups of one side that the other lacks.
+func printUnmatched(w io.Writer, bg, ng []group, matched map[string]bool, vary []string) {
 	var only []string
 	for _, g := range bg {
 		if !matched[g.key] {
@@ -134,23 +180,12 @@ func Compare(w io.Writer, base, new Source, knobs ...string) error {
 			only = append(only, "only in new:  "+groupName(g, vary))
 		}
 	}
-	if len(untouched) > 0 {
-		fmt.Fprintf(w, "\nnot compared, as %s does not apply to them: %s\n", strings.Join(knobs, ", "), strings.Join(untouched, "; "))
-	}
 	if len(only) > 0 {
 		fmt.Fprintln(w)
 		for _, o := range only {
 			fmt.Fprintln(w, o)
 		}
 	}
-	if len(matched) == len(untouched) {
-		hint := "to compare settings of a knob, name it: --vary KNOB"
-		if len(knobs) > 0 {
-			hint = "no run has " + strings.Join(knobs, " or ") + " among its params"
-		}
-		return fmt.Errorf("nothing compared: no run matches between the two documents (same family, target, workload and params, apart from how long and how they were observed); %s", hint)
-	}
-	return nil
 }
 
 func groupName(g group, vary []string) string {
@@ -169,7 +204,7 @@ func groupName(g group, vary []string) string {
 func varyingParams(gs []group) []string {
 	vals := map[string]map[string]bool{}
 	for _, g := range gs {
-		for k, v := range defining(g.runs[0]) {
+		for k, v := range defining(g.doc, g.runs[0]) {
 			if vals[k] == nil {
 				vals[k] = map[string]bool{}
 			}
@@ -199,6 +234,11 @@ func compareGroup(w io.Writer, b, n group, vary, knobs []string) error {
 		fmt.Fprintf(w, ", %s/s", Count(r.Rate))
 	}
 	fmt.Fprintf(w, "; base n=%d, new n=%d)\n", len(b.runs), len(n.runs))
+	bp, np := pooledSide(b.runs), pooledSide(n.runs)
+	if why := noneCompleted(bp, np); why != "" {
+		fmt.Fprintf(w, "  not compared: %s\n", why)
+		return nil
+	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "  figure\tbase\tnew\tchange\tsignificance")
 	all := append(slices.Clone(b.runs), n.runs...)
@@ -206,13 +246,116 @@ func compareGroup(w io.Writer, b, n group, vary, knobs []string) error {
 		if f.show != nil && !f.show(all) {
 			continue
 		}
-		bv, nv := values(b.runs, f.get), values(n.runs, f.get)
-		bs := benchmath.NewSample(bv, &benchmath.DefaultThresholds)
-		ns := benchmath.NewSample(nv, &benchmath.DefaultThresholds)
-		bc, nc := median(bv), median(nv)
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", f.name, withRange(f.format(bc), bs), withRange(f.format(nc), ns), change(bc, nc), verdict(f, bs, ns, bc, nc))
+		bs, ns := sideOf(f, bp, b.runs), sideOf(f, np, n.runs)
+		ch, sig := change(bs.v, ns.v), ""
+		if why := notComparable(bs, ns); why != "" {
+			ch, sig = "", "not comparable: "+why
+		} else {
+			sig = verdict(f, bs.sample, ns.sample, bs.v, ns.v)
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", f.name, bs.cell(f), ns.cell(f), ch, sig)
 	}
 	return tw.Flush()
+}
+
+// noneCompleted says which side completed no operation, "" when both did.
+func noneCompleted(b, n result.Run) string {
+	switch {
+	case b.Ops == 0 && n.Ops == 0:
+		return "no operation completed on either side"
+	case b.Ops == 0:
+		return "no operation completed in base"
+	case n.Ops == 0:
+		return "no operation completed in new"
+	}
+	return ""
+}
+
+// pooledSide folds one side's repetitions into one run as the tables do
+// (pooledRun), with dbmeter's own CPU and allocations per operation
+// weighted by operations too.
+func pooledSide(rs []*result.Run) result.Run {
+	reps := make([]result.Run, len(rs))
+	var ops, cpu, allocs float64
+	for i, r := range rs {
+		reps[i] = *r
+		ops += float64(r.Ops)
+		cpu += r.Client.CPUNsPerOp * float64(r.Ops)
+		allocs += r.Client.AllocsPerOp * float64(r.Ops)
+	}
+	out := pooledRun(reps)
+	if ops > 0 {
+		out.Client.CPUNsPerOp, out.Client.AllocsPerOp = cpu/ops, allocs/ops
+	}
+	return out
+}
+
+// sideFigure is one figure of one side: its pooled value, the sample of
+// its repetitions' values, and its spread (the half-width of the interval
+// as a share of the value).
+type sideFigure struct {
+	v        float64
+	sample   *benchmath.Sample
+	spread   float64
+	hasRange bool
+}
+
+func sideOf(f figure, pooled result.Run, rs []*result.Run) sideFigure {
+	vals := values(rs, f.get)
+	s := sideFigure{v: f.get(&pooled), sample: benchmath.NewSample(vals, &benchmath.DefaultThresholds)}
+	if f.name == "ops/s" {
+		reps := make([]result.Run, len(rs))
+		for i, r := range rs {
+			reps[i] = *r
+		}
+		s.spread, s.hasRange = kvSpread(s.v, reps) // the kv table's ±, by construction
+		return s
+	}
+	if !f.total {
+		s.spread, s.hasRange = spread(s.v, vals)
+	}
+	return s
+}
+
+// spread is the half-width of the 95% confidence interval of the mean of
+// vals (Student's t), as a share of figure; false with fewer than two
+// values or a figure of 0.
+func spread(figure float64, vals []float64) (float64, bool) {
+	if len(vals) < 2 || figure <= 0 {
+		return 0, false
+	}
+	s := benchmath.AssumeNormal.Summary(benchmath.NewSample(vals, &benchmath.DefaultThresholds), kvConfidence)
+	if math.IsInf(s.Hi, 0) || math.IsNaN(s.Hi) {
+		return 0, false
+	}
+	return (s.Hi - s.Lo) / 2 / figure, true
+}
+
+// cell is the figure with its ±; a spread larger than the figure is left
+// out, as notComparable says instead.
+func (s sideFigure) cell(f figure) string {
+	v := f.format(s.v)
+	if !s.hasRange || s.spread > 1 {
+		return v
+	}
+	return v + " ±" + strconv.Itoa(int(math.Round(s.spread*100))) + "%"
+}
+
+// notComparable says in words why a figure cannot be compared, "" when it
+// can.
+func notComparable(b, n sideFigure) string {
+	switch wb, wn := b.hasRange && b.spread > 1, n.hasRange && n.spread > 1; {
+	case wb && wn:
+		return "spread larger than the figure on both sides"
+	case wb:
+		return "spread larger than the figure in base"
+	case wn:
+		return "spread larger than the figure in new"
+	}
+	if b.v == 0 && n.v != 0 {
+		return "base is 0, so no change can be a share of it"
+	}
+	return ""
 }
 
 func values(rs []*result.Run, get func(*result.Run) float64) []float64 {
@@ -221,19 +364,6 @@ func values(rs []*result.Run, get func(*result.Run) float64) []float64 {
 		out[i] = get(r)
 	}
 	return out
-}
-
-// withRange adds the 95% confidence interval of the median, as benchstat
-// prints it, when the sample is big enough to have a finite one.
-func withRange(v string, s *benchmath.Sample) string {
-	if len(s.Values) < 2 {
-		return v
-	}
-	r := benchmath.AssumeNothing.Summary(s, 0.95).PctRangeString()
-	if r == "∞" || r == "?" {
-		return v
-	}
-	return v + " ± " + r
 }
 
 func change(b, n float64) string {
@@ -322,7 +452,7 @@ func GoBench(w io.Writer, srcs []Source) error {
 			if r.Ops == 0 || r.DurationS <= 0 {
 				continue
 			}
-			conf := defining(r)
+			conf := defining(d, r)
 			conf["family"] = r.Family
 			conf["mode"] = r.Mode
 			for _, k := range sortedKeys(cur) {

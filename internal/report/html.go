@@ -21,6 +21,9 @@ var pageTemplate string
 var page = template.Must(template.New("report").Funcs(template.FuncMap{
 	"bytes": func(v int64) string { return Bytes(float64(v)) },
 	"disk":  DiskSummary,
+	// wide says a cell holds words, not a figure (a step's verdict): it
+	// wraps instead of widening the table past the page.
+	"wide": func(s string) bool { return len([]rune(s)) > 24 },
 	"modules": func(m map[string]string) string {
 		keys := make([]string, 0, len(m))
 		for k := range m {

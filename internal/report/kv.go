@@ -2,12 +2,9 @@ package report
 
 import (
 	"fmt"
-	"io"
 	"slices"
 	"sort"
 	"strconv"
-	"strings"
-	"text/tabwriter"
 
 	"github.com/dbmeter/dbmeter/internal/result"
 )
@@ -16,151 +13,184 @@ import (
 // batchset. Operations not listed (from a newer dbmeter) follow.
 var kvOpOrder = []string{"set", "update", "get", "del", "setmixed", "getmixed", "batchset"}
 
-// kvTables renders the kv family as the seed did: per fsync mode, a
+// kvGrids lays out the kv family as the seed did: per fsync mode, a
 // throughput table and a latency table, operations as rows and engines as
 // columns. With repetitions, each cell shows them pooled (pooledRun), as
-// every other output does. A cell whose run had errors is marked with "!" (the notes
-// below the tables give the counts). Each fsync-on table pair says what
-// one fsync costs on disk, the disk the runs wrote to, and warns of any
-// write that was faster than that.
-func kvTables(disk result.Disk) Table {
-	return func(w io.Writer, runs []result.Run) error {
-		modes := kvGroup(runs, func(r result.Run) string { return r.Params["fsync"] })
-		for i, mode := range modes.keys {
-			if i > 0 {
-				fmt.Fprintln(w)
-			}
-			if err := kvMode(w, mode, modes.runs[mode], disk); err != nil {
-				return err
+// every other output does. A cell the engine cannot run says so; a cell
+// whose run had errors is marked with "!" (the notes give the counts).
+// Each fsync-on table says what one fsync costs on the disk the runs wrote
+// to, and warns of any write that was faster than that.
+func kvGrids(l labeler, es []entry, disk result.Disk) []Grid {
+	// The fsync mode (and how an engine switches it) is said by the table,
+	// so the engines' names leave it out.
+	l.split = slices.DeleteFunc(slices.Clone(l.split), func(k string) bool { return k == "fsync" || k == "fsync_switch" })
+	var out []Grid
+	for _, mode := range ordered(es, func(e entry) string { return e.run.Params["fsync"] }) {
+		var mine []entry
+		for _, e := range es {
+			if e.run.Params["fsync"] == mode {
+				mine = append(mine, e)
 			}
 		}
-		return nil
+		m := newKVMatrix(l, mine)
+		out = append(out, m.throughput(mode, disk), m.latency(mode))
 	}
+	return out
 }
 
-// kvMode prints the table pair of one fsync mode.
-func kvMode(w io.Writer, mode string, runs []result.Run, disk result.Disk) error {
-	engines := kvGroup(runs, func(r result.Run) string { return r.Target })
-	ops := kvGroup(runs, func(r result.Run) string { return r.Workload })
-	rows := slices.Clone(ops.keys)
-	sort.SliceStable(rows, func(i, j int) bool { return kvOpRank(rows[i]) < kvOpRank(rows[j]) })
-	cells := map[[2]string]result.Run{}
-	reps := map[[2]string][]result.Run{}
-	repeat := 0
-	for _, e := range engines.keys {
-		for _, op := range rows {
-			for _, r := range engines.runs[e] {
-				if r.Workload == op {
-					reps[[2]string{op, e}] = append(reps[[2]string{op, e}], r)
-					repeat = max(repeat, r.Repeat)
-				}
-			}
-			if rs := reps[[2]string{op, e}]; len(rs) > 0 {
-				cells[[2]string{op, e}] = pooledRun(rs)
-			}
+// kvMatrix is one fsync mode's cells: each operation × engine's
+// repetitions, and them pooled.
+type kvMatrix struct {
+	ops, engines []string
+	reps         map[[2]string][]result.Run
+	pooled       map[[2]string]result.Run
+	runs         []result.Run
+	repeat       int
+}
+
+func newKVMatrix(l labeler, es []entry) kvMatrix {
+	m := kvMatrix{reps: map[[2]string][]result.Run{}, pooled: map[[2]string]result.Run{}}
+	m.engines = ordered(es, l.target)
+	m.ops = ordered(es, func(e entry) string { return e.run.Workload })
+	sort.SliceStable(m.ops, func(i, j int) bool { return kvOpRank(m.ops[i]) < kvOpRank(m.ops[j]) })
+	for _, e := range es {
+		k := [2]string{e.run.Workload, l.target(e)}
+		m.reps[k] = append(m.reps[k], *e.run)
+		m.runs = append(m.runs, *e.run)
+		m.repeat = max(m.repeat, e.run.Repeat)
+	}
+	for k, rs := range m.reps {
+		m.pooled[k] = pooledRun(rs)
+	}
+	return m
+}
+
+// row is one row of the matrix: label, then f of each engine's cell.
+func (m kvMatrix) row(label, op string, f func(r result.Run, reps []result.Run) string) []string {
+	out := []string{label}
+	for _, e := range m.engines {
+		k := [2]string{op, e}
+		r, ok := m.pooled[k]
+		switch {
+		case !ok:
+			out = append(out, "-")
+		case kvNotSupported(r):
+			out = append(out, "not supported")
+		case r.Errors > 0:
+			out = append(out, f(r, m.reps[k])+"!")
+		default:
+			out = append(out, f(r, m.reps[k]))
 		}
 	}
-	fsync := "fsync off"
+	return out
+}
+
+func kvModeName(mode string) string {
 	if mode == "true" {
-		fsync = "fsync on (every write durable before it is acknowledged)"
+		return "fsync on"
 	}
-	p := kvHeaderRun(runs).Params
+	return "fsync off"
+}
+
+// throughput is the mode's throughput grid, headed by what the cells ran
+// and, with fsync on, the disk and any write faster than it allows.
+func (m kvMatrix) throughput(mode string, disk result.Disk) Grid {
+	p := kvHeaderRun(m.runs).Params
 	preload := kvCount(p["preloaded_keys"]) + " keys preloaded in every cell's store"
 	if p["preloaded_keys"] == "0" {
 		preload = "no keys preloaded" // from a dbmeter before 2026-11, where only set and batchset ran
 	}
-	fmt.Fprintf(w, "kv  %s  ·  %s workers  ·  %s  ·  %s  ·  %s\n",
-		fsync, p["workers"], preload, kvSizes(p, rows), kvWindow(p, rows, repeat))
+	line := fmt.Sprintf("%s workers  ·  %s  ·  %s  ·  %s", p["workers"], preload, kvSizes(p, m.ops), kvWindow(p, m.ops, m.repeat))
 	if mode == "true" {
-		fmt.Fprintln(w, kvDiskLine(disk))
+		line = "every write durable before it is acknowledged  ·  " + line
 	}
-
-	cell := func(op, e string, f func(r result.Run) string) string {
-		r, ok := cells[[2]string{op, e}]
-		if !ok {
-			return "-"
-		}
-		if kvNotSupported(r) {
-			return "not supported"
-		}
-		s := f(r)
-		if r.Errors > 0 {
-			s += "!"
-		}
-		return s
+	g := Grid{
+		Title:  "kv " + kvModeName(mode) + ": throughput",
+		Lines:  []string{line},
+		Header: append([]string{"ops/s"}, m.engines...),
+		Labels: 1,
 	}
-	header := "throughput (ops/s)\t" + strings.Join(engines.keys, "\t") + "\t"
-
-	fmt.Fprintln(w)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, header)
+	if mode == "true" {
+		g.Lines = append(g.Lines, kvDiskLine(disk))
+	}
 	flagged := false
-	for _, op := range rows {
+	for _, op := range m.ops {
 		label := op
 		if op == "batchset" {
 			label = "batchset (batches/s)"
 		}
-		fmt.Fprint(tw, label+"\t")
-		for _, e := range engines.keys {
-			fmt.Fprint(tw, cell(op, e, func(r result.Run) string {
-				s, f := kvThroughputCell(r.OpsPerS, reps[[2]string{op, e}])
-				flagged = flagged || f
-				return s
-			})+"\t")
-		}
-		fmt.Fprintln(tw)
+		g.Rows = append(g.Rows, m.row(label, op, func(r result.Run, reps []result.Run) string {
+			s, f := kvThroughputCell(r.OpsPerS, reps)
+			flagged = flagged || f
+			return s
+		}))
 		if op == "batchset" {
-			fmt.Fprint(tw, "batchset (keys/s)\t")
-			for _, e := range engines.keys {
-				fmt.Fprint(tw, cell(op, e, func(r result.Run) string { return Count(r.RowsPerS) })+"\t")
-			}
-			fmt.Fprintln(tw)
+			g.Rows = append(g.Rows, m.row("batchset (keys/s)", op, func(r result.Run, _ []result.Run) string { return Count(r.RowsPerS) }))
 		}
 	}
-	if err := tw.Flush(); err != nil {
-		return err
+	g.Note = kvSpreadNote(m.repeat, flagged)
+	if m.hasErrors() {
+		g.Note += "; !: the cell had errors (the notes say how many and which)"
 	}
-	fmt.Fprintln(w, kvSpreadNote(repeat, flagged))
 	if mode == "true" {
-		for _, e := range engines.keys {
-			for _, op := range rows {
-				if r, ok := cells[[2]string{op, e}]; ok {
+		for _, e := range m.engines {
+			for _, op := range m.ops {
+				if r, ok := m.pooled[[2]string{op, e}]; ok {
 					if why := kvImplausible(r, disk.Fsync); why != "" {
-						fmt.Fprintln(w, "WARNING: "+why)
+						g.Warnings = append(g.Warnings, why)
 					}
 				}
 			}
 		}
 	}
+	return g
+}
 
-	fmt.Fprintln(w)
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "latency per op\t"+strings.Join(engines.keys, "\t")+"\t")
-	stats := []struct {
-		name string
-		f    func(r result.Run) string
-	}{
-		{"p50", func(r result.Run) string { return Nanos(r.Latency.P50) }},
-		{"p99", func(r result.Run) string { return Nanos(r.Latency.P99) }},
-		{"mean", func(r result.Run) string { return nanos(r.Latency.Mean) }},
-	}
-	for _, op := range rows {
-		for _, st := range stats {
-			fmt.Fprintf(tw, "%s %s\t", op, st.name)
-			for _, e := range engines.keys {
-				fmt.Fprint(tw, cell(op, e, st.f)+"\t")
-			}
-			fmt.Fprintln(tw)
-		}
-		if op == "batchset" {
-			fmt.Fprint(tw, "batchset mean per key\t")
-			for _, e := range engines.keys {
-				fmt.Fprint(tw, cell(op, e, func(r result.Run) string { return nanos(r.Extra["ns_per_key"]) })+"\t")
-			}
-			fmt.Fprintln(tw)
+func (m kvMatrix) hasErrors() bool {
+	for _, r := range m.pooled {
+		if r.Errors > 0 && !kvNotSupported(r) {
+			return true
 		}
 	}
-	return tw.Flush()
+	return false
+}
+
+// A kvStat is one row of the latency table for each operation. Adding one
+// here adds its row to every format.
+type kvStat struct {
+	name string
+	f    func(r result.Run) string
+	only string // the one operation it applies to; "" for all
+}
+
+// kvStats are the latency table's rows for each operation: the whole
+// distribution's tail, not only the p99, so a mean above the p99 (a few
+// operations far slower than the rest) shows where it comes from.
+var kvStats = []kvStat{
+	{name: "p50", f: func(r result.Run) string { return Nanos(r.Latency.P50) }},
+	{name: "p99", f: func(r result.Run) string { return Nanos(r.Latency.P99) }},
+	{name: "p99.9", f: func(r result.Run) string { return Nanos(r.Latency.P999) }},
+	{name: "max", f: func(r result.Run) string { return Nanos(r.Latency.Max) }},
+	{name: "mean", f: func(r result.Run) string { return nanos(r.Latency.Mean) }},
+	{name: "mean per key", only: "batchset", f: func(r result.Run) string { return nanos(r.Extra["ns_per_key"]) }},
+}
+
+// latency is the mode's latency grid: for each operation, kvStats.
+func (m kvMatrix) latency(mode string) Grid {
+	g := Grid{
+		Title:  "kv " + kvModeName(mode) + ": latency per operation",
+		Header: append([]string{"latency"}, m.engines...),
+		Labels: 1,
+		Note:   "latency from each operation's intended start; max is the slowest single operation, so a mean above the p99 is a few operations far slower than the rest: see p99.9 and max",
+	}
+	for _, op := range m.ops {
+		for _, st := range kvStats {
+			if st.only == "" || st.only == op {
+				g.Rows = append(g.Rows, m.row(op+" "+st.name, op, func(r result.Run, _ []result.Run) string { return st.f(r) }))
+			}
+		}
+	}
+	return g
 }
 
 // kvWindow says how long each cell ran, and how often.
@@ -203,22 +233,4 @@ func kvOpRank(op string) int {
 		return i
 	}
 	return len(kvOpOrder)
-}
-
-// kvGroups holds runs grouped by a key, keys in order of first appearance.
-type kvGroups struct {
-	keys []string
-	runs map[string][]result.Run
-}
-
-func kvGroup(runs []result.Run, key func(result.Run) string) kvGroups {
-	g := kvGroups{runs: map[string][]result.Run{}}
-	for _, r := range runs {
-		k := key(r)
-		if _, ok := g.runs[k]; !ok {
-			g.keys = append(g.keys, k)
-		}
-		g.runs[k] = append(g.runs[k], r)
-	}
-	return g
 }

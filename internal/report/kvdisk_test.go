@@ -66,7 +66,7 @@ func TestKVTablesShowTheDisk(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := buf.String()
-	on := strings.Index(out, "kv  fsync on")
+	on := strings.Index(out, "kv fsync on: throughput")
 	if on < 0 {
 		t.Fatalf("no fsync-on table:\n%s", out)
 	}
@@ -79,7 +79,7 @@ func TestKVTablesShowTheDisk(t *testing.T) {
 	if !strings.Contains(out, want+"\n") {
 		t.Errorf("disk line: want %q in:\n%s", want, out)
 	}
-	if w, l := strings.Index(out, "WARNING: nosync set"), strings.LastIndex(out, "latency per op"); w < 0 || w > l {
+	if w, l := strings.Index(out, "WARNING: nosync set"), strings.LastIndex(out, "kv fsync on: latency"); w < 0 || w > l {
 		t.Errorf("the warning must sit under the fsync-on throughput table, before its latency table:\n%s", out)
 	}
 

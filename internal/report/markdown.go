@@ -48,6 +48,9 @@ func Markdown(w io.Writer, srcs []Source) error {
 
 func mdTable(w io.Writer, t Grid) {
 	fmt.Fprintf(w, "### %s\n\n", mdEscape(t.Title))
+	for _, l := range t.Lines {
+		fmt.Fprintf(w, "%s\n\n", mdEscape(l))
+	}
 	row := func(cells []string) {
 		esc := make([]string, len(cells))
 		for i, c := range cells {
@@ -69,6 +72,9 @@ func mdTable(w io.Writer, t Grid) {
 	}
 	if t.Note != "" {
 		fmt.Fprintf(w, "\n%s\n", mdEscape(t.Note))
+	}
+	for _, warn := range t.Warnings {
+		fmt.Fprintf(w, "\n**WARNING:** %s\n", mdEscape(warn))
 	}
 }
 

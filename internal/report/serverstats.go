@@ -97,8 +97,9 @@ func serverQueriesText(w io.Writer, r result.Run) {
 	s := r.ServerStats
 	l, c := s.LatencyNs, s.ClientSideNs
 	fmt.Fprintf(w, "  client service time  p50 %s  p99 %s ms\n", ms(float64(r.Service.P50)), ms(float64(r.Service.P99)))
+	msf := func(v float64) string { return ms(v) }
 	fmt.Fprintf(w, "  server (query_log)   p50 %s  p99 %s ms  (%s queries joined by id, resolution %s)\n",
-		ms(float64(l.P50)), ms(float64(l.P99)), Count(float64(l.Count)), nanos(float64(s.ResolutionNs)))
+		atResolution(l.P50, s.ResolutionNs, msf), atResolution(l.P99, s.ResolutionNs, msf), Count(float64(l.Count)), nanos(float64(s.ResolutionNs)))
 	if c != nil && c.Count > 0 {
 		fmt.Fprintf(w, "  client side          p50 %s  p99 %s ms  (per query: the client's time less the server's: network, the client's queueing, encode and decode)\n",
 			ms(float64(c.P50)), ms(float64(c.P99)))
@@ -111,12 +112,23 @@ func serverQueriesText(w io.Writer, r result.Run) {
 	}
 }
 
-// p50p99 is a histogram's p50 and p99; "–" without one.
-func p50p99(p *result.Phase) string {
+// p50p99 is a histogram's p50 and p99 at a resolution (0: exact); "–"
+// without one.
+func p50p99(p *result.Phase, res int64) string {
 	if p == nil || p.Count == 0 {
 		return "–"
 	}
-	return nanos(float64(p.P50)) + " / " + nanos(float64(p.P99))
+	return atResolution(p.P50, res, nanos) + " / " + atResolution(p.P99, res, nanos)
+}
+
+// atResolution formats a duration measured at a resolution: one below it
+// was logged as 0 (ClickHouse 18.16 logs whole milliseconds, truncated),
+// so it is "<1.00ms", not the 1ns the histogram keeps it as.
+func atResolution(ns, res int64, format func(float64) string) string {
+	if res > 0 && ns < res {
+		return "<" + format(float64(res))
+	}
+	return format(float64(ns))
 }
 
 // serverStatsGrid is the "where the time goes" table of the runs that
@@ -133,7 +145,7 @@ func serverStatsGrid(l labeler, es []entry) (Grid, bool) {
 		if s == nil {
 			continue
 		}
-		row := []string{l.run(e), nanos(e.run.Latency.Mean), "–", "–", "–", p50p99(s.LatencyNs), p50p99(s.ClientSideNs), "–", waitShares(s.WaitEvents, 3)}
+		row := []string{l.run(e), nanos(e.run.Latency.Mean), "–", "–", "–", p50p99(s.LatencyNs, s.ResolutionNs), p50p99(s.ClientSideNs, 0), "–", waitShares(s.WaitEvents, 3)}
 		if t := serverTimeOf(*e.run); t.ok {
 			row[2], row[3], row[4] = nanos(t.server), fmt.Sprintf("%.0f%%", pct(t.server, t.latency)), nanos(t.rest)
 		}

@@ -22,7 +22,7 @@ func TestCHServerStats(t *testing.T) {
 			ClientSideNs: &result.Phase{Count: 500, Latency: result.Latency{P50: 1_470_000, P99: 4_520_000}}},
 	}
 	var b bytes.Buffer
-	if err := chTables(&b, []result.Run{run}); err != nil {
+	if err := Text(&b, &result.Document{Runs: []result.Run{run}}); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"server (query_log)   p50 1.000  p99 3.000 ms  (500 queries", "client side          p50 1.470  p99 4.520 ms"} {
@@ -34,5 +34,25 @@ func TestCHServerStats(t *testing.T) {
 	g, ok := serverStatsGrid(newLabeler([]Source{{Name: "r.json", Doc: &result.Document{Runs: []result.Run{run}}}}, es), es)
 	if !ok || g.Rows[0][5] != "1.00ms / 3.00ms" || g.Rows[0][6] != "1.47ms / 4.52ms" {
 		t.Errorf("grid %q, %q; want the server's and the client side's p50 / p99", g.Header, g.Rows)
+	}
+}
+
+// A server duration below the log's resolution was logged as 0 ms: it
+// reads as under the resolution, not as the 1ns the histogram keeps.
+func TestServerTimeAtResolution(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		phase *result.Phase
+		res   int64
+		want  string
+	}{
+		{&result.Phase{Count: 9, Latency: result.Latency{P50: 1, P99: 2_000_000}}, 1_000_000, "<1.00ms / 2.00ms"},
+		{&result.Phase{Count: 9, Latency: result.Latency{P50: 1, P99: 900}}, 0, "1ns / 900ns"},
+		{nil, 1_000_000, "–"},
+	}
+	for _, tt := range tests {
+		if got := p50p99(tt.phase, tt.res); got != tt.want {
+			t.Errorf("p50p99(%+v, %d) = %q, want %q", tt.phase, tt.res, got, tt.want)
+		}
 	}
 }

@@ -33,23 +33,11 @@ func ReadSources(paths ...string) ([]Source, error) {
 	return srcs, nil
 }
 
-// IgnoredParams are run params that say how a run was observed or how long
-// it lasted, not what was measured: compare matches runs without them, and
-// reports do not split tables by them.
-var IgnoredParams = []string{
-	"json", "html", "md", "csv", "quiet", "metrics-addr", "progress",
-	"seed", "repeat", "grace", "duration", "count", "warmup", "help",
-}
-
-// defining returns the params of r that define what it measured.
-func defining(r *result.Run) map[string]string {
-	out := make(map[string]string, len(r.Params))
-	for k, v := range r.Params {
-		if !slices.Contains(IgnoredParams, k) {
-			out[k] = v
-		}
-	}
-	return out
+// defining returns the params of r, a run of doc, that define what it
+// measured, by the roles doc declares (result.Document.Defining): compare
+// matches runs by them, and reports split tables by them.
+func defining(doc *result.Document, r *result.Run) map[string]string {
+	return doc.Defining(r)
 }
 
 // entry is a run and the source it came from.
@@ -71,7 +59,7 @@ func entriesOf(srcs []Source) []entry {
 // splitKeys returns the params that tell apart runs of the same source,
 // family, target and workload other than by repetition, for example
 // fsync on and off in one invocation. They become part of a run's label.
-func splitKeys(es []entry) []string {
+func splitKeys(srcs []Source, es []entry) []string {
 	type cell struct {
 		src                      int
 		family, target, workload string
@@ -80,7 +68,7 @@ func splitKeys(es []entry) []string {
 	keys := map[string]bool{}
 	for _, e := range es {
 		c := cell{e.src, e.run.Family, e.run.Target, e.run.Workload}
-		p := defining(e.run)
+		p := defining(srcs[e.src].Doc, e.run)
 		base, ok := first[c]
 		if !ok {
 			first[c] = p
@@ -113,7 +101,7 @@ type labeler struct {
 }
 
 func newLabeler(srcs []Source, es []entry) labeler {
-	return labeler{srcs: srcs, split: splitKeys(es)}
+	return labeler{srcs: srcs, split: splitKeys(srcs, es)}
 }
 
 // config is the split params of r, "" when none.

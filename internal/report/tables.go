@@ -10,67 +10,63 @@ import (
 	"github.com/dbmeter/dbmeter/internal/result"
 )
 
-// A Grid is a titled table of formatted cells that the Markdown and HTML
-// reports render alike. The first column is a name; the others are figures.
-type Grid struct {
-	Title  string
-	Header []string
-	Rows   [][]string
-	Note   string
-	Labels int // the leading columns that hold names, not figures (at least 1)
-}
-
 // Tables lays out one source's runs as the seeds did: engine × operation
 // matrices for kv, one row per client for ch insert, one row per run for
 // the rest.
 func Tables(srcs []Source, src int) []Grid {
-	es := entriesOf(srcs)
-	var mine []entry
-	for _, e := range es {
-		if e.src == src {
-			mine = append(mine, e)
-		}
-	}
-	l := newLabeler(srcs[src:src+1], rebase(mine))
+	l, mine := sourceEntries(srcs, src)
 	var out []Grid
 	for _, family := range ordered(mine, func(e entry) string { return e.run.Family }) {
-		var runs []entry
-		for _, e := range mine {
-			if e.run.Family == family {
-				runs = append(runs, rebase([]entry{e})[0])
-			}
-		}
-		switch family {
-		case "kv":
-			out = append(out, kvMatrices(l, runs)...)
-		case "ch":
-			var ins, rest []entry
-			for _, e := range runs {
-				if e.run.Workload == "insert" {
-					ins = append(ins, e)
-				} else {
-					rest = append(rest, e)
-				}
-			}
-			if len(ins) > 0 {
-				out = append(out, insertTable(l, ins))
-			}
-			if len(rest) > 0 {
-				out = append(out, runTable("ch query: latency at the requested rate", l, rest))
-			}
-		case "pg":
-			out = append(out, pgTable(l, runs))
-		default:
-			out = append(out, runTable(family, l, runs))
-		}
+		out = append(out, familyGrids(l, family, mine, srcs[src].Doc.Env.Disk)...)
 	}
-	if g, ok := serverStatsGrid(l, rebase(mine)); ok {
+	if g, ok := serverStatsGrid(l, mine); ok {
 		out = append(out, g)
 	}
 	if g, ok := capacityGrid(srcs[src].Doc); ok {
 		out = append(out, g)
 	}
 	return out
+}
+
+// sourceEntries are one source's runs, pointed at source 0 of a labeler
+// over that source alone.
+func sourceEntries(srcs []Source, src int) (labeler, []entry) {
+	var mine []entry
+	for _, e := range entriesOf(srcs) {
+		if e.src == src {
+			mine = append(mine, e)
+		}
+	}
+	mine = rebase(mine)
+	return newLabeler(srcs[src:src+1], mine), mine
+}
+
+// familyGrids are the tables of one family's runs among es.
+func familyGrids(l labeler, family string, es []entry, disk result.Disk) []Grid {
+	var runs []entry
+	for _, e := range es {
+		if e.run.Family == family {
+			runs = append(runs, e)
+		}
+	}
+	switch family {
+	case "kv":
+		return kvGrids(l, runs, disk)
+	case "ch":
+		ins, rest := splitEntries(runs, func(e entry) bool { return e.run.Workload == "insert" })
+		var out []Grid
+		if len(ins) > 0 {
+			out = append(out, insertTable(l, ins))
+		}
+		if len(rest) > 0 {
+			out = append(out, chQueryTable(l, rest))
+		}
+		return out
+	case "pg":
+		return []Grid{pgTable(l, runs)}
+	default:
+		return []Grid{runTable(family, l, runs)}
+	}
 }
 
 // rebase points entries at source 0, for a labeler over one source.
@@ -82,110 +78,6 @@ func rebase(es []entry) []entry {
 	return out
 }
 
-// kvMatrices gives the seed's tables: operations down, engines across;
-// throughput, and the latencies the terminal shows: p50, mean (the seed's
-// "time") and p99. Repetitions are
-// pooled (pooledRun).
-func kvMatrices(l labeler, es []entry) []Grid {
-	cols := ordered(es, l.target)
-	rows := ordered(es, func(e entry) string { return e.run.Workload })
-	flagged := false
-	// cell formats fig of a cell's repetitions pooled; spread
-	// adds the throughput's spread and flag.
-	cell := func(fig func(r *result.Run) float64, format func(float64) string, spread bool) [][]string {
-		var out [][]string
-		for _, w := range rows {
-			line := []string{w}
-			for _, c := range cols {
-				var reps []result.Run
-				for _, e := range es {
-					if e.run.Workload == w && l.target(e) == c {
-						reps = append(reps, *e.run)
-					}
-				}
-				if len(reps) == 0 {
-					line = append(line, "-")
-					continue
-				}
-				m := pooledRun(reps)
-				if spread {
-					s, f := kvThroughputCell(fig(&m), reps)
-					flagged = flagged || f
-					line = append(line, s)
-				} else {
-					line = append(line, format(fig(&m)))
-				}
-			}
-			out = append(out, line)
-		}
-		return out
-	}
-	header := append([]string{"operation"}, cols...)
-	note := ""
-	if n := maxRepeat(es); n > 1 {
-		note = fmt.Sprintf("%d repetitions pooled", n)
-	}
-	ns := func(v float64) string { return nanos(v) }
-	ops := cell(func(r *result.Run) float64 { return r.OpsPerS }, Count, true)
-	opsNote := kvSpreadNote(maxRepeat(es), flagged)
-	if note != "" {
-		opsNote = note + "; " + opsNote
-	}
-	return []Grid{
-		{Title: "kv throughput (ops/s; batchset: batches/s)", Header: header, Rows: ops, Note: opsNote, Labels: 1},
-		{Title: "kv latency, p50", Header: header, Rows: cell(func(r *result.Run) float64 { return float64(r.Latency.P50) }, ns, false), Note: note, Labels: 1},
-		{Title: "kv latency, mean", Header: header, Rows: cell(func(r *result.Run) float64 { return r.Latency.Mean }, ns, false), Note: note, Labels: 1},
-		{Title: "kv latency, p99", Header: header, Rows: cell(func(r *result.Run) float64 { return float64(r.Latency.P99) }, ns, false), Note: note, Labels: 1},
-	}
-}
-
-func maxRepeat(es []entry) int {
-	n := 0
-	for _, e := range es {
-		n = max(n, e.run.Repeat)
-	}
-	return n
-}
-
-// insertTable is the seed's clients × rows/s table, with the batch
-// latency split into building it in the client and sending it.
-func insertTable(l labeler, es []entry) Grid {
-	t := Grid{
-		Labels: 1,
-		Title:  "ch insert: rows per second by client",
-		Header: []string{"client", "workers", "rep", "rows/s", "MB/s", "batches/s", "batch p50", "batch p99", "build p50", "send p50", "CPU/row", "allocs/row", "errors"},
-	}
-	for _, e := range es {
-		r := e.run
-		perRow := func(v float64) string {
-			if r.Rows == 0 {
-				return "-"
-			}
-			return strconv.FormatFloat(v*float64(r.Ops)/float64(r.Rows), 'f', 1, 64)
-		}
-		cpuRow := "-"
-		if r.Rows > 0 {
-			// dbmeter's CPU and its external workers': the client's.
-			cpuRow = nanos((r.Client.CPUNsPerOp + r.Client.WorkersCPUNsPerOp) * float64(r.Ops+r.Errors) / float64(r.Rows))
-		}
-		t.Rows = append(t.Rows, []string{
-			l.target(e), strconv.Itoa(r.Workers), strconv.Itoa(r.Repeat), Count(r.RowsPerS),
-			fmt.Sprintf("%.1f", r.BytesPerS/1e6), fmt.Sprintf("%.2f", r.OpsPerS),
-			Nanos(r.Latency.P50), Nanos(r.Latency.P99), insertPhase(r, "build"), insertPhase(r, "send"),
-			cpuRow, perRow(r.Client.AllocsPerOp), strconv.FormatInt(r.Errors, 10),
-		})
-	}
-	return t
-}
-
-func phase(r *result.Run, name string) string {
-	p, ok := r.Phases[name]
-	if !ok {
-		return "-"
-	}
-	return Nanos(p.P50)
-}
-
 // runTable is one row per run with the figures every family has.
 func runTable(title string, l labeler, es []entry) Grid {
 	t := Grid{
@@ -195,9 +87,11 @@ func runTable(title string, l labeler, es []entry) Grid {
 	}
 	steps := slices.ContainsFunc(es, func(e entry) bool { return e.run.Verdict != nil })
 	if steps {
-		// A capacity search: each step's verdict, so the drops expected at
-		// a failing step read as what failed it.
-		t.Header = append(t.Header, "step", "verdict")
+		// A capacity search: each step's number and verdict beside its
+		// name, where a reader sees why it failed without scrolling (the
+		// drops expected at a failing step read as what failed it).
+		t.Header = slices.Insert(t.Header, 2, "step", "verdict")
+		t.Labels += 2
 	}
 	for _, e := range es {
 		r := e.run
@@ -212,7 +106,7 @@ func runTable(title string, l labeler, es []entry) Grid {
 			strconv.FormatInt(r.Errors, 10), strconv.FormatInt(r.Dropped, 10),
 		}
 		if steps {
-			row = append(row, stepCells(r)...)
+			row = slices.Insert(row, 2, stepCells(r)...)
 		}
 		t.Rows = append(t.Rows, row)
 	}

@@ -5,21 +5,9 @@ import (
 	"io"
 	"sort"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/dbmeter/dbmeter/internal/result"
 )
-
-// A Table renders the runs of one family as text.
-type Table func(w io.Writer, runs []result.Run) error
-
-// familyTables holds the families whose runs read better in a layout of
-// their own; the others get Generic. kv is one too, made in Text: its
-// tables need the document's disk.
-var familyTables = map[string]Table{
-	"pg": pgTables,
-	"ch": chTables,
-}
 
 // Text writes the document as a person reads it on a terminal: the
 // environment in one line, each family's table, then warnings and errors.
@@ -33,22 +21,34 @@ func Text(w io.Writer, doc *result.Document) error {
 	for _, l := range MachineLines(doc) {
 		fmt.Fprintln(w, l)
 	}
+	srcs := []Source{{Doc: doc}}
+	l, es := sourceEntries(srcs, 0)
 	for _, family := range families(doc.Runs) {
-		runs := runsOf(doc.Runs, family)
-		table := familyTables[family]
-		if family == "kv" {
-			table = kvTables(e.Disk)
-		}
-		if table == nil {
-			table = Generic
-		}
 		fmt.Fprintln(w)
-		if err := table(w, runs); err != nil {
-			return err
+		if family == "pg" {
+			// pgbench's own summary, as a pgbench user knows it.
+			if err := pgTables(w, runsOf(doc.Runs, family)); err != nil {
+				return err
+			}
+			continue
+		}
+		for i, g := range familyGrids(l, family, es, e.Disk) {
+			if i > 0 {
+				fmt.Fprintln(w)
+			}
+			if err := textGrid(w, g); err != nil {
+				return err
+			}
+		}
+		if family == "ch" {
+			chServerStatsText(w, runsOf(doc.Runs, family))
 		}
 	}
-	if err := capacityText(w, doc); err != nil {
-		return err
+	if g, ok := capacityGrid(doc); ok {
+		fmt.Fprintln(w)
+		if err := textGrid(w, g); err != nil {
+			return err
+		}
 	}
 	return notes(w, doc)
 }
@@ -73,23 +73,6 @@ func runsOf(runs []result.Run, family string) []result.Run {
 		}
 	}
 	return out
-}
-
-// Generic is the table for any family: one row per run.
-func Generic(w io.Writer, runs []result.Run) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "family\ttarget\tworkload\tmode\tworkers\trate/s\trep\tops/s\tp50\tp90\tp99\tlag p99\tp99.9\tmax\tmean\terrors\tdropped\t")
-	for _, r := range runs {
-		rate := "-"
-		if r.Mode == "open" {
-			rate = Count(r.Rate)
-		}
-		l := r.Latency
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t\n",
-			r.Family, r.Target, r.Workload, r.Mode, r.Workers, rate, r.Repeat, Count(r.OpsPerS),
-			Nanos(l.P50), Nanos(l.P90), Nanos(l.P99), lagCell(&r), Nanos(l.P999), Nanos(l.Max), nanos(l.Mean), r.Errors, r.Dropped)
-	}
-	return tw.Flush()
 }
 
 // notes prints Notes after the tables.

@@ -24,6 +24,16 @@ type Document struct {
 	Env       Env       `json:"env"`
 	// Command is the argv with secrets masked.
 	Command string `json:"command"`
+	// Settings declares the invocation's settings by name: the keys of
+	// its runs' Params and of Observed, each with its role (whether it
+	// defines a run) and kind. Absent in documents written before it
+	// existed, whose params are read by the roles of that time
+	// (Document.Declared).
+	Settings map[string]Setting `json:"settings,omitempty"`
+	// Observed holds the settings that only observed the invocation
+	// (output files, progress, the disk probe), kept apart from the runs'
+	// Params, which say what each run measured.
+	Observed map[string]string `json:"observed,omitempty"`
 	// Interrupted is true when a signal cut the invocation short.
 	Interrupted bool  `json:"interrupted,omitempty"`
 	Runs        []Run `json:"runs"`
@@ -168,7 +178,10 @@ type Run struct {
 	Family   string `json:"family"`
 	Target   string `json:"target"`
 	Workload string `json:"workload"`
-	// Params holds every setting that shaped the run, secrets masked.
+	// Params holds every setting that shaped the run, secrets masked:
+	// what defines it, its extent and the selection lists, as
+	// Document.Settings declares them. Settings that only observed the run
+	// are in Document.Observed (in documents before it, here too).
 	Params map[string]string `json:"params"`
 	// Server is the server's version string, for client/server families.
 	Server  string  `json:"server,omitempty"`

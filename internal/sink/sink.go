@@ -33,6 +33,10 @@ type Options struct {
 	MetricsAddr         string // serve live Prometheus metrics here
 	Quiet               bool   // no tables on stdout
 	NoDiskProbe         bool   // skip the fsync probe of the disk
+	// Settings declares the invocation's settings and Observed holds the
+	// values of those that only observe it: the document records both.
+	Settings map[string]result.Setting
+	Observed map[string]string
 }
 
 // IO is the process state a sink writes to.
@@ -128,11 +132,25 @@ func Open(pio IO, family string, flags Options, diskPath string, secrets ...stri
 		StartedAt: time.Now().UTC().Truncate(time.Second),
 		Env:       sysinfo.Capture(sysinfo.Options{DiskPath: diskPath, NoDiskProbe: flags.NoDiskProbe}),
 		Command:   redact.Scrub(strings.Join(redact.Args(append([]string{"dbmeter"}, pio.Args...)), " "), secrets...),
+		Settings:  flags.Settings,
+		Observed:  scrubbed(flags.Observed, secrets),
 		Runs:      []result.Run{},
 	}
 	s.machine = sysinfo.Watch(machineInterval)
 	s.machine.Reference("start")
 	return s, nil
+}
+
+// scrubbed is m with secrets masked; nil when m is empty.
+func scrubbed(m map[string]string, secrets []string) map[string]string {
+	if len(m) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k] = redact.Scrub(v, secrets...)
+	}
+	return out
 }
 
 // machineInterval is how often the machine's state is sampled.

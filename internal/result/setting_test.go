@@ -1,0 +1,68 @@
+package result
+
+import (
+	"maps"
+	"testing"
+)
+
+// A document that declares its settings is read by its declarations; one
+// written before declarations existed (every flag among the params) by the
+// roles of that time; a setting declared nowhere defines its run.
+func TestDefining(t *testing.T) {
+	t.Parallel()
+	run := Run{Params: map[string]string{"workers": "4", "duration": "1s", "hdr-log": "r.hlog", "engines": "[a,b]", "preloaded_keys": "10"}}
+	declared := &Document{Settings: map[string]Setting{
+		"workers": {Role: Defines, Kind: "int"}, "duration": {Role: Extent, Kind: "duration"},
+		"engines": {Role: Selects, Kind: "list"}, "hdr-log": {Role: Defines, Kind: "string"},
+	}}
+	tests := []struct {
+		name       string
+		doc        *Document
+		defining   []string
+		unobserved []string
+	}{
+		{"old document", &Document{}, []string{"workers", "preloaded_keys"}, []string{"workers", "duration", "engines", "preloaded_keys"}},
+		{"declared document", declared, []string{"workers", "hdr-log", "preloaded_keys"}, []string{"workers", "duration", "engines", "hdr-log", "preloaded_keys"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			for _, c := range []struct {
+				what string
+				got  map[string]string
+				want []string
+			}{{"Defining", tt.doc.Defining(&run), tt.defining}, {"Unobserved", tt.doc.Unobserved(&run), tt.unobserved}} {
+				want := map[string]string{}
+				for _, k := range c.want {
+					want[k] = run.Params[k]
+				}
+				if !maps.Equal(c.got, want) {
+					t.Errorf("%s(%v) = %v, want %v", c.what, run.Params, c.got, want)
+				}
+			}
+		})
+	}
+}
+
+// The progress interval is read from the params of an old document and
+// from the observations of a new one.
+func TestProgressInterval(t *testing.T) {
+	t.Parallel()
+	old := Run{Params: map[string]string{"progress": "250ms"}}
+	tests := []struct {
+		name string
+		doc  *Document
+		run  Run
+		want string
+	}{
+		{"old document", &Document{}, old, "250ms"},
+		{"new document", &Document{Observed: map[string]string{"progress": "2s"}}, Run{Params: map[string]string{}}, "2s"},
+		{"none asked", &Document{Observed: map[string]string{"progress": "0s"}}, Run{}, "0s"},
+	}
+	for _, tt := range tests {
+		got, _ := tt.doc.ProgressInterval(&tt.run)
+		if got.String() != tt.want {
+			t.Errorf("%s: ProgressInterval = %s, want %s", tt.name, got, tt.want)
+		}
+	}
+}
