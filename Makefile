@@ -29,6 +29,10 @@ build:
 # whatever happens.
 # Each stage prints a line when it starts, and the long ones say every
 # minute that they are still running.
+# make test's servers are its own (a state file per invocation): a
+# developer's `scripts/dev-services.sh up` in the same checkout meanwhile
+# starts another pair, and make test's closing `down` stops only its own.
+test: export DBMETER_SERVICES_STATE := /tmp/dbmeter-make-test.$(shell echo $$PPID).state
 test:
 	@$(call stage,1/6 Debian packages for the build and the tests: scripts/deps.sh test)
 	scripts/deps.sh test

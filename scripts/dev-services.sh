@@ -17,7 +17,10 @@
 #           port: fault tests use them to take a server away mid-run.
 #
 # Environment:
-#   DBMETER_SERVICES_STATE  state file (default /tmp/dbmeter-services.state)
+#   DBMETER_SERVICES_STATE  state file (default: one per checkout,
+#                           /tmp/dbmeter-services.<hash of the checkout's path>.state,
+#                           so `up` in two checkouts gives two pairs of servers
+#                           and `down` in one leaves the other's running)
 #   TMPDIR                  parent of the temporary directory (default /tmp)
 #   DBMETER_SERVICES_KEEP_ON_FAILURE=1  keep the directory if `up` fails
 #
@@ -26,7 +29,17 @@
 set -euo pipefail
 
 PROG=dev-services
-STATE_FILE=${DBMETER_SERVICES_STATE:-/tmp/dbmeter-services.state}
+
+# default_state names the state file of the checkout this script is in: the
+# first 12 hex digits of the sha256 of its absolute, symlink-free path. It is
+# under /tmp (not TMPDIR, which may differ between two shells of one user),
+# outside the checkout, so that git clean cannot lose a running pair.
+default_state() {
+    local root
+    root=$(cd -P -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd -P) || exit 1
+    printf '/tmp/dbmeter-services.%s.state' "$(printf '%s' "$root" | sha256sum | cut -c1-12)"
+}
+STATE_FILE=${DBMETER_SERVICES_STATE:-$(default_state)}
 MARKER=.dbmeter-services            # file proving a directory is ours to delete
 DB_USER=dbmeter
 DB_NAME=dbmeter
@@ -634,7 +647,11 @@ cmd_env() {
     echo "export PGUSER=$(q "$S_PG_USER")"
     echo "export PGDATABASE=$(q "$DB_NAME")"
     echo "export PGPASSWORD=$(q "$pw")"
-    echo "export DBMETER_CLICKHOUSE_LEGACY_DSN=$(q "tcp://127.0.0.1:$S_CH_TCP_PORT?username=$S_CH_USER&password=$pw&database=default")"
+    local chdsn="tcp://127.0.0.1:$S_CH_TCP_PORT?username=$S_CH_USER&password=$pw&database=default"
+    # DBMETER_CLICKHOUSE_DSN is what ch insert and ch query read without
+    # --dsn; the tests name this 18.16 server DBMETER_CLICKHOUSE_LEGACY_DSN.
+    echo "export DBMETER_CLICKHOUSE_DSN=$(q "$chdsn")"
+    echo "export DBMETER_CLICKHOUSE_LEGACY_DSN=$(q "$chdsn")"
     echo "export DBMETER_CLICKHOUSE_HTTP_URL=$(q "http://127.0.0.1:$S_CH_HTTP_PORT")"
     echo "export DBMETER_CLICKHOUSE_TCP_ADDR=$(q "127.0.0.1:$S_CH_TCP_PORT")"
     echo "export DBMETER_CLICKHOUSE_USER=$(q "$S_CH_USER")"
@@ -647,6 +664,7 @@ cmd_status() {
         return 3
     fi
     local ok=0 p
+    echo "state file: $STATE_FILE"
     echo "directory:  $S_DIR"
     if pg_answers; then
         p=$(pg_pid || echo '?')
@@ -672,7 +690,7 @@ main() {
         status) cmd_status ;;
         stop) cmd_stop "${2:-}" ;;
         start) cmd_start "${2:-}" ;;
-        -h|--help|help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//' ;;
+        -h|--help|help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//' ;;
         *) usage ;;
     esac
 }

@@ -48,7 +48,8 @@ env1=$("$svc" env) || fatal "env failed"
 eval "$env1"
 dir1=$DBMETER_SERVICES_DIR
 check "services dir exists" test -d "$dir1"
-check "DBMETER_CLICKHOUSE_DSN is not set by env" bash -c '! grep -q DBMETER_CLICKHOUSE_DSN= <<<"$0"' "$env1"
+check "env sets DBMETER_CLICKHOUSE_DSN (what ch insert and ch query read without --dsn) to the legacy server" \
+    test "$DBMETER_CLICKHOUSE_DSN" == "$DBMETER_CLICKHOUSE_LEGACY_DSN"
 
 # --- up again: idempotent -------------------------------------------------
 "$svc" up </dev/null || fatal "second up failed"

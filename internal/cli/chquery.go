@@ -52,6 +52,7 @@ combination side by side.`,
 	fs.StringSliceVar(&f.Clients, "clients", []string{"all"}, "client paths, comma-separated, or all (every client in this build that the server supports)")
 	fs.StringVar(&c.Preset, "preset", "", "query preset: "+strings.Join(query.PresetNames(), ", "))
 	fs.StringVar(&c.SQL, "query", "", "SQL to run instead of a preset, with ? placeholders")
+	fs.StringVar(&f.QueriesFile, "queries-file", "", "run a mix of queries instead: a file of one query per line, as clickhouse-benchmark reads them, each optionally after a weight (\"3 SELECT …\"); each arrival picks one by weight, seeded; reported per query (q1, q2, … in file order) and for the mix (docs/ch-query.md)")
 	fs.StringArrayVar(&c.Args, "arg", nil, "a value for the next ? of --query (repeat per placeholder; integers and floats are bound as numbers)")
 	fs.BoolSliceVar(&c.Prepared, "prepared", []bool{false}, "bind parameters through the client's API instead of inlining them: clickhouse-go v1 and v2 bind on the client, ch-go sends server-side query parameters (list: false,true)")
 	fs.Lookup("prepared").NoOptDefVal = "true"
@@ -86,6 +87,9 @@ func runCHQuery(cmd *cobra.Command, env Env, rf *runFlags, f *query.Command, sf 
 	search, err := sf.search(&c.Load, "count")
 	if err != nil {
 		return err
+	}
+	if search != nil && len(c.Mix) > 0 {
+		return usage.Errorf("--find-max-rate searches one query's capacity, not a --queries-file mix: run the mix at a --rate")
 	}
 	secrets := c.DSN.Secrets()
 	if err := c.Validate(); err != nil {
@@ -122,6 +126,7 @@ func runCHQuery(cmd *cobra.Command, env Env, rf *runFlags, f *query.Command, sf 
 func chQueryFields() map[string]string {
 	return map[string]string{
 		"Clients": "clients", "NoWarmup": "no-warmup", "Preset": "preset", "SelectRows": "select-rows",
+		"QueriesFile": "queries-file", "SQL": "query",
 		"Cmd": "worker-cmd", "Timeout": "worker-timeout",
 		"Workers": "workers", "Rate": "rate", "Warmup": "warmup", "MaxInFlight": "max-in-flight",
 	}

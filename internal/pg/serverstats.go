@@ -122,10 +122,18 @@ func waitName(typ, event string) string {
 	return typ + ":" + event
 }
 
+// finishTimeout bounds the closing snapshots. They run on a context of
+// their own: after an interrupt (SIGINT) the run's context is cancelled,
+// and the figures of what was measured must still be read.
+const finishTimeout = 5 * time.Second
+
 // finish stops the sampler, waits for the run's backends to exit, takes the
 // closing snapshots and returns the deltas; transactions is what the run
-// counted, for the server time per transaction.
+// counted, for the server time per transaction. It reads on a context of
+// its own, ctx's values without its cancellation, for finishTimeout.
 func (c *statsCapture) finish(ctx context.Context, transactions int64) *result.ServerStats {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), finishTimeout)
+	defer cancel()
 	close(c.stop)
 	c.sampled.Wait()
 	if c.conn.IsClosed() { // the server went away meanwhile, perhaps only for a while
@@ -186,18 +194,33 @@ func (c *statsCapture) awaitExit(ctx context.Context) {
 // unavailable records, once per view, that it could not be read and how to
 // enable it.
 func (c *statsCapture) unavailable(view string, err error) {
-	var pe *pgconn.PgError
-	how := "grant the role pg_read_all_stats"
-	if errors.As(err, &pe) {
-		switch pe.Code {
-		case "42P01", "55000": // not created in this database; not preloaded
-			how = "set shared_preload_libraries = 'pg_stat_statements' in postgresql.conf, restart the server and run CREATE EXTENSION pg_stat_statements in this database"
-		}
+	line := fmt.Sprintf("%s not read: %s", view, firstLine(err.Error()))
+	if how := unavailableHow(err); how != "" {
+		line += "; " + how
 	}
-	line := fmt.Sprintf("%s not read: %s; %s", view, firstLine(err.Error()), how)
 	if !slices.Contains(c.stats.Unavailable, line) {
 		c.stats.Unavailable = append(c.stats.Unavailable, line)
 	}
+}
+
+// unavailableHow says what would let a view be read after err, or "" when
+// no setting would: a read cancelled or out of time is no matter of
+// privileges.
+func unavailableHow(err error) string {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return ""
+	}
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) {
+		return ""
+	}
+	switch pe.Code {
+	case "42P01", "55000": // not created in this database; not preloaded
+		return "set shared_preload_libraries = 'pg_stat_statements' in postgresql.conf, restart the server and run CREATE EXTENSION pg_stat_statements in this database"
+	case "42501": // insufficient_privilege
+		return "grant the role pg_read_all_stats"
+	}
+	return ""
 }
 
 func firstLine(s string) string {

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -19,6 +20,11 @@ func pgRun(target string, tps float64) result.Run {
 			Client:  result.Client{CPUNsPerOp: 11_500, CPUUtil: 0.4}},
 		Extra: map[string]float64{"initial_connection_time_ns": 5_250_000},
 	}
+}
+
+// pgTables renders pg runs as the terminal report does.
+func pgTables(w io.Writer, runs []result.Run) error {
+	return Text(w, &result.Document{Runs: runs})
 }
 
 func TestPGTables(t *testing.T) {
@@ -50,7 +56,7 @@ func TestPGTables(t *testing.T) {
 		}
 	}
 	// Side by side: a header and one row per run.
-	if n := strings.Count(out, "select-only  prepared"); n != 2 {
+	if n := strings.Count(out, "  select-only  prepared    "); n != 2 {
 		t.Errorf("side-by-side table has %d rows, want 2:\n%s", n, out)
 	}
 }
@@ -62,6 +68,7 @@ func TestPGTablesCountMode(t *testing.T) {
 	r.Ops, r.Errors = 78, 2
 	r.Mode = "open"
 	r.Extra["schedule_lag_ns_mean"] = 120_000
+	r.Lag.Max = 4_567_000
 	r.Extra["skipped_ops"] = 0
 	var b bytes.Buffer
 	if err := pgTables(&b, []result.Run{r}); err != nil {
@@ -71,11 +78,40 @@ func TestPGTablesCountMode(t *testing.T) {
 		"number of transactions per client: 10\n",
 		"number of transactions actually processed: 78/80\n",
 		"number of failed transactions: 2 (2.500%)\n",
-		"rate limit schedule lag: avg 0.120 ms\n",
+		"rate limit schedule lag: avg 0.120 (max 4.567) ms\n", // pgbench's line
 	} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("pg report lacks %q:\n%s", want, b.String())
 		}
+	}
+}
+
+// TestPGTablesInterrupted: a run cut short by SIGINT says how long it was
+// measured, not the -T asked for, and the transactions in flight at the
+// interrupt are unfinished, not failed (issue 35).
+func TestPGTablesInterrupted(t *testing.T) {
+	t.Parallel()
+	r := pgRun("h:5432/pgx", 6648)
+	r.Params["time"] = "20"
+	r.Interrupted, r.DurationS = true, 13.41
+	r.Ops, r.Errors = 89154, 5
+	r.ErrorKinds = map[string]int64{"unfinished": 4, "server": 1}
+	var b bytes.Buffer
+	if err := pgTables(&b, []result.Run{r}); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"duration: 13.4 s (interrupted; -T 20 s)\n",
+		"number of failed transactions: 1 (0.001%)\n",
+		"number of transactions unfinished at the interrupt: 4\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("pg report lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "duration: 20 s") {
+		t.Errorf("an interrupted run reports the -T asked for:\n%s", out)
 	}
 }
 
@@ -87,7 +123,7 @@ func TestPGGridAndCharts(t *testing.T) {
 	srcs := []Source{{Name: "pg.json", Doc: &result.Document{Runs: []result.Run{pgRun("h:5432/pgx", 25000)}}}}
 	srcs[0].Doc.Runs[0].RowsPerS = 25000 // pg counts a transaction as a row
 	g := Tables(srcs, 0)[0]
-	if g.Header[2] != "query mode" || g.Header[3] != "server" || g.Rows[0][2] != "prepared" || g.Rows[0][3] != "PostgreSQL 15.18" {
+	if g.Header[2] != "query mode" || g.Header[3] != "server" || g.Rows[0][2] != "prepared" || g.Rows[0][3] != "15.18" {
 		t.Errorf("pg grid header %q, row %q; want the query mode and the server beside the workload", g.Header, g.Rows[0])
 	}
 	charts, err := Charts(srcs)
@@ -118,5 +154,66 @@ func TestCapacityStepsInTheGrid(t *testing.T) {
 	}
 	if notes := Notes(doc); len(notes) != 0 {
 		t.Errorf("notes %q; want none for a failing step's expected drops", notes)
+	}
+}
+
+// pgReps is a variant's repetitions with these tps, in a run of count
+// transactions each.
+func pgReps(target string, client string, tps ...float64) []result.Run {
+	var out []result.Run
+	for i, v := range tps {
+		r := pgRun(target, v)
+		r.Repeat, r.Workers = i+1, 8
+		r.Params["client"] = client
+		out = append(out, r)
+	}
+	return out
+}
+
+// With repetitions, pg prints no pgbench block per run but one table of
+// the variants, each its repetitions pooled with their interval; a sweep of
+// -c is one table with the clients as a column. (The ±: t(4)=2.776 ×
+// sd 707 / √5 = 878, 3.5% of 25,000; t(1)=12.71 × 70.7/√2 = 635, 12.6% of 5,050.)
+func TestPGRepeatedAndSwept(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		runs     []result.Run
+		wantRows []string // each a row's target, clients and tps cells
+	}{
+		{"two drivers, five repetitions each",
+			append(pgReps("h:5432/pgx", "8", 25000, 24000, 26000, 25000, 25000), pgReps("h:5432/pq", "8", 20000, 21000, 19000, 20000, 20000)...),
+			[]string{"h:5432/pgx 8 25000.0 ±4%", "h:5432/pq 8 20000.0 ±4%"}},
+		{"a sweep of -c: one row per value",
+			append(append(pgReps("h:5432/pgx", "1", 5000, 5100), pgReps("h:5432/pgx", "4", 15000, 15100)...), pgReps("h:5432/pgx", "8", 25000, 25100)...),
+			[]string{"h:5432/pgx 1 5050.0 ±13%", "h:5432/pgx 4 15050.0 ±4%", "h:5432/pgx 8 25050.0 ±3%"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := pgTables(&b, tt.runs); err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(b.String(), "transaction type:") {
+				t.Errorf("a pgbench block per repetition:\n%s", b.String())
+			}
+			g := runsGrid(tt.runs, pgGrid)
+			col := func(h string) int {
+				for i, x := range g.Header {
+					if x == h {
+						return i
+					}
+				}
+				t.Fatalf("no column %q in %q", h, g.Header)
+				return -1
+			}
+			var got []string
+			for _, r := range g.Rows {
+				got = append(got, strings.Join([]string{r[0], r[col("clients")], r[col("tps")]}, " "))
+			}
+			if strings.Join(got, "|") != strings.Join(tt.wantRows, "|") {
+				t.Errorf("rows %q, want %q\n%s", got, tt.wantRows, b.String())
+			}
+		})
 	}
 }

@@ -198,9 +198,9 @@ func TestLegacyServer(t *testing.T) {
 
 // TestModernServer runs every path against a modern server when one is
 // given. None can run on the machines dbmeter is developed on, so it skips
-// without DBMETER_CLICKHOUSE_DSN even under DBMETER_E2E=1.
+// without DBMETER_CLICKHOUSE_MODERN_DSN even under DBMETER_E2E=1.
 func TestModernServer(t *testing.T) {
-	d := serverDSN(t, "DBMETER_CLICKHOUSE_DSN", false)
+	d := serverDSN(t, "DBMETER_CLICKHOUSE_MODERN_DSN", false)
 	ctx := context.Background()
 	a := openAdmin(t, d)
 	version := versionOf(t, d)

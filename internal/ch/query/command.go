@@ -2,6 +2,7 @@ package query
 
 import (
 	"net"
+	"os"
 	"slices"
 	"strings"
 
@@ -19,6 +20,9 @@ const DefaultRate = 100
 // directly. Its errors name the flags, since they are the user's to fix.
 type Command struct {
 	DSN, HTTPURL string
+	// QueriesFile names a query file (ParseMix) that Resolve reads into
+	// Config.Mix.
+	QueriesFile string
 	// PprofAddr is served by the CLI during the run, not by the family.
 	PprofAddr string
 	// Clients, Decodes and Protocols are comma lists; more than one value
@@ -72,6 +76,9 @@ func (cmd Command) Resolve(raw *load.Config, runFlags func() (load.Config, error
 	}
 	if c.HTTPURL = cmd.HTTPURL; c.HTTPURL == "" {
 		c.HTTPURL, c.HTTPDerived = DefaultHTTPURL(cmd.Getenv, c.DSN), true
+	}
+	if c.Mix, err = cmd.readMix(c); err != nil {
+		return c, err
 	}
 	names := trim(cmd.Clients)
 	c.Worker.Getenv = cmd.Getenv
@@ -128,4 +135,27 @@ func trim(list []string) []string {
 		}
 	}
 	return out
+}
+
+// readMix reads QueriesFile, refusing it beside another source of queries.
+func (cmd Command) readMix(c Config) ([]MixQuery, error) {
+	if cmd.QueriesFile == "" {
+		return nil, nil
+	}
+	switch {
+	case c.Preset != "":
+		return nil, usage.Errorf("{QueriesFile} and {Preset} contradict each other: give one")
+	case c.SQL != "" || len(c.Args) > 0:
+		return nil, usage.Errorf("{QueriesFile} and {SQL} contradict each other: give one (a query file's queries carry their values)")
+	}
+	f, err := os.Open(cmd.QueriesFile)
+	if err != nil {
+		return nil, usage.Errorf("{QueriesFile}: %v", err)
+	}
+	defer f.Close()
+	mix, err := ParseMix(f)
+	if err != nil {
+		return nil, usage.Errorf("{QueriesFile} %s: %v", cmd.QueriesFile, err)
+	}
+	return mix, nil
 }

@@ -48,6 +48,9 @@ type Config struct {
 	Preset string
 	SQL    string
 	Args   []string
+	// Mix, read from a query file (ParseMix), runs its queries in one
+	// stream instead of a preset or SQL: each arrival picks one by weight.
+	Mix []MixQuery
 	// Knob values; with more than one value of any, Matrix must be set and
 	// every combination runs. Protocols empty: each client's own.
 	Prepared  []bool
@@ -123,6 +126,10 @@ func (c Config) Validate() error {
 // data's ranges are known.
 func (c Config) spec() (Spec, *Preset, error) {
 	switch {
+	case len(c.Mix) > 0 && (c.Preset != "" || c.SQL != "" || len(c.Args) > 0):
+		return Spec{}, nil, errors.New("a query file runs its own queries: give it alone, without a preset, a query or arguments")
+	case len(c.Mix) > 0:
+		return Spec{Name: MixName}, nil, nil
 	case c.Preset != "" && c.SQL != "":
 		return Spec{}, nil, errors.New("--preset and --query contradict each other: give one")
 	case c.Preset == "" && c.SQL == "":
@@ -386,10 +393,16 @@ func Prepare(ctx context.Context, family string, c Config, server ch.Version) (*
 			p.Notes = append(p.Notes, note)
 		}
 	}
-	p.Plan = plan.Plan{Family: family, Repeat: c.Repeat, Seed: c.Load.Seed}
+	// Interleaved: every client and setting once, then all again, so that
+	// the settings compared see the same moments of the machine.
+	p.Plan = plan.Plan{Family: family, Repeat: c.Repeat, Seed: c.Load.Seed, Interleave: true}
 	for _, cb := range ok {
 		r := &runner{c: c, combo: cb, spec: spec, server: server}
-		p.Plan.Steps = append(p.Plan.Steps, plan.Step{Target: cb.Name, Workload: spec.Name, Run: r.run})
+		st := plan.Step{Target: cb.Name, Workload: spec.Name, Run: r.run}
+		for _, m := range c.Mix {
+			st.Ops = append(st.Ops, m.Name)
+		}
+		p.Plan.Steps = append(p.Plan.Steps, st)
 	}
 	return p, nil
 }
@@ -461,10 +474,13 @@ func (r *runner) run(ctx context.Context, rep plan.Rep) ([]result.Run, error) {
 			return nil, fmt.Errorf("first query: %w", err)
 		}
 	}
-	wl := NewWorkload(q, r.spec, r.combo.Opts.Prepared)
-	startPool := make(chan PoolStats, 1)
 	cfg := r.c.Load
 	cfg.Seed = rep.Seed
+	wl := NewWorkload(q, r.spec, r.combo.Opts.Prepared)
+	if len(r.c.Mix) > 0 {
+		wl = NewMixWorkload(q, r.c.Mix, rep.Seed, r.combo.Opts.Prepared)
+	}
+	startPool := make(chan PoolStats, 1)
 	if rep.Rate > 0 { // a capacity search's step
 		cfg.Rate = rep.Rate
 	}
@@ -509,7 +525,12 @@ func (r *runner) run(ctx context.Context, rep plan.Rep) ([]result.Run, error) {
 	if r.combo.Opts.Protocol == HTTP {
 		params["http-url"] = redact.String(r.combo.Opts.HTTPURL)
 	}
-	run := res.Fill(result.Run{Family: "ch", Target: r.combo.Name, Workload: r.spec.Name, Server: r.server.String(), Params: params, Repeat: rep.N}, cfg, 0)
+	base := result.Run{Family: "ch", Target: r.combo.Name, Workload: r.spec.Name, Server: r.server.String(), Params: params, Repeat: rep.N}
+	op := 0
+	if len(r.c.Mix) > 0 {
+		op = -1 // the mix: every query
+	}
+	run := res.Fill(base, cfg, op)
 	figures(&run, pool)
 	if stats != nil {
 		if external && stats.log {
@@ -529,7 +550,34 @@ func (r *runner) run(ctx context.Context, rep plan.Rep) ([]result.Run, error) {
 		delete(run.Extra, "decode_ns_per_row")
 		extworker.Fill(&run, x.Workers())
 	}
-	return []result.Run{run}, nil
+	return append([]result.Run{run}, r.mixRuns(res, cfg, base)...), nil
+}
+
+// mixRuns are a query file's queries, each on its own, after the mix: the
+// same measured window, each with its share of the arrivals. The mix run
+// carries what the queries share (the pool, the server's figures).
+func (r *runner) mixRuns(res *load.Result, cfg load.Config, base result.Run) []result.Run {
+	var total uint64
+	for _, m := range r.c.Mix {
+		total += m.Weight
+	}
+	var out []result.Run
+	for i, m := range r.c.Mix {
+		run := base
+		run.Workload, run.Params = m.Name, maps.Clone(base.Params)
+		run.Params["query"], run.Params["query-weight"] = m.SQL, strconv.FormatUint(m.Weight, 10)
+		run = res.Fill(run, cfg, i)
+		run.Rate = cfg.Rate * float64(m.Weight) / float64(total)
+		x := FigureDeclarations()
+		if run.DurationS > 0 {
+			x.Set(&run, "achieved_rate_ops_s", float64(run.Ops+run.Errors)/run.DurationS)
+		}
+		if run.Ops > 0 {
+			x.Set(&run, "rows_per_query", float64(run.Rows)/float64(run.Ops))
+		}
+		out = append(out, run)
+	}
+	return out
 }
 
 // figures are the decode phase per row and the pool and rate figures.

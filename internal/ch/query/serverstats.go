@@ -131,12 +131,21 @@ func (c *statsCapture) tagged(tag uint64, service time.Duration) {
 	}
 }
 
+// finishTimeout bounds the closing reads: the query log's wait and a few
+// seconds more.
+const finishTimeout = flushWait + 5*time.Second
+
 // finish reads the server's figures and closes the capture's connection.
+// It reads on a context of its own, ctx's values without its
+// cancellation: after an interrupt (SIGINT) the run's context is
+// cancelled, and the figures of what was measured must still be read.
 func (c *statsCapture) finish(ctx context.Context) *result.ServerStats {
 	if c.db == nil {
 		return &c.stats
 	}
 	defer c.db.Close()
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), finishTimeout)
+	defer cancel()
 	if c.events0 != nil {
 		if end, err := c.pairs(ctx, "SELECT event, value FROM system.events"); err != nil {
 			c.unavailable(fmt.Sprintf("system.events: %s: grant SELECT on system.events", oneLine(err)))

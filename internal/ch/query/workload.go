@@ -23,8 +23,12 @@ var Phases = []string{"decode"}
 // caused it.
 type Workload struct {
 	q        Querier
-	spec     Spec
+	specs    []Spec
 	prepared bool
+	// mix, with several specs, picks the spec of each arrival; drawn
+	// counts the picks.
+	mix   mixPicker
+	drawn atomic.Uint64
 	// idPrefix, when set, gives each query the id idPrefix followed by its
 	// tag (TagQueries); seq numbers them.
 	idPrefix string
@@ -40,7 +44,19 @@ type Workload struct {
 // NewWorkload runs spec through q; prepared passes arguments to the client
 // instead of inlining them.
 func NewWorkload(q Querier, spec Spec, prepared bool) *Workload {
-	return &Workload{q: q, spec: spec, prepared: prepared}
+	return &Workload{q: q, specs: []Spec{spec}, prepared: prepared}
+}
+
+// NewMixWorkload runs a query file's queries through q, each arrival
+// picking one by weight, deterministically from seed; each query is an
+// operation of its own, named as in the file (q1, q2, …).
+func NewMixWorkload(q Querier, mix []MixQuery, seed uint64, prepared bool) *Workload {
+	w := &Workload{q: q, prepared: prepared, mix: newMixPicker(mix, seed)}
+	for _, m := range mix {
+		w.specs = append(w.specs, CustomSpec(m.SQL, nil))
+		w.specs[len(w.specs)-1].Name = m.Name
+	}
+	return w
 }
 
 // TagQueries gives each query an id, prefix followed by a number, which
@@ -48,8 +64,22 @@ func NewWorkload(q Querier, spec Spec, prepared bool) *Workload {
 // run.
 func (w *Workload) TagQueries(prefix string) { w.idPrefix = prefix }
 
-// Ops are the workload's operation names: the spec's.
-func (w *Workload) Ops() []string { return []string{w.spec.Name} }
+// Ops are the workload's operation names: the specs'.
+func (w *Workload) Ops() []string {
+	out := make([]string, len(w.specs))
+	for i, s := range w.specs {
+		out[i] = s.Name
+	}
+	return out
+}
+
+// next is the index of the next query's spec.
+func (w *Workload) next() int {
+	if len(w.specs) == 1 {
+		return 0
+	}
+	return w.mix.pick(w.drawn.Add(1) - 1)
+}
 
 // NewWorker implements load.NewWorker.
 func (w *Workload) NewWorker(_ context.Context, _ int, rng *rand.Rand) (load.Worker, error) {
@@ -64,15 +94,17 @@ type worker struct {
 
 func (k *worker) Do(ctx context.Context) (load.Outcome, error) {
 	w := k.w
-	text := w.spec.SQL
+	op := w.next()
+	spec := w.specs[op]
+	text := spec.SQL
 	var args []any
-	if w.spec.Args != nil {
-		args = w.spec.Args(k.rng)
+	if spec.Args != nil {
+		args = spec.Args(k.rng)
 	}
 	if !w.prepared && len(args) > 0 {
 		var err error
 		if text, err = Inline(text, args); err != nil {
-			return load.Outcome{}, err
+			return load.Outcome{Op: uint8(op)}, err
 		}
 		args = nil
 	}
@@ -82,6 +114,12 @@ func (k *worker) Do(ctx context.Context) (load.Outcome, error) {
 		ctx = WithQueryID(ctx, w.idPrefix+strconv.FormatUint(tag, 10))
 	}
 	st, err := w.q.Query(ctx, text, args...)
+	if err != nil && ctx.Err() != nil {
+		// Cancelled at the end of the run (an interrupt): unfinished,
+		// whatever the client made of its closed connection ("short
+		// write" from clickhouse-go v1).
+		return load.Outcome{Op: uint8(op)}, fmt.Errorf("%w: %w", ctx.Err(), err)
+	}
 	if err != nil {
 		if IsServerError(err) {
 			w.noteServerError(text, err)
@@ -90,13 +128,13 @@ func (k *worker) Do(ctx context.Context) (load.Outcome, error) {
 		// pools, net/http drop a broken connection and dial on the next
 		// query); marking the libraries' "closed" errors makes the closed
 		// loop back off while the server is away.
-		return load.Outcome{}, ch.Mark(err)
+		return load.Outcome{Op: uint8(op)}, ch.Mark(err)
 	}
 	k.phases[0] = load.Phase(time.Duration(st.DecodeNs))
 	if st.ClientNs > 0 {
 		k.phases[1] = load.Phase(time.Duration(st.ClientNs)) // declared by externalPhases
 	}
-	return load.Outcome{Rows: st.Rows, Bytes: st.Bytes, Phases: &k.phases, Tag: tag}, nil
+	return load.Outcome{Op: uint8(op), Rows: st.Rows, Bytes: st.Bytes, Phases: &k.phases, Tag: tag}, nil
 }
 
 func (w *Workload) noteServerError(text string, err error) {

@@ -24,15 +24,15 @@ func legacyServer(t *testing.T) testServer {
 	return parseServer(t, "legacy", s, os.Getenv("DBMETER_CLICKHOUSE_HTTP_URL"))
 }
 
-// servers lists the legacy server and, when DBMETER_CLICKHOUSE_DSN names
+// servers lists the legacy server and, when DBMETER_CLICKHOUSE_MODERN_DSN names
 // one, a modern server (none can run on the development machines).
 func servers(t *testing.T) []testServer {
 	t.Helper()
 	out := []testServer{legacyServer(t)}
-	if s := os.Getenv("DBMETER_CLICKHOUSE_DSN"); s != "" {
+	if s := os.Getenv("DBMETER_CLICKHOUSE_MODERN_DSN"); s != "" {
 		out = append(out, parseServer(t, "modern", s, os.Getenv("DBMETER_CLICKHOUSE_MODERN_HTTP_URL")))
 	} else {
-		t.Log("DBMETER_CLICKHOUSE_DSN unset: modern-only clients are only checked for refusing 18.16")
+		t.Log("DBMETER_CLICKHOUSE_MODERN_DSN unset: modern-only clients are only checked for refusing 18.16")
 	}
 	return out
 }
