@@ -18,7 +18,7 @@ import (
 const (
 	refReps       = 7
 	cpuLoopIters  = 2_000_000 // 4–6 ms: longer than a scheduler slice (EEVDF: 3 ms), so contention shows
-	memcopyBytes  = 4 << 20 // bigger than most L2 caches
+	memcopyBytes  = 4 << 20   // bigger than most L2 caches
 	loopbackTrips = 50
 	timerSleep    = 200 * time.Microsecond
 )

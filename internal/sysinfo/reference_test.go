@@ -94,7 +94,10 @@ func TestReferenceShowsAHog(t *testing.T) {
 	busy.Reference("end")
 	b := busy.Stop()
 
-	cpu := func(m *result.Machine) time.Duration { c, _, _ := m.Reference.Pooled(result.ProbeCPU); return time.Duration(c) }
+	cpu := func(m *result.Machine) time.Duration {
+		c, _, _ := m.Reference.Pooled(result.ProbeCPU)
+		return time.Duration(c)
+	}
 	pd := d.Reference.Points
 	t.Logf("cpu probe: quiet %v; hog from the middle: start %v end %v; beside the hog %v",
 		cpu(a), time.Duration(pd[0].Probes[0].MedianNs), time.Duration(pd[1].Probes[0].MedianNs), cpu(b))
