@@ -391,6 +391,23 @@ func (r *runner) run(ctx context.Context, rep plan.Rep) ([]result.Run, error) {
 	if err != nil {
 		return nil, err
 	}
+	run := r.record(res, cfg, rep, opts, wl, ring, ext, warnings)
+	x := FigureDeclarations()
+	after, err := r.countAfter(actx)
+	if err != nil {
+		// What was measured stands; only the reconciliation is missing.
+		x.Set(&run, "rows_unverified", 1)
+		run.Warnings = append(run.Warnings, fmt.Sprintf("rows not verified: %v; the server acknowledged %d rows (%d more uncertain)", err, wl.Acked(), wl.Uncertain()))
+		return []result.Run{run}, fmt.Errorf("rows not verified: %w", err)
+	}
+	Reconcile(&run, c.Table, wl.Acked(), after-before, wl.Uncertain())
+	return []result.Run{run}, nil
+}
+
+// record is the run res measured, with the settings it ran under, the
+// figures of the rows it inserted and warnings.
+func (r *runner) record(res *load.Result, cfg load.Config, rep plan.Rep, opts Options, wl *Workload, ring generated, ext *externalRun, warnings []string) result.Run {
+	c := r.c
 	params := maps.Clone(c.Params)
 	if params == nil {
 		params = map[string]string{}
@@ -422,15 +439,7 @@ func (r *runner) run(ctx context.Context, rep plan.Rep) ([]result.Run, error) {
 	if ext != nil {
 		extworker.Fill(&run, ext.pool)
 	}
-	after, err := r.countAfter(actx)
-	if err != nil {
-		// What was measured stands; only the reconciliation is missing.
-		x.Set(&run, "rows_unverified", 1)
-		run.Warnings = append(run.Warnings, fmt.Sprintf("rows not verified: %v; the server acknowledged %d rows (%d more uncertain)", err, wl.Acked(), wl.Uncertain()))
-		return []result.Run{run}, fmt.Errorf("rows not verified: %w", err)
-	}
-	Reconcile(&run, c.Table, wl.Acked(), after-before, wl.Uncertain())
-	return []result.Run{run}, nil
+	return run
 }
 
 // countAfter counts the table's rows, waiting up to countWait for a server

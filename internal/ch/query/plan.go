@@ -510,13 +510,46 @@ func (r *runner) run(ctx context.Context, rep plan.Rep) ([]result.Run, error) {
 		}
 		return nil, err
 	}
-	end := q.Pool()
-	var pool PoolStats
-	select {
-	case from := <-startPool:
-		pool = end.Sub(from)
-	default: // interrupted during warm-up
+	pool := poolSince(startPool, q.Pool())
+	base := r.base(rep)
+	op := 0
+	if len(r.c.Mix) > 0 {
+		op = -1 // the mix: every query
 	}
+	run := res.Fill(base, cfg, op)
+	figures(&run, pool)
+	if stats != nil {
+		r.serverStats(ctx, &run, stats, external)
+	}
+	run.Warnings = append(run.Warnings, warnings(run, wl, r.combo, cfg)...)
+	if external {
+		externalFigures(&run, x)
+	}
+	return append([]result.Run{run}, r.mixRuns(res, cfg, base)...), nil
+}
+
+// poolSince is the pool's figures from the start of the measured window
+// (sent on start) to end; zero when the run was interrupted during its
+// warm-up and the window never began.
+func poolSince(start <-chan PoolStats, end PoolStats) PoolStats {
+	select {
+	case from := <-start:
+		return end.Sub(from)
+	default:
+		return PoolStats{}
+	}
+}
+
+// externalFigures are an external client's: its library decodes inside
+// its own timing ("client"), and its workers are counted.
+func externalFigures(run *result.Run, x External) {
+	delete(run.Phases, "decode")
+	delete(run.Extra, "decode_ns_per_row")
+	extworker.Fill(run, x.Workers())
+}
+
+// base is what every run of rep records of the runner's settings.
+func (r *runner) base(rep plan.Rep) result.Run {
 	params := maps.Clone(r.c.Params)
 	if params == nil {
 		params = map[string]string{}
@@ -525,32 +558,22 @@ func (r *runner) run(ctx context.Context, rep plan.Rep) ([]result.Run, error) {
 	if r.combo.Opts.Protocol == HTTP {
 		params["http-url"] = redact.String(r.combo.Opts.HTTPURL)
 	}
-	base := result.Run{Family: "ch", Target: r.combo.Name, Workload: r.spec.Name, Server: r.server.String(), Params: params, Repeat: rep.N}
-	op := 0
-	if len(r.c.Mix) > 0 {
-		op = -1 // the mix: every query
+	return result.Run{Family: "ch", Target: r.combo.Name, Workload: r.spec.Name, Server: r.server.String(), Params: params, Repeat: rep.N}
+}
+
+// serverStats ends stats' capture into run, warning when the server
+// logged fewer queries than were measured. An external client's queries
+// carry no query id, so its log cannot be joined.
+func (r *runner) serverStats(ctx context.Context, run *result.Run, stats *statsCapture, external bool) {
+	if external && stats.log {
+		stats.log = false
+		stats.unavailable("system.query_log: the worker protocol carries no query id, so the server's records cannot be joined to " + r.combo.Name + "'s queries")
 	}
-	run := res.Fill(base, cfg, op)
-	figures(&run, pool)
-	if stats != nil {
-		if external && stats.log {
-			stats.log = false
-			stats.unavailable("system.query_log: the worker protocol carries no query id, so the server's records cannot be joined to " + r.combo.Name + "'s queries")
-		}
-		run.ServerStats = stats.finish(ctx)
-		if s := run.ServerStats; s.LatencyNs != nil && s.LatencyNs.Count < run.Ops {
-			run.Warnings = append(run.Warnings, fmt.Sprintf("the server logged %d of the %d measured queries (%d not logged, %d failed on the server): its figures describe those it logged",
-				s.LatencyNs.Count, run.Ops, s.NotLogged, s.Exceptions))
-		}
+	run.ServerStats = stats.finish(ctx)
+	if s := run.ServerStats; s.LatencyNs != nil && s.LatencyNs.Count < run.Ops {
+		run.Warnings = append(run.Warnings, fmt.Sprintf("the server logged %d of the %d measured queries (%d not logged, %d failed on the server): its figures describe those it logged",
+			s.LatencyNs.Count, run.Ops, s.NotLogged, s.Exceptions))
 	}
-	run.Warnings = append(run.Warnings, warnings(run, wl, r.combo, cfg)...)
-	if external {
-		// The worker's library decodes inside its own timing, "client".
-		delete(run.Phases, "decode")
-		delete(run.Extra, "decode_ns_per_row")
-		extworker.Fill(&run, x.Workers())
-	}
-	return append([]result.Run{run}, r.mixRuns(res, cfg, base)...), nil
 }
 
 // mixRuns are a query file's queries, each on its own, after the mix: the
