@@ -66,7 +66,7 @@ document every report reads.`,
 		RunE:          func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	root.CompletionOptions.DisableDefaultCmd = true
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usage.Wrap(err) })
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usage.Wrap(suggestFlag(c, err)) })
 	root.AddCommand(
 		newKVCmd(env),
 		newPGCmd(env),
