@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"errors"
+	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
@@ -13,12 +15,12 @@ func newCompareCmd(env Env) *cobra.Command {
 	var vary []string
 	cmd := &cobra.Command{
 		Use:   "compare BASE.json NEW.json | BASE.json... -- NEW.json...",
-		Short: "Compare two result documents figure by figure, with significance",
+		Short: "Compare result documents (two, or several per side) figure by figure, with significance",
 		Long: `compare matches the runs of two result documents by family, target,
 workload and the params that define them: not how long they ran (--duration,
 --repeat, --seed), not how they were observed (--json, --hdr-log, --progress,
 --no-disk-probe and the like), and not the lists that chose what ran
-(--engines, --ops, --driver, --clients, --dsn: runs of the engines both sides
+(--engines, --ops, --driver, --clients: runs of the engines both sides
 ran are compared, the others listed). Each figure is each side's repetitions
 pooled as the tables pool them, with the 95% confidence interval of the
 mean of its repetitions (the kv table's ±), the change, and whether it is
@@ -85,7 +87,11 @@ benchstat (golang.org/x/perf/cmd/benchstat); it also takes a single file.`,
 			if split < 0 {
 				split = 1
 			}
-			return report.CompareSides(w, srcs[:split], srcs[split:], vary...)
+			err := report.CompareSides(w, srcs[:split], srcs[split:], vary...)
+			if errors.Is(err, report.ErrNothingCompared) && len(vary) == 0 {
+				err = fmt.Errorf("%w; to compare settings of a knob, name it: --vary KNOB", err)
+			}
+			return err
 		})
 	})
 	return cmd

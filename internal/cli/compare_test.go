@@ -30,6 +30,16 @@ func TestCompareSelectionLists(t *testing.T) {
 		{"different engine lists", []string{both, one}, []string{"kv map:memory get  (closed loop", "base n=2, new n=2", "only in base: kv btree:memory get"}},
 		{"two documents for new", []string{both, "--", one, again}, []string{"kv map:memory get  (closed loop", "base n=2, new n=4", "new:  again.json"}},
 	}
+	t.Run("nothing in common", func(t *testing.T) {
+		null := filepath.Join(dir, "null.json")
+		if code, _, stderr := run(t, "null", "--duration", "50ms", "--warmup", "0s", "--no-disk-probe", "--quiet", "--json", null); code != 0 {
+			t.Fatalf("null: exit %d: %s", code, stderr)
+		}
+		code, _, stderr := run(t, "compare", one, null)
+		if code != 1 || !strings.Contains(stderr, "dbmeter: nothing compared: no run matches") || !strings.Contains(stderr, "name it: --vary KNOB") {
+			t.Errorf("compare of a kv and a null run: exit %d, stderr %q; want 1 and what to do", code, stderr)
+		}
+	})
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			code, stdout, stderr := run(t, append([]string{"compare"}, tt.args...)...)

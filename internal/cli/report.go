@@ -30,6 +30,9 @@ of - writes to stdout.`,
 	f.StringVar(&md, "md", "", "write Markdown tables to this file")
 	f.StringVar(&csv, "csv", "", "write one CSV row per run to this file")
 	cmd.RunE = runE(func(cmd *cobra.Command, args []string) error {
+		if ok, err := reportStudy(env, args, html, md, csv); ok || err != nil {
+			return err
+		}
 		srcs, err := report.ReadSources(args...)
 		if err != nil {
 			return err

@@ -77,6 +77,7 @@ document every report reads.`,
 		newReportCmd(env),
 		newCompareCmd(env),
 		newMergeCmd(env),
+		newStudyCmd(env),
 	)
 	return root
 }

@@ -31,8 +31,10 @@ func settingRoles() map[string]result.Role {
 	mark(result.Extent,
 		"duration", "count", "warmup", "repeat", "seed", "grace", "step-duration",
 		"time", "transactions", "random-seed") // pg's -T, -t and seed
-	// Lists that choose which variants run; each run names its own.
-	mark(result.Selects, "engines", "ops", "driver", "clients", "dsn")
+	// Lists that choose which variants run; each run names its own in its
+	// target or workload. Not --dsn: pg's list is not recorded (each run's
+	// target names its server), and ch's one server defines its runs.
+	mark(result.Selects, "engines", "ops", "driver", "clients")
 	return roles
 }
 

@@ -36,7 +36,7 @@ func shardOf(in Input) (Shard, error) {
 	}
 	first := in.doc.Runs[0].Shard
 	if first == nil {
-		return Shard{}, fmt.Errorf("%s: not part of a sharded benchmark (its runs have no \"shard\"): merge takes the documents of one test run with --shard", in.Name)
+		return Shard{}, fmt.Errorf("%s: not part of a sharded benchmark (its runs have no \"shard\"): merge takes the documents of one test split into shards", in.Name)
 	}
 	for _, r := range in.doc.Runs[1:] {
 		if r.Shard == nil || r.Shard.Index != first.Index || r.Shard.Count != first.Count {
@@ -71,7 +71,7 @@ func order(ins []Input) ([]Input, error) {
 			return nil, fmt.Errorf("%s: shard %d of %d, but %s is a shard of %d: not the same test", in.Name, s.Index, s.Count, ins[0].Name, first.Count)
 		}
 		if got := testCommand(in.doc); got != want {
-			return nil, fmt.Errorf("%s: not a shard of the same test as %s: its command %q differs from %q (apart from --shard and output files)", in.Name, ins[0].Name, got, want)
+			return nil, fmt.Errorf("%s: not a shard of the same test as %s: its command %q differs from %q (apart from the flags that only observe a run: the shard, the output files, the progress)", in.Name, ins[0].Name, got, want)
 		}
 		if prev := byIndex[s.Index]; prev != nil {
 			return nil, fmt.Errorf("%s: shard %d of %d is already given by %s", in.Name, s.Index, s.Count, prev.Name)

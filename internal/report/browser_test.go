@@ -149,6 +149,17 @@ func TestHTMLReportLayoutInChromium(t *testing.T) {
 				}
 			}
 		}
+		for _, s := range c.Option["series"].([]any) {
+			m := s.(map[string]any)
+			if m["errorbar"] != true {
+				continue
+			}
+			for _, d := range m["data"].([]any) {
+				if lo := d.([]any)[1].(float64); lo < 0 {
+					t.Errorf("%s: an error bar reaches %v, below zero", c.Title, lo)
+				}
+			}
+		}
 		if names := strings.Join(seriesNames(c.Option["series"].([]any)), ","); strings.Contains(names, "[capacity.json]") && !strings.HasPrefix(c.Title, "capacity.json") {
 			t.Errorf("%s: a capacity search's steps pooled into one figure (%s)", c.Title, names)
 		}

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 
@@ -45,6 +46,9 @@ func (c colors) of(label string) string {
 func Charts(srcs []Source) ([]Chart, error) {
 	es := entriesOf(srcs)
 	l := newLabeler(srcs, es)
+	// How an engine switches fsync follows from the fsync mode: naming it
+	// in every series only lengthens the legend.
+	l.split = slices.DeleteFunc(slices.Clone(l.split), func(k string) bool { return k == "fsync_switch" })
 	col := colors{}
 	var out []Chart
 	// A capacity search's steps ran at different rates on purpose: pooled
@@ -69,7 +73,11 @@ func Charts(srcs []Source) ([]Chart, error) {
 		// kv's tables give each throughput its ±: its bars carry it.
 		spread := family == "kv"
 		if len(ops) > 0 {
-			out = append(out, throughputBars(id("throughput"), family, "ops/s", l, col, ops, opsPerS, spread))
+			unit := "ops/s"
+			if !slices.ContainsFunc(ops, func(e entry) bool { return e.run.Workload != "insert" }) {
+				unit = "batches/s" // ch insert: an operation is one block of rows
+			}
+			out = append(out, throughputBars(id("throughput"), family, unit, l, col, ops, opsPerS, spread))
 		}
 		if len(batches) > 0 {
 			out = append(out, throughputBars(id("batches"), family+" batchset", "batches/s", l, col, batches, opsPerS, spread))
@@ -218,7 +226,9 @@ func throughputBars(id, family, unit string, l labeler, col colors, es []entry, 
 			data[i] = roundFigure(v)
 			if sp, ok := kvSpread(v, reps); spread && ok {
 				// [category, low, high, this bar's index among the targets, their count]
-				bars = append(bars, []any{i, roundFigure(v * (1 - sp)), roundFigure(v * (1 + sp)), ti, len(targets)})
+				// A throughput is never negative, whatever the interval's
+				// arithmetic says.
+				bars = append(bars, []any{i, roundFigure(max(v*(1-sp), 0)), roundFigure(v * (1 + sp)), ti, len(targets)})
 			}
 		}
 		series = append(series, map[string]any{"name": t, "type": "bar", "data": data, "color": col.of(t),

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -97,6 +98,10 @@ func groups(side []Source, vary []string) []group {
 	return out
 }
 
+// ErrNothingCompared is CompareSides' error when no run group was
+// compared.
+var ErrNothingCompared = errors.New("nothing compared")
+
 // compareLegend says what compare's columns are, once under its header.
 const compareLegend = `figures: each side's repetitions pooled as the tables pool them (operations over measured seconds; latencies from the added histograms)
 ±: half-width of the 95% confidence interval of the mean of the repetitions (Student's t), as the kv table's; throughput of a single repetition: over its progress intervals
@@ -157,12 +162,11 @@ func CompareSides(w io.Writer, base, new []Source, knobs ...string) error {
 	if len(untouched) > 0 {
 		fmt.Fprintf(w, "\nnot compared, as %s does not apply to them: %s\n", strings.Join(knobs, ", "), strings.Join(untouched, "; "))
 	}
-	if len(matched) == len(untouched) {
-		hint := "to compare settings of a knob, name it: --vary KNOB"
-		if len(knobs) > 0 {
-			hint = "no run has " + strings.Join(knobs, " or ") + " among its params"
-		}
-		return fmt.Errorf("nothing compared: no run matches between the two sides (same family, target, workload and defining params; how long they ran, how they were observed and the lists that selected them do not count); %s", hint)
+	if len(matched) == len(untouched) && len(knobs) > 0 {
+		return fmt.Errorf("%w: no run has %s among its params", ErrNothingCompared, strings.Join(knobs, " or "))
+	}
+	if len(matched) == 0 {
+		return fmt.Errorf("%w: no run matches between the two sides (same family, target, workload and defining params; how long they ran, how they were observed and the lists that selected them do not count)", ErrNothingCompared)
 	}
 	return nil
 }

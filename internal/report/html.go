@@ -21,6 +21,9 @@ var pageTemplate string
 var page = template.Must(template.New("report").Funcs(template.FuncMap{
 	"bytes": func(v int64) string { return Bytes(float64(v)) },
 	"disk":  DiskSummary,
+	// machine is what every rendering says under the environment about a
+	// busy or drifting machine.
+	"machine": MachineLines,
 	// wide says a cell holds words, not a figure (a step's verdict): it
 	// wraps instead of widening the table past the page.
 	"wide": func(s string) bool { return len([]rune(s)) > 24 },

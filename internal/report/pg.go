@@ -3,18 +3,17 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/dbmeter/dbmeter/internal/result"
 )
 
-// pgTables renders the pg family: for each server × driver pgbench's
-// summary block, as a pgbench user knows it, then dbmeter's percentiles and
-// client cost; with several runs, a side-by-side table at the end.
-func pgTables(w io.Writer, runs []result.Run) error {
+// pgSummaries prints for each server × driver pgbench's summary block, as
+// a pgbench user knows it, then dbmeter's percentiles and client cost.
+func pgSummaries(w io.Writer, runs []result.Run) error {
 	for i, r := range runs {
 		if i > 0 {
 			fmt.Fprintln(w)
@@ -22,10 +21,6 @@ func pgTables(w io.Writer, runs []result.Run) error {
 		if err := pgSummary(w, r); err != nil {
 			return err
 		}
-	}
-	if len(runs) > 1 {
-		fmt.Fprintln(w)
-		return pgSideBySide(w, runs)
 	}
 	return nil
 }
@@ -204,17 +199,56 @@ func pgScripts(w io.Writer, r result.Run) {
 	}
 }
 
-// pgSideBySide compares the runs in one table, one row per server ×
-// driver.
-func pgSideBySide(w io.Writer, runs []result.Run) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "target\tserver\tscript\tmode\tclients\ttps\tlat avg\tp50\tp90\tp99\tp99.9\tmax\tfailed\tcpu/tx\t")
-	for _, r := range runs {
-		l := r.Latency
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t\n",
-			r.Target, strings.TrimPrefix(r.Server, "PostgreSQL "), r.Workload, r.Params["query_mode"], r.Params["client"],
-			fmt.Sprintf("%.1f", r.OpsPerS), nanos(l.Mean), Nanos(l.P50), Nanos(l.P90), Nanos(l.P99), Nanos(l.P999), Nanos(l.Max),
-			r.Errors, nanos(r.Client.CPUNsPerOp))
+// pgColumns are the columns of the pg table, one row per server ×
+// driver (× step of a capacity search): what a pgbench user reads first
+// (the script, the query mode -M, the server, the clients), then tps and
+// latency as pgbench names them. Adding a column here adds it to every
+// format.
+func pgColumns(l labeler, es []entry) []column {
+	run := func(f func(r *result.Run) string) func(entry) string {
+		return func(e entry) string { return f(e.run) }
 	}
-	return tw.Flush()
+	cols := []column{
+		{"target", l.target},
+		{"script", run(func(r *result.Run) string { return r.Workload })},
+		{"query mode", run(func(r *result.Run) string { return r.Params["query_mode"] })},
+		{"server", run(func(r *result.Run) string { return strings.TrimPrefix(r.Server, "PostgreSQL ") })},
+	}
+	if slices.ContainsFunc(es, func(e entry) bool { return e.run.Verdict != nil }) {
+		cols = append(cols, column{"step", run(func(r *result.Run) string { return stepCells(r)[0] })},
+			column{"verdict", run(func(r *result.Run) string { return stepCells(r)[1] })})
+	}
+	cols = append(cols, column{"clients", run(func(r *result.Run) string { return orDash(r.Params["client"]) })})
+	open := slices.ContainsFunc(es, func(e entry) bool { return e.run.Mode == "open" })
+	if open {
+		cols = append(cols, column{"rate/s", run(requestedRate)})
+	}
+	if slices.ContainsFunc(es, func(e entry) bool { return e.run.Repeat > 1 }) {
+		cols = append(cols, column{"rep", run(func(r *result.Run) string { return strconv.Itoa(r.Repeat) })})
+	}
+	cols = append(cols,
+		column{"tps", run(func(r *result.Run) string { return fmt.Sprintf("%.1f", r.OpsPerS) })},
+		column{"lat avg", run(func(r *result.Run) string { return nanos(r.Latency.Mean) })},
+		column{"p50", run(func(r *result.Run) string { return Nanos(r.Latency.P50) })},
+		column{"p90", run(func(r *result.Run) string { return Nanos(r.Latency.P90) })},
+		column{"p99", run(func(r *result.Run) string { return Nanos(r.Latency.P99) })},
+		column{"p99.9", run(func(r *result.Run) string { return Nanos(r.Latency.P999) })},
+		column{"max", run(func(r *result.Run) string { return Nanos(r.Latency.Max) })},
+		column{"failed", run(func(r *result.Run) string { return strconv.FormatInt(r.Errors, 10) })},
+	)
+	if open {
+		cols = append(cols, column{"dropped", run(func(r *result.Run) string { return strconv.FormatInt(r.Dropped, 10) })})
+	}
+	return append(cols, column{"cpu/tx", run(func(r *result.Run) string { return nanos(r.Client.CPUNsPerOp) })})
+}
+
+// pgTable is the pg table of every format; the terminal prints it under
+// pgbench's summaries when there are several runs to set side by side.
+func pgTable(l labeler, es []entry) Grid {
+	cols := pgColumns(l, es)
+	labels := 4
+	if cols[4].head == "step" {
+		labels = 6
+	}
+	return columnsGrid("pg: transactions per second and latency", labels, cols, es)
 }

@@ -135,6 +135,7 @@ func atResolution(ns, res int64, format func(float64) string) string {
 // have server figures.
 func serverStatsGrid(l labeler, es []entry) (Grid, bool) {
 	g := Grid{
+		Labels: 1,
 		Title:  "where the time goes: latency against the server's own execution time",
 		Header: []string{"run", "latency mean", "server execution", "server share", "the rest", "server p50 / p99", "client side p50 / p99", "blocks read / hit", "backends' wait events"},
 		Note: "server execution is the statements' execution time per transaction (pg_stat_statements) over the same window, or (ClickHouse) the mean of the measured queries' durations in system.query_log; the rest is outside execution: network, the client, parse and plan, and the commit after END. " +

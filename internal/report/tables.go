@@ -129,18 +129,6 @@ func stepCells(r *result.Run) []string {
 	return []string{strconv.Itoa(r.Step), v}
 }
 
-// pgTable is runTable with what a pgbench user reads first beside the
-// figures: the query mode (-M) and the server's version.
-func pgTable(l labeler, es []entry) Grid {
-	t := runTable("pg: transactions per second and latency", l, es)
-	t.Header = slices.Insert(t.Header, 2, "query mode", "server")
-	t.Labels += 2
-	for i, e := range es {
-		t.Rows[i] = slices.Insert(t.Rows[i], 2, e.run.Params["query_mode"], e.run.Server)
-	}
-	return t
-}
-
 // Notes lists what a reader must not miss in one source's runs: errors by
 // kind, interrupted runs, warnings.
 func Notes(doc *result.Document) []string {

@@ -26,11 +26,16 @@ func Text(w io.Writer, doc *result.Document) error {
 	for _, family := range families(doc.Runs) {
 		fmt.Fprintln(w)
 		if family == "pg" {
-			// pgbench's own summary, as a pgbench user knows it.
-			if err := pgTables(w, runsOf(doc.Runs, family)); err != nil {
+			// pgbench's own summary, as a pgbench user knows it, then the
+			// runs side by side when there are several.
+			runs := runsOf(doc.Runs, family)
+			if err := pgSummaries(w, runs); err != nil {
 				return err
 			}
-			continue
+			if len(runs) < 2 {
+				continue
+			}
+			fmt.Fprintln(w)
 		}
 		for i, g := range familyGrids(l, family, es, e.Disk) {
 			if i > 0 {

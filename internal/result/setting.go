@@ -63,7 +63,7 @@ func legacySettings() map[string]Setting {
 		"progress": obs("duration"), "shard": obs("string"), "start-at": obs("string"),
 		"seed": ext("int"), "repeat": ext("int"), "grace": ext("duration"), "duration": ext("duration"),
 		"count": ext("int"), "warmup": ext("duration"),
-		"engines": sel, "ops": sel, "driver": sel, "clients": sel, "dsn": sel,
+		"engines": sel, "ops": sel, "driver": sel, "clients": sel,
 	}
 }
 

@@ -1,0 +1,249 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/dbmeter/dbmeter/internal/study"
+)
+
+func newStudyCmd(env Env) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "study",
+		Short: "Run a published study (built in: s1 … s5, or your own file) and check its figures and claims here",
+		Long: `A study is a YAML file holding a published benchmark: its dbmeter command
+lines, the figures it published with the environment they came from, the
+tables that put them beside this machine's, and its claims. study run runs
+every step, writes one result document, prints each table with the
+published figure, the one measured here and their ratio, and gives every
+claim a verdict: holds, does not hold, or cannot be checked here (with the
+reason). The five seeds' studies are built in as s1 … s5 (docs/studies.md).`,
+		Example: `  dbmeter study list
+  dbmeter study show s5
+  dbmeter study run s5 --quick --json s5.json
+  dbmeter study run my-study.yaml --dsn postgres://bench@db1/bench --dsn postgres://bench@db2/bench
+  dbmeter study compare a.json b.json`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
+	}
+	cmd.AddCommand(newStudyListCmd(env), newStudyShowCmd(env), newStudyRunCmd(env), newStudyCompareCmd(env))
+	return cmd
+}
+
+func newStudyListCmd(env Env) *cobra.Command {
+	return &cobra.Command{
+		Use:   "list",
+		Short: "List the built-in studies",
+		Args:  noArgs,
+		RunE: runE(func(*cobra.Command, []string) error {
+			all, err := study.Builtin()
+			if err != nil {
+				return err
+			}
+			for _, s := range all {
+				fmt.Fprintf(env.Stdout, "%-4s %s\n     %s\n", s.ID, s.Title, s.Source)
+			}
+			return nil
+		}),
+	}
+}
+
+func newStudyShowCmd(env Env) *cobra.Command {
+	return &cobra.Command{
+		Use:   "show ID|FILE",
+		Short: "Show a study's steps, what they scale, and its published figures and claims",
+		Args:  someArgs("study show needs a study: a built-in id (s1 … s5) or a file"),
+		RunE: runE(func(_ *cobra.Command, args []string) error {
+			s, err := loadStudy(env, args[0])
+			if err != nil {
+				return err
+			}
+			fmt.Fprint(env.Stdout, study.Describe(s))
+			return nil
+		}),
+	}
+}
+
+// loadStudy reads a study and parses its steps' command lines, printing
+// each mistake of a file on a line of its own before the one-line error.
+func loadStudy(env Env, idOrFile string) (*study.Study, error) {
+	s, err := study.Load(idOrFile)
+	if err == nil {
+		if es := study.CheckSteps(s, func(args []string) error { return parseStep(env, args) }); len(es) > 0 {
+			err = es
+		}
+	}
+	var es study.Errors
+	if errors.As(err, &es) {
+		for _, e := range es {
+			fmt.Fprintln(env.Stderr, "dbmeter: "+e.Error())
+		}
+		return nil, usagef("%s: %d mistakes in the study file, each on a line above", idOrFile, len(es))
+	}
+	return s, err
+}
+
+// parseStep parses a step's command line as dbmeter would, without running
+// it: the command must exist and take every flag given.
+func parseStep(env Env, args []string) error {
+	root := newRoot(env)
+	cmd, rest, err := root.Find(args)
+	if err != nil {
+		return err
+	}
+	if cmd == root || cmd.RunE == nil {
+		return fmt.Errorf("%q is not a dbmeter command that runs", strings.Join(args, " "))
+	}
+	if err := cmd.ParseFlags(rest); err != nil {
+		return fmt.Errorf("%s: %v", cmd.CommandPath(), err)
+	}
+	if cmd.Args != nil {
+		if err := cmd.Args(cmd, cmd.Flags().Args()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func newStudyRunCmd(env Env) *cobra.Command {
+	var o study.Options
+	var jsonPath string
+	cmd := &cobra.Command{
+		Use:   "run ID|FILE",
+		Short: "Run every step of a study and put its figures beside the published ones",
+		Long: `run runs the study's steps one after the other, each as the dbmeter command
+line the file gives (in this process, the same binary), and writes one
+result document holding every step's runs, the study's id and the file's
+SHA-256 (--json). It prints each table with published, measured and their
+ratio, a verdict for every claim, and the differences between the published
+environment and this one.
+Servers: {pg} in a step is each --dsn postgres://… (else $DBMETER_PG_DSN);
+{clickhouse-legacy} is $DBMETER_CLICKHOUSE_LEGACY_DSN; {clickhouse}, a
+modern ClickHouse, is --dsn clickhouse://… (else $DBMETER_CLICKHOUSE_DSN),
+and without one the protocol stand-in, labelled: its figures are printed,
+never compared with a published one. A step whose server is not given is
+skipped, and its claims cannot be checked here.`,
+		Args: someArgs("study run needs a study: a built-in id (s1 … s5) or a file"),
+	}
+	fs := cmd.Flags()
+	fs.BoolVar(&o.Quick, "quick", false, "run each step's quick form (a few minutes on 2 cores; the study says what it scales)")
+	fs.StringArrayVar(&o.DSNs, "dsn", nil, "a server for the study's steps: postgres://… (repeat for several) or clickhouse://… (a modern ClickHouse)")
+	fs.StringVar(&jsonPath, "json", "", "write the study's result document to this file")
+	cmd.RunE = runE(func(cmd *cobra.Command, args []string) error {
+		s, err := loadStudy(env, args[0])
+		if err != nil {
+			return err
+		}
+		o.Getenv, o.Log = env.Getenv, env.Stderr
+		o.Standin = func() (string, func(), error) {
+			srv, err := startNullServer("127.0.0.1:0", false)
+			if err != nil {
+				return "", nil, err
+			}
+			return "clickhouse://" + srv.Addr() + "/default", func() { srv.Close() }, nil
+		}
+		doc, runErr := study.Run(cmd.Context(), s, stepRunner{env}, o)
+		if doc == nil {
+			return runErr
+		}
+		if jsonPath != "" {
+			if err := writeTo(env, "json", jsonPath, func(w io.Writer) error { return study.Write(w, doc) }); err != nil {
+				return err
+			}
+		}
+		study.WriteText(env.Stdout, study.Evaluate(s, doc))
+		if runErr != nil {
+			return runErr
+		}
+		for _, st := range doc.Steps {
+			if st.Error != "" {
+				return fmt.Errorf("study %s: step %s failed: %s", s.ID, st.ID, st.Error)
+			}
+		}
+		return nil
+	})
+	return cmd
+}
+
+// stepRunner runs a step in this process through a fresh command tree:
+// the same binary and build as the study, no second process to find, and
+// the command's flags parsed exactly as on the command line. Commands
+// keep no package-level state (a lint rule), so one step cannot leak into
+// the next.
+type stepRunner struct{ env Env }
+
+func (r stepRunner) Step(ctx context.Context, args []string, jsonPath string) error {
+	env := r.env
+	env.Args = append([]string{}, args...)
+	if jsonPath != "" {
+		env.Args = append(env.Args, "--json", jsonPath, "--quiet")
+	}
+	env.Stdout = io.Discard
+	if code := Main(ctx, env); code != exitOK {
+		return fmt.Errorf("exit status %d", code)
+	}
+	return nil
+}
+
+func newStudyCompareCmd(env Env) *cobra.Command {
+	return &cobra.Command{
+		Use:   "compare A.json B.json",
+		Short: "Compare two runs of a study: B over A per cell, with its 95% interval, and their geometric mean",
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) != 2 {
+				return usagef("study compare needs two study result documents (A.json B.json), got %d", len(args))
+			}
+			return nil
+		},
+		RunE: runE(func(_ *cobra.Command, args []string) error {
+			a, sa, err := study.ReadDocument(args[0])
+			if err != nil {
+				return err
+			}
+			b, _, err := study.ReadDocument(args[1])
+			if err != nil {
+				return err
+			}
+			if a.Study != b.Study {
+				return usagef("%s is study %s and %s is study %s: compare runs of one study", args[0], a.Study, args[1], b.Study)
+			}
+			study.WriteComparison(env.Stdout, study.Compare(sa, a, b))
+			return nil
+		}),
+	}
+}
+
+// reportStudy renders a study's result document for dbmeter report; ok is
+// false when the first file is not one.
+func reportStudy(env Env, args []string, html, md, csv string) (ok bool, err error) {
+	path := args[0]
+	data, err := os.ReadFile(path)
+	if err != nil || !study.IsDocument(data) {
+		return false, nil
+	}
+	if len(args) > 1 {
+		return true, usagef("%s is a study's result document: report renders one at a time (compare two with dbmeter study compare)", path)
+	}
+	if csv != "" {
+		return true, usagef("%s is a study's result document: report renders it as text, --md or --html, not --csv", path)
+	}
+	doc, s, err := study.ReadDocument(path)
+	if err != nil {
+		return true, err
+	}
+	v := study.Evaluate(s, doc)
+	wrote, err := writeOutputs(env,
+		output{"md", md, func(w io.Writer) error { study.WriteMarkdown(w, v); return nil }},
+		output{"html", html, func(w io.Writer) error { return study.WriteHTML(w, v) }})
+	if wrote || err != nil {
+		return true, err
+	}
+	study.WriteText(env.Stdout, v)
+	return true, nil
+}

@@ -1,0 +1,263 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/dbmeter/dbmeter/internal/servertest"
+	"github.com/dbmeter/dbmeter/internal/study"
+)
+
+// A study over the null target, whose figures are known: one claim the
+// measured throughput contradicts, one it bears out.
+const nullStudy = `id: nulltest
+title: the null target
+source: dbmeter's own test
+steps:
+  - id: delay
+    run: null --workers 1 --delay 2ms --duration 300ms --warmup 50ms --repeat 2
+tables:
+  - id: tp
+    title: one worker, 2 ms a call
+    step: delay
+    rows: workload
+    columns: target
+    figure: throughput
+    unit: ops/s
+    measured: calls per second of one worker whose every call waits 2 ms
+    header: ["null"]
+    published:
+      noop: [500]
+claims:
+  - id: too-fast
+    text: one worker makes more than 100,000 calls a second, each of 2 ms
+    kind: threshold
+    cells: [[tp, noop, "null"]]
+    above: 100000
+  - id: bounded
+    text: one worker makes fewer than 500 calls a second, each of 2 ms
+    kind: threshold
+    cells: [[tp, noop, "null"]]
+    below: 500
+`
+
+func TestStudyRunVerdicts(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	file, out := filepath.Join(dir, "null.yaml"), filepath.Join(dir, "null.json")
+	if err := os.WriteFile(file, []byte(nullStudy), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := run(t, "study", "run", file, "--json", out)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %s", code, stderr)
+	}
+	for _, want := range []string{"[does not hold] too-fast", "[holds] bounded", "published", "here/published"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout)
+		}
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Schema, Study, SHA256 string
+		Steps                 []struct {
+			Result struct{ Runs []json.RawMessage }
+		}
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Schema != "dbmeter-study/v1" || doc.Study != "nulltest" || len(doc.SHA256) != 64 || len(doc.Steps) != 1 || len(doc.Steps[0].Result.Runs) != 2 {
+		t.Errorf("document: schema %q study %q sha256 %q, %d steps", doc.Schema, doc.Study, doc.SHA256, len(doc.Steps))
+	}
+	code, md, stderr := run(t, "report", out, "--md", "-")
+	if code != 0 || !strings.Contains(md, "| one worker makes more than 100,000 calls a second, each of 2 ms | does not hold |") {
+		t.Errorf("report --md: exit %d (%s):\n%s", code, stderr, md)
+	}
+	code, html, stderr := run(t, "report", out, "--html", "-")
+	if code != 0 || !strings.Contains(html, `<td class="doesnothold">does not hold</td>`) || !strings.Contains(html, "<td>here/published</td>") {
+		t.Errorf("report --html: exit %d (%s):\n%s", code, stderr, html)
+	}
+}
+
+// A study file's mistakes are printed one a line, each naming the file,
+// the line and the field, and the command exits 2.
+func TestStudyFileMistakes(t *testing.T) {
+	t.Parallel()
+	file := filepath.Join(t.TempDir(), "bad.yaml")
+	bad := strings.Replace(strings.Replace(nullStudy, "figure: throughput", "figure: speed", 1), "step: delay", "step: dleay", 1)
+	if err := os.WriteFile(file, []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := run(t, "study", "show", file)
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	if code != 2 || len(lines) != 3 {
+		t.Fatalf("exit %d, %d lines, want 2 and 3:\n%s", code, len(lines), stderr)
+	}
+	for i, want := range []string{file + `:10: tables[0].step: "dleay" is not a step`, file + `:13: tables[0].figure: "speed"`, "2 mistakes"} {
+		if !strings.Contains(lines[i], want) {
+			t.Errorf("line %d %q, want %q", i, lines[i], want)
+		}
+	}
+}
+
+func TestStudyListAndShow(t *testing.T) {
+	t.Parallel()
+	code, stdout, stderr := run(t, "study", "list")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, id := range []string{"s1", "s2", "s3", "s4", "s5"} {
+		if !strings.Contains(stdout, id+" ") {
+			t.Errorf("study list lacks %s:\n%s", id, stdout)
+		}
+	}
+	code, _, stderr = run(t, "study", "show", "s9")
+	if code != 2 || !strings.Contains(stderr, `no built-in study "s9"`) {
+		t.Errorf("study show s9: exit %d, %s", code, stderr)
+	}
+}
+
+// TestQuickStudies runs every built-in study's quick form against the
+// project's servers (PostgreSQL, ClickHouse 18.16; the modern ClickHouse
+// clients against DBMETER_CLICKHOUSE_DSN when given, else the stand-in)
+// and checks that each exits 0, prints every published figure beside its
+// measured one and gives every claim a verdict. s5 runs twice and the two
+// documents are compared.
+func TestQuickStudies(t *testing.T) {
+	if os.Getenv("DBMETER_E2E") == "" {
+		t.Skip("the quick studies take minutes each: DBMETER_E2E=1 runs them (make test)")
+	}
+	getenv := map[string]string{
+		"DBMETER_CLICKHOUSE_LEGACY_DSN": servertest.Env(t, "DBMETER_CLICKHOUSE_LEGACY_DSN"),
+		"DBMETER_CLICKHOUSE_DSN":        os.Getenv("DBMETER_CLICKHOUSE_DSN"),
+	}
+	pgDSN := servertest.PostgresDB(t)
+	dir := t.TempDir()
+	runStudy := func(t *testing.T, id, out string) string {
+		var stdout, stderr bytes.Buffer
+		code := Main(context.Background(), Env{
+			Args:  []string{"study", "run", id, "--quick", "--json", out, "--dsn", pgDSN},
+			Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr,
+			Getenv: func(k string) string { return getenv[k] },
+		})
+		if code != 0 {
+			t.Fatalf("study run %s --quick: exit %d\n%s\n%s", id, code, stderr.String(), stdout.String())
+		}
+		return stdout.String()
+	}
+	for _, id := range []string{"s1", "s2", "s3", "s4", "s5"} {
+		t.Run(id, func(t *testing.T) {
+			out := runStudy(t, id, filepath.Join(dir, id+".json"))
+			s, err := study.Load(id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			verdicts := strings.Count(out, "\n  [holds] ") + strings.Count(out, "\n  [does not hold] ") + strings.Count(out, "\n  [cannot be checked here] ")
+			if verdicts != len(s.Claims) {
+				t.Errorf("%d verdicts for %d claims:\n%s", verdicts, len(s.Claims), out)
+			}
+			rows := 0
+			for _, tb := range s.Tables {
+				rows += len(tb.PublishedRows())
+			}
+			if got := strings.Count(out, " published "); got < rows {
+				t.Errorf("%d published rows printed, want %d", got, rows)
+			}
+			if strings.Count(out, " here ") < rows {
+				t.Errorf("fewer measured rows than published ones:\n%s", out)
+			}
+		})
+	}
+	t.Run("compare s5", func(t *testing.T) {
+		b := filepath.Join(dir, "s5b.json")
+		runStudy(t, "s5", b)
+		code, out, stderr := run(t, "study", "compare", filepath.Join(dir, "s5.json"), b)
+		if code != 0 {
+			t.Fatalf("study compare: exit %d, %s", code, stderr)
+		}
+		for _, want := range []string{"95% interval", "geometric mean of B/A over", "cells faster in B"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("study compare lacks %q:\n%s", want, out)
+			}
+		}
+		if n := strings.Count(out, "–"); n < 100 {
+			t.Errorf("%d cells with an interval, want every one of s5's (>100):\n%s", n, out)
+		}
+	})
+}
+
+// With CPU hogs on the machine during the second run, study compare says
+// the machine explains the difference: a busy machine, or the reference
+// moving with the figures.
+func TestStudyCompareMachine(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh to run a busy loop")
+	}
+	dir := t.TempDir()
+	file := filepath.Join(dir, "m.yaml")
+	text := strings.Replace(nullStudy, "null --workers 1 --delay 2ms --duration 300ms --warmup 50ms --repeat 2", "null --workers 2 --duration 1s --warmup 100ms --repeat 3", 1)
+	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a, b := filepath.Join(dir, "a.json"), filepath.Join(dir, "b.json")
+	if code, _, stderr := run(t, "study", "run", file, "--json", a); code != 0 {
+		t.Fatalf("quiet run: exit %d, %s", code, stderr)
+	}
+	var hogs []*exec.Cmd
+	for range 2 * runtime.NumCPU() {
+		c := exec.Command(sh, "-c", "while :; do :; done")
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		hogs = append(hogs, c)
+	}
+	code, _, stderr := run(t, "study", "run", file, "--json", b)
+	for _, c := range hogs {
+		c.Process.Kill()
+		c.Wait()
+	}
+	if code != 0 {
+		t.Fatalf("run beside the hogs: exit %d, %s", code, stderr)
+	}
+	code, out, stderr := run(t, "study", "compare", a, b)
+	if code != 0 {
+		t.Fatalf("study compare: exit %d, %s", code, stderr)
+	}
+	t.Log("\n" + out)
+	if !strings.Contains(out, "machine: step delay: ") || !(strings.Contains(out, "busy machine") || strings.Contains(out, "reference")) {
+		t.Errorf("study compare does not say the machine explains the difference:\n%s", out)
+	}
+}
+
+// Every step's command lines, both forms, are parsed as dbmeter parses
+// them before anything runs: a mistyped flag is a mistake of the file,
+// named by its line; every built-in study's steps parse.
+func TestStudyStepsParsed(t *testing.T) {
+	t.Parallel()
+	for _, id := range []string{"s1", "s2", "s3", "s4", "s5"} {
+		if code, _, stderr := run(t, "study", "show", id); code != 0 {
+			t.Errorf("study show %s: exit %d: %s", id, code, stderr)
+		}
+	}
+	file := filepath.Join(t.TempDir(), "flag.yaml")
+	bad := strings.Replace(nullStudy, "--workers 1 --delay 2ms", "--wrokers 1 --delay 2ms", 1)
+	if err := os.WriteFile(file, []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := run(t, "study", "run", file)
+	if want := file + ":6: steps[0].run: dbmeter null: unknown flag: --wrokers"; code != 2 || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d, stderr %q, want 2 and %q", code, stderr, want)
+	}
+}

@@ -1,0 +1,283 @@
+package study
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/dbmeter/dbmeter/internal/result"
+)
+
+// Verdicts a claim can get.
+const (
+	Holds        = "holds"
+	DoesNotHold  = "does not hold"
+	CannotCheck  = "cannot be checked here"
+	notPublished = "not in the published figures"
+)
+
+// View is a study's tables and claims evaluated over one result document.
+type View struct {
+	Study  *Study
+	Doc    *Document
+	Tables []TableView
+	Claims []ClaimView
+}
+
+// TableView is one table's cells.
+type TableView struct {
+	Table *Table
+	// Cells are indexed by published row, then column.
+	Cells [][]Cell
+	// Note says what holds for the whole table (a skipped step, the
+	// stand-in).
+	Note string
+}
+
+// Cell is one published figure and its measured counterpart.
+type Cell struct {
+	Published *float64
+	Measured  *Measured
+	// Why says why there is no measured figure, or why it is not compared.
+	Why string
+}
+
+// Ratio is measured over published, when the two may be compared.
+func (c Cell) Ratio() (float64, bool) {
+	if c.Published == nil || c.Measured == nil || c.Measured.Standin || c.Why != "" || *c.Published == 0 {
+		return 0, false
+	}
+	return c.Measured.Value / *c.Published, true
+}
+
+// ClaimView is a claim's verdict here and on the published figures.
+type ClaimView struct {
+	Claim     *Claim
+	Verdict   string
+	Reason    string
+	Published string
+}
+
+// Evaluate puts doc's measured figures beside s's published ones and
+// gives each claim its verdict.
+func Evaluate(s *Study, doc *Document) *View {
+	v := &View{Study: s, Doc: doc}
+	steps := map[string]*StepRun{}
+	for i := range doc.Steps {
+		steps[doc.Steps[i].ID] = &doc.Steps[i]
+	}
+	for i := range s.Tables {
+		v.Tables = append(v.Tables, tableView(&s.Tables[i], steps))
+	}
+	for i := range s.Claims {
+		c := &s.Claims[i]
+		cv := ClaimView{Claim: c}
+		cv.Verdict, cv.Reason = check(c, v.measuredValue)
+		cv.Published, _ = check(c, v.publishedValue)
+		if cv.Published == CannotCheck {
+			cv.Published = notPublished
+		}
+		v.Claims = append(v.Claims, cv)
+	}
+	return v
+}
+
+func tableView(t *Table, steps map[string]*StepRun) TableView {
+	tv := TableView{Table: t}
+	var runs []*result.Run
+	var why []string
+	standin := false
+	for _, id := range t.StepIDs() {
+		sr := steps[id]
+		switch {
+		case sr == nil:
+			why = append(why, "step "+id+" did not run")
+		case sr.Skipped != "":
+			why = append(why, "step "+id+" skipped: "+sr.Skipped)
+		case sr.Result == nil:
+			why = append(why, "step "+id+" failed: "+sr.Error)
+		default:
+			runs = append(runs, t.selectRuns(sr.Result.Runs)...)
+			if sr.Error != "" {
+				why = append(why, "step "+id+" failed part way: "+sr.Error)
+			}
+			standin = standin || sr.Standin
+		}
+	}
+	tv.Note = strings.Join(why, "; ")
+	if standin {
+		tv.Note = strings.TrimPrefix(tv.Note+"; measured against the protocol stand-in, not a server (no modern ClickHouse given: DBMETER_CLICKHOUSE_DSN unset): printed, never compared", "; ")
+	}
+	for _, row := range t.rows {
+		cells := make([]Cell, len(t.Header))
+		for j, col := range t.Header {
+			c := Cell{}
+			if j < len(row.Values) && row.Values[j] != nil && (t.Missing == nil || *row.Values[j] != *t.Missing) {
+				c.Published = row.Values[j]
+			}
+			c.Measured, c.Why = measuredCell(t, runs, tv.Note, row.Label, col)
+			if c.Measured != nil {
+				c.Measured.Standin = standin
+			}
+			if c.Why == "" && standin {
+				c.Why = "stand-in"
+			} else if c.Why == "" && t.NotComparable != "" {
+				c.Why = "not comparable: " + t.NotComparable
+			}
+			cells[j] = c
+		}
+		tv.Cells = append(tv.Cells, cells)
+	}
+	return tv
+}
+
+// measuredCell finds one cell's runs, or says why there are none.
+func measuredCell(t *Table, runs []*result.Run, stepNote, row, col string) (*Measured, string) {
+	if why, ok := t.Cannot[row]; ok {
+		return nil, "cannot run: " + why
+	}
+	cr := t.cellRuns(runs, row, col)
+	if len(cr) == 0 {
+		if stepNote != "" {
+			return nil, stepNote
+		}
+		for _, l := range []struct{ label, by string }{{row, t.Rows}, {col, t.Columns}} {
+			if strings.HasPrefix(t.Names[l.label], "#") && t.key(l.label, l.by, runs) == "" {
+				n := distinct(runs, l.by)
+				if n == 1 {
+					return nil, fmt.Sprintf("one server: the runs have one %s and this cell is the %s (give study run --dsn once per server)", l.by, t.Names[l.label])
+				}
+				return nil, fmt.Sprintf("the runs have %d %ss and this cell is the %s (give study run --dsn once per server)", n, l.by, t.Names[l.label])
+			}
+		}
+		return nil, "no run for this cell"
+	}
+	m, ok := measure(t.Figure, t.Unit, cr)
+	if !ok {
+		return nil, "the runs have no " + t.Figure
+	}
+	if t.Multiply != 0 {
+		m.Value *= t.Multiply
+		for i := range m.Reps {
+			m.Reps[i] *= t.Multiply
+		}
+	}
+	return &m, ""
+}
+
+func distinct(runs []*result.Run, by string) int {
+	seen := map[string]bool{}
+	for _, r := range runs {
+		seen[field(r, by)] = true
+	}
+	return len(seen)
+}
+
+// cell finds a table's cell by reference.
+func (v *View) cell(r Ref) (Cell, bool) {
+	for _, tv := range v.Tables {
+		if tv.Table.ID != r[0] {
+			continue
+		}
+		for i, row := range tv.Table.rows {
+			for j, col := range tv.Table.Header {
+				if row.Label == r[1] && col == r[2] {
+					return tv.Cells[i][j], true
+				}
+			}
+		}
+	}
+	return Cell{}, false
+}
+
+func (v *View) measuredValue(r Ref) (float64, string) {
+	c, ok := v.cell(r)
+	switch {
+	case !ok:
+		return 0, "no cell " + r.String()
+	case c.Measured == nil:
+		return 0, r.String() + ": " + c.Why
+	case c.Measured.Standin:
+		return 0, r.String() + ": measured against the protocol stand-in, which is not a server (no modern ClickHouse given: DBMETER_CLICKHOUSE_DSN unset)"
+	}
+	return c.Measured.Value, ""
+}
+
+func (v *View) publishedValue(r Ref) (float64, string) {
+	c, ok := v.cell(r)
+	if !ok || c.Published == nil {
+		return 0, "not published"
+	}
+	return *c.Published, ""
+}
+
+// check gives claim c its verdict over the figures val reads.
+func check(c *Claim, val func(Ref) (float64, string)) (string, string) {
+	refs := append([]Ref{}, c.Cells...)
+	switch c.Kind {
+	case "ratio":
+		refs = []Ref{c.A, c.B}
+	case "lowest", "highest":
+		refs = append([]Ref{c.Cell}, refs...)
+	}
+	xs := make([]float64, len(refs))
+	for i, r := range refs {
+		x, why := val(r)
+		if why != "" {
+			return CannotCheck, why
+		}
+		xs[i] = x
+	}
+	var fails []string
+	switch c.Kind {
+	case "threshold":
+		for i, r := range refs {
+			if (c.Above != nil && !(xs[i] > *c.Above)) || (c.Below != nil && !(xs[i] < *c.Below)) {
+				fails = append(fails, fmt.Sprintf("%s = %s", r, num(xs[i])))
+			}
+		}
+	case "ratio":
+		q := xs[0] / xs[1]
+		if math.IsNaN(q) || (c.Above != nil && !(q > *c.Above)) || (c.Below != nil && !(q < *c.Below)) {
+			fails = append(fails, fmt.Sprintf("%s / %s = %s / %s = %.3g", refs[0], refs[1], num(xs[0]), num(xs[1]), q))
+		} else {
+			return Holds, fmt.Sprintf("ratio %.3g (%s / %s)", q, num(xs[0]), num(xs[1]))
+		}
+	case "ranking":
+		for i := 0; i+1 < len(xs); i++ {
+			if xs[i] < xs[i+1] {
+				fails = append(fails, fmt.Sprintf("%s = %s below %s = %s", refs[i], num(xs[i]), refs[i+1], num(xs[i+1])))
+			}
+		}
+	case "lowest", "highest":
+		for i := 1; i < len(xs); i++ {
+			if (c.Kind == "lowest" && xs[i] <= xs[0]) || (c.Kind == "highest" && xs[i] >= xs[0]) {
+				fails = append(fails, fmt.Sprintf("%s = %s against %s = %s", refs[i], num(xs[i]), refs[0], num(xs[0])))
+			}
+		}
+	}
+	if len(fails) > 0 {
+		return DoesNotHold, strings.Join(fails, "; ")
+	}
+	parts := make([]string, len(refs))
+	for i, r := range refs {
+		parts[i] = fmt.Sprintf("%s %s", strings.Join(r[1:], "/"), num(xs[i]))
+	}
+	return Holds, strings.Join(parts, ", ")
+}
+
+// num prints a figure with three significant digits and thousands kept
+// whole.
+func num(x float64) string {
+	switch a := math.Abs(x); {
+	case math.IsNaN(x):
+		return "-"
+	case a >= 1000:
+		return fmt.Sprintf("%.0f", x)
+	case a >= 100:
+		return fmt.Sprintf("%.1f", x)
+	case a >= 1:
+		return fmt.Sprintf("%.2f", x)
+	}
+	return fmt.Sprintf("%.3g", x)
+}

@@ -1,0 +1,277 @@
+package study
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/dbmeter/dbmeter/internal/result"
+	"github.com/dbmeter/dbmeter/internal/usage"
+)
+
+// Schema names the layout of a study's result document.
+const Schema = "dbmeter-study/v1"
+
+// Document is one run of a study: every step's result document, the
+// study file it ran (text and SHA-256) and which form.
+type Document struct {
+	Schema    string    `json:"schema"`
+	Study     string    `json:"study"`
+	Title     string    `json:"title"`
+	File      string    `json:"file"`
+	SHA256    string    `json:"sha256"`
+	Quick     bool      `json:"quick"`
+	StartedAt time.Time `json:"started_at"`
+	WallS     float64   `json:"wall_s"`
+	Steps     []StepRun `json:"steps"`
+	// Text is the study file, so the document can be checked and compared
+	// again without it.
+	Text string `json:"text"`
+}
+
+// StepRun is one step as it ran here.
+type StepRun struct {
+	ID string `json:"id"`
+	// Command is the command line with placeholders named, not expanded
+	// (no address or password).
+	Command string `json:"command"`
+	// Standin says the step's modern ClickHouse was the protocol stand-in.
+	Standin bool `json:"standin,omitempty"`
+	// Skipped says why the step did not run; Error why it failed.
+	Skipped string           `json:"skipped,omitempty"`
+	Error   string           `json:"error,omitempty"`
+	WallS   float64          `json:"wall_s"`
+	Result  *result.Document `json:"result,omitempty"`
+}
+
+// Runner runs one dbmeter command line (without "dbmeter") and writes its
+// result document to jsonPath; with jsonPath "" it writes none (a setup
+// step).
+type Runner interface {
+	Step(ctx context.Context, args []string, jsonPath string) error
+}
+
+// Placeholders are the words a step's command line may hold for the
+// servers study run is given:
+//
+//	{pg}                 --dsn for each PostgreSQL server (study run --dsn
+//	                     postgres://…, else $DBMETER_PG_DSN)
+//	{clickhouse-legacy}  --dsn $DBMETER_CLICKHOUSE_LEGACY_DSN (ClickHouse 18.16)
+//	{clickhouse}         --dsn of a modern ClickHouse (study run --dsn
+//	                     clickhouse://… or tcp://…, else
+//	                     $DBMETER_CLICKHOUSE_DSN), else the protocol stand-in
+func Placeholders() []string { return []string{"{pg}", "{clickhouse-legacy}", "{clickhouse}"} }
+
+// Options are how a study runs here.
+type Options struct {
+	Quick  bool
+	DSNs   []string
+	Getenv func(string) string
+	// Standin starts the ClickHouse protocol stand-in and returns its
+	// native DSN.
+	Standin func() (dsn string, stop func(), err error)
+	// Log receives one line per step as it starts and ends.
+	Log io.Writer
+}
+
+// Run runs every step of s and returns the study's result document. A
+// step that cannot run here (no server given) is skipped with its reason;
+// a step that fails is recorded with its error and the others still run.
+func Run(ctx context.Context, s *Study, r Runner, o Options) (*Document, error) {
+	dir, err := os.MkdirTemp("", "dbmeter-study-")
+	if err != nil {
+		return nil, fmt.Errorf("study %s: temporary directory: %w", s.ID, err)
+	}
+	defer os.RemoveAll(dir)
+	doc := &Document{Schema: Schema, Study: s.ID, Title: s.Title, File: s.File, SHA256: s.Hash, Quick: o.Quick, StartedAt: time.Now().UTC(), Text: s.Text}
+	for i, st := range s.Steps {
+		if ctx.Err() != nil {
+			break
+		}
+		line := st.Run
+		if o.Quick && st.Quick != "" {
+			line = st.Quick
+		}
+		sr := StepRun{ID: st.ID, Command: "dbmeter " + strings.TrimPrefix(line, "dbmeter ")}
+		args, standin, stop, why := expand(line, o)
+		sr.Standin, sr.Skipped = standin, why
+		fmt.Fprintf(o.Log, "study %s: step %d/%d %s: %s\n", s.ID, i+1, len(s.Steps), st.ID, sr.Command)
+		if why == "" {
+			start := time.Now()
+			path := filepath.Join(dir, fmt.Sprintf("step%d.json", i))
+			if st.Setup {
+				path = ""
+			}
+			if err := r.Step(ctx, args, path); err != nil {
+				sr.Error = err.Error()
+			}
+			sr.WallS = time.Since(start).Seconds()
+			if d, err := readResult(path); err == nil {
+				sr.Result = d
+			} else if sr.Error == "" && !st.Setup {
+				sr.Error = err.Error()
+			}
+		}
+		if stop != nil {
+			stop()
+		}
+		if sr.Skipped != "" {
+			fmt.Fprintf(o.Log, "study %s: step %s skipped: %s\n", s.ID, st.ID, sr.Skipped)
+		} else if sr.Error != "" {
+			fmt.Fprintf(o.Log, "study %s: step %s failed: %s\n", s.ID, st.ID, sr.Error)
+		}
+		doc.Steps = append(doc.Steps, sr)
+		if st.Setup && sr.Error != "" {
+			break
+		}
+	}
+	doc.WallS = time.Since(doc.StartedAt).Seconds()
+	return doc, ctx.Err()
+}
+
+func readResult(path string) (*result.Document, error) {
+	if path == "" {
+		return nil, fmt.Errorf("a setup step writes no result document")
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("the step wrote no result document")
+	}
+	defer f.Close()
+	return result.Read(f)
+}
+
+// expand splits a command line into arguments and replaces its
+// placeholders; why says why the step cannot run here.
+func expand(line string, o Options) (args []string, standin bool, stop func(), why string) {
+	getenv := o.Getenv
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	for _, w := range strings.Fields(strings.TrimPrefix(line, "dbmeter ")) {
+		switch w {
+		case "{pg}":
+			dsns := dsnsOf(o.DSNs, "postgres://", "postgresql://")
+			if len(dsns) == 0 && getenv("DBMETER_PG_DSN") != "" {
+				dsns = []string{getenv("DBMETER_PG_DSN")}
+			}
+			if len(dsns) == 0 {
+				return nil, false, stop, "no PostgreSQL server given (--dsn postgres://… or DBMETER_PG_DSN)"
+			}
+			for _, d := range dsns {
+				args = append(args, "--dsn", d)
+			}
+		case "{clickhouse-legacy}":
+			d := getenv("DBMETER_CLICKHOUSE_LEGACY_DSN")
+			if d == "" {
+				return nil, false, stop, "no ClickHouse 18.16 server given (DBMETER_CLICKHOUSE_LEGACY_DSN unset)"
+			}
+			args = append(args, "--dsn", d)
+		case "{clickhouse}":
+			dsns := dsnsOf(o.DSNs, "clickhouse://", "tcp://")
+			if len(dsns) == 0 && getenv("DBMETER_CLICKHOUSE_DSN") != "" {
+				dsns = []string{getenv("DBMETER_CLICKHOUSE_DSN")}
+			}
+			if len(dsns) == 0 {
+				if o.Standin == nil {
+					return nil, false, stop, "no modern ClickHouse server given (DBMETER_CLICKHOUSE_DSN unset)"
+				}
+				d, s, err := o.Standin()
+				if err != nil {
+					return nil, false, stop, "no modern ClickHouse server given and the stand-in did not start: " + err.Error()
+				}
+				dsns, standin, stop = []string{d}, true, s
+			}
+			args = append(args, "--dsn", dsns[0])
+		default:
+			args = append(args, w)
+		}
+	}
+	return args, standin, stop, ""
+}
+
+// CheckSteps parses every step's command lines, both forms, with parse
+// (the CLI's own flag parsing, nothing run), placeholders standing for a
+// server each, and returns one Error per line it refuses.
+func CheckSteps(s *Study, parse func(args []string) error) Errors {
+	stand := map[string][]string{
+		"{pg}":                {"--dsn", "postgres://check@127.0.0.1/check"},
+		"{clickhouse-legacy}": {"--dsn", "clickhouse://127.0.0.1:9000/default"},
+		"{clickhouse}":        {"--dsn", "clickhouse://127.0.0.1:9000/default"},
+	}
+	var es Errors
+	for i, st := range s.Steps {
+		for _, form := range []struct {
+			field, line string
+			at          int
+		}{{"run", st.Run, st.runLine}, {"quick", st.Quick, st.quickLine}} {
+			if form.line == "" {
+				continue
+			}
+			var args []string
+			for _, w := range strings.Fields(strings.TrimPrefix(form.line, "dbmeter ")) {
+				if d, ok := stand[w]; ok {
+					args = append(args, d...)
+				} else {
+					args = append(args, w)
+				}
+			}
+			if err := parse(args); err != nil {
+				es = append(es, Error{File: s.File, Line: max(form.at, 1), Field: fmt.Sprintf("steps[%d].%s", i, form.field), Msg: err.Error()})
+			}
+		}
+	}
+	return es
+}
+
+func dsnsOf(dsns []string, prefixes ...string) []string {
+	var out []string
+	for _, d := range dsns {
+		if slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(d, p) }) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// Write encodes doc as indented JSON.
+func Write(w io.Writer, doc *Document) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(doc)
+}
+
+// ReadDocument reads a study's result document; a file that is not one is
+// a usage error.
+func ReadDocument(path string) (*Document, *Study, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, usage.Wrap(fmt.Errorf("read %s: %w", path, err))
+	}
+	var doc Document
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return nil, nil, usage.Wrap(fmt.Errorf("%s: not a study result document: %w", path, err))
+	}
+	if doc.Schema != Schema {
+		return nil, nil, usage.Wrap(fmt.Errorf("%s: schema %q, want %q (a study result document: dbmeter study run --json)", path, doc.Schema, Schema))
+	}
+	s, err := Parse(doc.File, []byte(doc.Text))
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: the study file it holds: %w", path, err)
+	}
+	return &doc, s, nil
+}
+
+// IsDocument says whether the file at path is a study result document.
+func IsDocument(data []byte) bool {
+	var head struct {
+		Schema string `json:"schema"`
+	}
+	return json.Unmarshal(data, &head) == nil && head.Schema == Schema
+}

@@ -1,0 +1,234 @@
+// Package study reads, runs and checks studies: a published benchmark as a
+// YAML file holding its dbmeter command lines, the figures it published
+// with the environment they came from, the tables that put them beside
+// this machine's, and the claims it made, each of which gets a verdict.
+//
+// YAML through go.yaml.in/yaml/v3 (the YAML organisation's maintained
+// continuation of gopkg.in/yaml.v3): its yaml.Node keeps the line of every
+// key and value, so validation names file, line and field; it is plain
+// text a reader can diff, and tables of numbers read as they were printed.
+package study
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Study is one study file.
+type Study struct {
+	ID     string `yaml:"id"`
+	Title  string `yaml:"title"`
+	Source string `yaml:"source"`
+	// About says what the study measured, in the source's words.
+	About string `yaml:"about"`
+	// Scaling says what the quick and the full form scale from the
+	// source's sizes on this kind of machine, and why.
+	Scaling      string        `yaml:"scaling"`
+	Environments []Environment `yaml:"environments"`
+	Steps        []Step        `yaml:"steps"`
+	Tables       []Table       `yaml:"tables"`
+	Claims       []Claim       `yaml:"claims"`
+
+	// File names where the study was read from; Hash is the SHA-256 of
+	// its bytes, Text the bytes themselves (a result document carries
+	// them so it can be checked again without the file).
+	File string `yaml:"-"`
+	Hash string `yaml:"-"`
+	Text string `yaml:"-"`
+}
+
+// Environment is where published figures were measured.
+type Environment struct {
+	ID          string `yaml:"id"`
+	Cores       string `yaml:"cores"`
+	Memory      string `yaml:"memory"`
+	Disk        string `yaml:"disk"`
+	Server      string `yaml:"server"`
+	Client      string `yaml:"client"`
+	Concurrency string `yaml:"concurrency"`
+	Notes       string `yaml:"notes"`
+}
+
+// Step is one dbmeter command line of the study, without "dbmeter".
+type Step struct {
+	ID string `yaml:"id"`
+	// Run is the full form; Quick the --quick form (Run when empty).
+	Run   string `yaml:"run"`
+	Quick string `yaml:"quick"`
+	// Why says what the step reproduces and what it scaled.
+	Why string `yaml:"why"`
+	// Setup marks a step that prepares and writes no result document
+	// (pg -i): it runs without --json and its failure stops the study.
+	Setup bool `yaml:"setup"`
+
+	// lines are the file lines of Run and Quick.
+	runLine, quickLine int
+}
+
+// Table is a grid of published figures and the measured figures picked
+// from the runs of one step.
+type Table struct {
+	ID    string `yaml:"id"`
+	Title string `yaml:"title"`
+	// Step names the step whose runs fill the table; several, comma
+	// separated, when each ran one column (seed 002's row counts).
+	Step string `yaml:"step"`
+	// Rows and Columns name the run field each is chosen by (Fields).
+	Rows    string `yaml:"rows"`
+	Columns string `yaml:"columns"`
+	// Where keeps only the runs whose fields have these values.
+	Where map[string]string `yaml:"where"`
+	// Figure is the figure of a run each cell shows (Figures).
+	Figure string `yaml:"figure"`
+	// Unit is the unit of the published values, in which the measured
+	// ones are shown too.
+	Unit        string `yaml:"unit"`
+	Environment string `yaml:"environment"`
+	// Measured says what the published figures measured, in the source's
+	// words.
+	Measured string `yaml:"measured"`
+	// Header lists the published column labels, in order.
+	Header []string `yaml:"header"`
+	// Published maps a row label to its values, one per column; null for
+	// a cell the source left empty.
+	Published yaml.Node `yaml:"published"`
+	// Names maps a published label (of a row or a column) to the value
+	// of the run field where the two differ: leveldb → goleveldb.
+	Names map[string]string `yaml:"names"`
+	// Multiply scales the measured figure before it is shown and
+	// compared: 500 turns the time of one INSERT into the time of the
+	// source's 500 loops. The published numbers stay as printed.
+	Multiply float64 `yaml:"multiply"`
+	// Missing is a value the source printed for "no figure" (-1).
+	Missing *float64 `yaml:"missing"`
+	// NotComparable says why measured figures are printed beside the
+	// published ones but never divided by them.
+	NotComparable string `yaml:"not_comparable"`
+	// Cannot lists row labels that cannot run here, each with the reason.
+	Cannot map[string]string `yaml:"cannot_run"`
+
+	rows []Row
+}
+
+// Row is one published row.
+type Row struct {
+	Label  string
+	Values []*float64
+	line   int
+}
+
+// Claim is a checkable statement the source made.
+type Claim struct {
+	ID   string `yaml:"id"`
+	Text string `yaml:"text"`
+	// Kind is threshold, ratio, ranking, lowest or highest.
+	Kind string `yaml:"kind"`
+	// Cells are [table, row, column] references.
+	Cells []Ref `yaml:"cells"`
+	// A and B are the cells of a ratio A/B.
+	A Ref `yaml:"a"`
+	B Ref `yaml:"b"`
+	// Above and Below bound every cell (threshold) or the ratio.
+	Above *float64 `yaml:"above"`
+	Below *float64 `yaml:"below"`
+	// Cell is the one that must be lowest or highest among Cells.
+	Cell Ref `yaml:"cell"`
+	// Note is what the transcriber adds: where the source's own table
+	// disagrees with its text, or what a check leaves out.
+	Note string `yaml:"note"`
+}
+
+// Ref names one cell: table id, row label, column label.
+type Ref []string
+
+func (r Ref) String() string { return strings.Join(r, " / ") }
+
+// StepIDs are the steps whose runs fill the table.
+func (t *Table) StepIDs() []string {
+	var ids []string
+	for _, id := range strings.Split(t.Step, ",") {
+		ids = append(ids, strings.TrimSpace(id))
+	}
+	return ids
+}
+
+// Rows are the published rows, in file order.
+func (t *Table) PublishedRows() []Row { return t.rows }
+
+// Error is one mistake in a study file.
+type Error struct {
+	File  string
+	Line  int
+	Field string
+	Msg   string
+}
+
+func (e Error) Error() string {
+	if e.Field == "" {
+		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+	}
+	return fmt.Sprintf("%s:%d: %s: %s", e.File, e.Line, e.Field, e.Msg)
+}
+
+// Errors are every mistake found in a file, one a line.
+type Errors []Error
+
+func (es Errors) Error() string {
+	lines := make([]string, len(es))
+	for i, e := range es {
+		lines[i] = e.Error()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Parse reads and validates a study file. A file with mistakes returns
+// Errors, every mistake found.
+func Parse(file string, data []byte) (*Study, error) {
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil {
+		return nil, yamlErrors(file, err)
+	}
+	if root.Kind != yaml.DocumentNode || len(root.Content) == 0 {
+		return nil, Errors{{File: file, Line: 1, Msg: "empty study file: want a mapping with id, title, source, steps, tables"}}
+	}
+	var s Study
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	if err := dec.Decode(&s); err != nil {
+		return nil, yamlErrors(file, err)
+	}
+	sum := sha256.Sum256(data)
+	s.File, s.Hash, s.Text = file, hex.EncodeToString(sum[:]), string(data)
+	v := validator{file: file, lines: map[string]int{}}
+	v.index(root.Content[0], "")
+	v.study(&s)
+	if len(v.errs) > 0 {
+		return nil, v.errs
+	}
+	return &s, nil
+}
+
+// yamlErrors turns the decoder's "line N: message" into file:N lines.
+func yamlErrors(file string, err error) error {
+	var te *yaml.TypeError
+	msgs := []string{err.Error()}
+	if errors.As(err, &te) {
+		msgs = te.Errors
+	}
+	var es Errors
+	for _, m := range msgs {
+		m = strings.TrimPrefix(m, "yaml: ")
+		line := 1
+		if n, _ := fmt.Sscanf(m, "line %d:", &line); n == 1 {
+			m = strings.TrimSpace(m[strings.Index(m, ":")+1:])
+		}
+		es = append(es, Error{File: file, Line: line, Msg: m})
+	}
+	return es
+}

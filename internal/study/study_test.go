@@ -1,0 +1,265 @@
+package study
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/dbmeter/dbmeter/internal/result"
+)
+
+func TestBuiltinStudiesParse(t *testing.T) {
+	all, err := Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, s := range all {
+		ids = append(ids, s.ID)
+		if s.Hash == "" || len(s.Tables) == 0 || len(s.Claims) == 0 {
+			t.Errorf("%s: hash %q, %d tables, %d claims", s.ID, s.Hash, len(s.Tables), len(s.Claims))
+		}
+	}
+	if got := strings.Join(ids, ","); got != "s1,s2,s3,s4,s5" {
+		t.Errorf("built-in studies %s, want s1,s2,s3,s4,s5", got)
+	}
+}
+
+// Every built-in claim holds on the figures its own article published,
+// unless it says it is not in them: a claim transcribed wrong, or
+// pointing at the wrong cell, fails here.
+func TestBuiltinClaimsHoldOnPublishedFigures(t *testing.T) {
+	all, err := Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range all {
+		v := Evaluate(s, &Document{})
+		for _, c := range v.Claims {
+			if c.Published != Holds && c.Published != notPublished {
+				t.Errorf("%s claim %s: %s on the published figures", s.ID, c.Claim.ID, c.Published)
+			}
+		}
+	}
+}
+
+const goodStudy = `id: t
+title: test
+source: here
+steps:
+  - id: a
+    run: null --duration 100ms
+tables:
+  - id: tp
+    title: throughput
+    step: a
+    rows: workload
+    columns: target
+    figure: throughput
+    unit: ops/s
+    header: ["null"]
+    published:
+      noop: [1000]
+claims:
+  - id: fast
+    text: fast
+    kind: threshold
+    cells: [[tp, noop, "null"]]
+    above: 10
+`
+
+// Each mistake is one line naming the file, the line and the field.
+func TestValidationNamesFileLineField(t *testing.T) {
+	tests := []struct {
+		name, old, new string
+		want           []string
+	}{
+		{"unknown field", "title: test\n", "title: test\ntitel: x\n", []string{"t.yaml:3: field titel not found"}},
+		{"missing id", "id: t\n", "", []string{"t.yaml:1: id: missing"}},
+		{"not dbmeter", "run: null --duration 100ms", "run: pgbench -c 4", []string{`t.yaml:6: steps[0].run: "pgbench -c 4" is not a dbmeter benchmark`}},
+		{"json in step", "run: null --duration 100ms", "run: null --json x.json", []string{"t.yaml:6: steps[0].run: --json is set by study run itself"}},
+		{"unknown placeholder", "run: null --duration 100ms", "run: null {mysql}", []string{"t.yaml:6: steps[0].run: unknown placeholder {mysql}"}},
+		{"unknown step", "step: a\n", "step: b\n", []string{`t.yaml:10: tables[0].step: "b" is not a step`}},
+		{"bad figure", "figure: throughput", "figure: speed", []string{`t.yaml:13: tables[0].figure: "speed" in "ops/s" is not a figure`}},
+		{"wrong unit", "unit: ops/s", "unit: ms", []string{`t.yaml:13: tables[0].figure: "throughput" in "ms"`}},
+		{"bad rows", "rows: workload", "rows: engine", []string{`t.yaml:11: tables[0].rows: "engine" is not a run field`}},
+		{"short row", "noop: [1000]", "noop: [1000, 2]", []string{"t.yaml:17: tables[0].published.noop: 2 values for 1 columns"}},
+		{"not a number", "noop: [1000]", "noop: [fast]", []string{`t.yaml:17: tables[0].published.noop[0]: "fast" is not a number`}},
+		{"claim cell", `cells: [[tp, noop, "null"]]`, `cells: [[tp, nop, "null"]]`, []string{`t.yaml:22: claims[0].cells[0]: "nop" is not a row of table tp`}},
+		{"claim kind", "kind: threshold", "kind: trend", []string{`t.yaml:21: claims[0].kind: "trend": use threshold`}},
+		{"two mistakes", "unit: ops/s\n", "unit: ops/s\n    environment: lab\n", []string{`t.yaml:15: tables[0].environment: "lab" is not an environment`}},
+		{"two mistakes, two lines", "step: a\n", "step: b\n    environment: lab\n", []string{`t.yaml:10: tables[0].step`, `t.yaml:11: tables[0].environment`}},
+	}
+	if _, err := Parse("t.yaml", []byte(goodStudy)); err != nil {
+		t.Fatalf("the good study: %v", err)
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			text := strings.Replace(goodStudy, tt.old, tt.new, 1)
+			_, err := Parse("t.yaml", []byte(text))
+			es, ok := err.(Errors)
+			if !ok {
+				t.Fatalf("err = %v, want Errors", err)
+			}
+			if len(es) != len(tt.want) {
+				t.Errorf("%d mistakes, want %d:\n%v", len(es), len(tt.want), err)
+			}
+			for i, w := range tt.want {
+				if i < len(es) && !strings.HasPrefix(es[i].Error(), w) {
+					t.Errorf("mistake %d: %q, want it to start %q", i, es[i].Error(), w)
+				}
+			}
+		})
+	}
+}
+
+// doc is a study result document of one step "a" whose runs have these
+// targets and throughputs (ops over one second), three repetitions each.
+func doc(tp map[string][]float64) *Document {
+	var runs []result.Run
+	for target, xs := range tp {
+		for i, x := range xs {
+			runs = append(runs, result.Run{Family: "null", Target: target, Workload: "noop", Repeat: i + 1,
+				Stats: result.Stats{DurationS: 1, Ops: int64(x), OpsPerS: x}})
+		}
+	}
+	return &Document{Schema: Schema, Steps: []StepRun{{ID: "a", Result: &result.Document{Runs: runs}}}}
+}
+
+const claimStudy = `id: c
+title: claims
+source: here
+steps:
+  - id: a
+    run: null --duration 1s
+  - id: b
+    run: ch insert {clickhouse}
+tables:
+  - id: tp
+    title: throughput
+    step: a
+    rows: workload
+    columns: target
+    figure: throughput
+    unit: ops/s
+    header: [x, y]
+    published:
+      noop: [100, 50]
+  - id: modern
+    title: modern
+    step: b
+    rows: workload
+    columns: target
+    figure: throughput
+    unit: ops/s
+    header: [x]
+    published:
+      noop: [100]
+claims:
+  - {id: above, text: x above 80, kind: threshold, cells: [[tp, noop, x]], above: 80}
+  - {id: ratio, text: x twice y, kind: ratio, a: [tp, noop, x], b: [tp, noop, y], above: 1.5, below: 2.5}
+  - {id: rank, text: x before y, kind: ranking, cells: [[tp, noop, x], [tp, noop, y]]}
+  - {id: low, text: y lowest, kind: lowest, cell: [tp, noop, y], cells: [[tp, noop, x]]}
+  - {id: srv, text: modern server, kind: threshold, cells: [[modern, noop, x]], above: 1}
+`
+
+func TestClaimVerdicts(t *testing.T) {
+	s, err := Parse("c.yaml", []byte(claimStudy))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		tp   map[string][]float64
+		want map[string]string
+	}{
+		{"as published", map[string][]float64{"x": {100, 100, 100}, "y": {50, 50, 50}},
+			map[string]string{"above": Holds, "ratio": Holds, "rank": Holds, "low": Holds}},
+		{"contradicted", map[string][]float64{"x": {40, 40, 40}, "y": {60, 60, 60}},
+			map[string]string{"above": DoesNotHold, "ratio": DoesNotHold, "rank": DoesNotHold, "low": DoesNotHold}},
+		{"ratio out of bound", map[string][]float64{"x": {300, 300, 300}, "y": {50, 50, 50}},
+			map[string]string{"above": Holds, "ratio": DoesNotHold, "rank": Holds}},
+		{"y not run", map[string][]float64{"x": {100, 100, 100}},
+			map[string]string{"above": Holds, "ratio": CannotCheck, "rank": CannotCheck, "low": CannotCheck}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := doc(tt.tp)
+			d.Steps = append(d.Steps, StepRun{ID: "b", Skipped: "no modern ClickHouse server given (DBMETER_CLICKHOUSE_DSN unset)"})
+			v := Evaluate(s, d)
+			for _, c := range v.Claims {
+				if want, ok := tt.want[c.Claim.ID]; ok && c.Verdict != want {
+					t.Errorf("claim %s: %s (%s), want %s", c.Claim.ID, c.Verdict, c.Reason, want)
+				}
+				if c.Claim.ID == "srv" && (c.Verdict != CannotCheck || !strings.Contains(c.Reason, "DBMETER_CLICKHOUSE_DSN unset")) {
+					t.Errorf("claim srv: %s (%s), want cannot be checked, naming DBMETER_CLICKHOUSE_DSN", c.Verdict, c.Reason)
+				}
+			}
+		})
+	}
+}
+
+// A cell measured against the stand-in is printed and never compared,
+// and its claims cannot be checked.
+func TestStandinNeverCompared(t *testing.T) {
+	s, err := Parse("c.yaml", []byte(claimStudy))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := doc(map[string][]float64{"x": {100}, "y": {50}})
+	d.Steps = append(d.Steps, StepRun{ID: "b", Standin: true, Result: &result.Document{Runs: []result.Run{{Target: "x", Workload: "noop", Stats: result.Stats{DurationS: 1, Ops: 500, OpsPerS: 500}}}}})
+	v := Evaluate(s, d)
+	c := v.Tables[1].Cells[0][0]
+	if c.Measured == nil || c.Measured.Value != 500 {
+		t.Fatalf("stand-in cell measured %+v, want 500", c.Measured)
+	}
+	if _, ok := c.Ratio(); ok {
+		t.Error("a stand-in cell has a ratio to a published figure")
+	}
+	if got := v.Claims[4]; got.Verdict != CannotCheck || !strings.Contains(got.Reason, "stand-in") {
+		t.Errorf("claim over a stand-in cell: %s (%s)", got.Verdict, got.Reason)
+	}
+}
+
+func TestCompareIntervals(t *testing.T) {
+	s, err := Parse("c.yaml", []byte(claimStudy))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := doc(map[string][]float64{"x": {100, 102, 98}, "y": {50, 51, 49}})
+	b := doc(map[string][]float64{"x": {150, 153, 147}, "y": {50, 52, 48}})
+	c := Compare(s, a, b)
+	if len(c.Cells) != 2 {
+		t.Fatalf("%d cells, want 2", len(c.Cells))
+	}
+	for _, cr := range c.Cells {
+		if math.IsNaN(cr.Lo) || cr.Lo > cr.Ratio || cr.Hi < cr.Ratio {
+			t.Errorf("%s: ratio %.3f outside its interval %.3f–%.3f", cr.Column, cr.Ratio, cr.Lo, cr.Hi)
+		}
+		if want := cr.Column == "x"; cr.Excludes1 != want {
+			t.Errorf("%s: ratio %.3f (%.3f–%.3f) excludes 1: %v, want %v", cr.Column, cr.Ratio, cr.Lo, cr.Hi, cr.Excludes1, want)
+		}
+	}
+	if want := math.Sqrt(1.5 * 1.0); math.Abs(c.GeoMean-want) > 0.01 {
+		t.Errorf("geometric mean %.4f, want %.4f", c.GeoMean, want)
+	}
+}
+
+// Columns named #1, #2 are the servers in the order the runs met them: with
+// one server the second column's claims cannot be checked, saying so; with
+// two the ratio is checked.
+func TestServersByOrder(t *testing.T) {
+	text := strings.Replace(claimStudy, "    header: [x, y]\n", "    header: [x, y]\n    names: {x: \"#1\", y: \"#2\"}\n", 1)
+	s, err := Parse("c.yaml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := Evaluate(s, doc(map[string][]float64{"db1:5432/bench/pgx": {100}}))
+	if c := one.Claims[1]; c.Verdict != CannotCheck || !strings.Contains(c.Reason, "one server") {
+		t.Errorf("one server: %s (%s), want cannot be checked: one server", c.Verdict, c.Reason)
+	}
+	two := Evaluate(s, doc(map[string][]float64{"db1:5432/bench/pgx": {100}, "db2:5432/bench/pgx": {50}}))
+	if c := two.Claims[1]; c.Verdict == CannotCheck {
+		t.Errorf("two servers: %s (%s), want a verdict", c.Verdict, c.Reason)
+	}
+}
