@@ -59,7 +59,7 @@ A client newer than the server is refused with one line naming both versions.`,
 	f.Given, f.Getenv = given(fs, chInsertFields()), env.Getenv
 	fs.StringVar(&f.DSN, "dsn", "", "ClickHouse native address: clickhouse://user:password@host:port/db or tcp://host:port?username=…&password=…&database=… (default: $DBMETER_CLICKHOUSE_DSN, which keeps the password out of the process arguments)")
 	fs.StringVar(&f.Clients, "clients", "auto", "client paths, comma-separated; auto, alone or in the list, stands for every Go path the server's version supports (auto,php-seasclick adds the PHP client)")
-	fs.IntVar(&f.Config.Batch, "batch", 100_000, "rows per block (one operation)")
+	fs.IntSliceVar(&f.Config.Batches, "batch", []int{100_000}, "rows per block (one operation); a list (10000,100000) runs each as a variant: a sweep")
 	fs.Int64Var(&f.Config.Rows, "rows", 0, "insert this many rows per client and repetition instead of running for --duration")
 	fs.StringVar(&f.Table, "table", insert.DefaultDatabase+".event", "target table, db.name (with --schema numbers: "+insert.DefaultDatabase+".numbers)")
 	fs.StringVar(&schema, "schema", insert.EventTable.Name, "the table's columns and rows: event (seed 000's 32-column log table) or numbers (seed 002's ten numeric columns u8 … f64)")
@@ -85,13 +85,18 @@ func runCHInsert(cmd *cobra.Command, env Env, rf *runFlags, f *insert.Command, s
 		// Recorded in the runs' params as the table they filled.
 		fs.Set("table", insert.DefaultDatabase+"."+shape.Name)
 	}
+	if b := f.Config.Batches; len(b) > 0 {
+		f.Config.Batch = b[0] // a dump writes the first
+	}
 	if f.DumpFormat != "" {
 		return usage.Spell(f.Dump(env.Stdout, rf.cfg.Seed), spelling(cmd.Flags(), chInsertFields()))
 	}
+	rf.sweeps = true
 	c, err := f.Resolve(rf.cfg.Warmup, rf.config, rf.repeat, flagParams(cmd.Flags(), "dump-format"))
 	if err != nil {
 		return usage.Spell(err, spelling(cmd.Flags(), chInsertFields()))
 	}
+	c.WorkerCounts = rf.workerList()
 	secrets := c.DSN.Secrets()
 	version, err := serverVersion(cmd, c.DSN)
 	if err != nil {

@@ -29,8 +29,9 @@ type pgFlags struct {
 func (f *pgFlags) bind(fs *pflag.FlagSet) {
 	f.fs = fs
 	fs.Bool("help", false, "help for pg")
-	fs.IntVarP(&f.Clients, "client", "c", 1, "number of concurrent database clients (sessions)")
-	fs.IntVarP(&f.Jobs, "jobs", "j", 1, "number of threads, as pgbench (must not exceed -c; Go schedules the clients on GOMAXPROCS threads)")
+	fs.IntSliceVarP(&f.ClientsList, "client", "c", []int{1}, "number of concurrent database clients (sessions); a list (1,4,8) runs each as a variant: a sweep")
+	fs.IntSliceVarP(&f.JobsList, "jobs", "j", []int{1}, "number of threads, as pgbench (must not exceed -c; Go schedules the clients on GOMAXPROCS threads); a list sweeps")
+	fs.IntVar(&f.Repeat, "repeat", 1, "run every variant (server × driver × -c × -j) this many times, interleaved: all once, then all again; each figure pools them with a 95% interval")
 	fs.IntVarP(&f.Seconds, "time", "T", 0, "duration of the benchmark in seconds")
 	fs.IntVarP(&f.PerClient, "transactions", "t", 10, "number of transactions each client runs (default when -T is not given)")
 	fs.IntVarP(&f.Progress, "progress", "P", 0, "show a pgbench progress line every NUM seconds")
@@ -89,7 +90,7 @@ func (f *pgFlags) bind(fs *pflag.FlagSet) {
 // given by field, and only here are they spelled as the user typed them.
 func pgFields() map[string]string {
 	return map[string]string{
-		"Clients": "client", "Jobs": "jobs", "Seconds": "time", "PerClient": "transactions", "Progress": "progress",
+		"Clients": "client", "Jobs": "jobs", "ClientsList": "client", "JobsList": "jobs", "Repeat": "repeat", "Seconds": "time", "PerClient": "transactions", "Progress": "progress",
 		"Rate": "rate", "LatencyLimit": "latency-limit", "Protocol": "protocol", "Scale": "scale", "Fillfactor": "fillfactor",
 		"Initialize": "initialize", "InitSteps": "init-steps", "ForeignKeys": "foreign-keys", "QuietInit": "quiet-init",
 		"Partitions": "partitions", "PartitionMethod": "partition-method", "Unlogged": "unlogged-tables",
@@ -136,10 +137,18 @@ or more Go drivers (--driver pgx,pgx-stdlib,pq) against one or more servers
 (--dsn, repeatable), prints pgbench's summary block with percentiles for each,
 and records one run per server × driver in the result document.
 
+-c and -j take lists (-c 1,4,8): every combination of the lists, servers
+and drivers is a variant, and --repeat N runs every variant N times,
+interleaved (all variants once, then all again), so that a comparison does
+not take the machine's drift for a difference. With one variant and one
+repetition the output is pgbench's summary; otherwise a table pools each
+variant's repetitions with a 95% interval (docs/pg.md, "Method").
+
 Without --dsn the connection comes from -h, -p, -U, DBNAME and the PGHOST,
 PGPORT, PGUSER, PGDATABASE, PGPASSWORD and PGSSLMODE variables.`,
 		Example: `  dbmeter pg -i -s 10
   dbmeter pg -c 8 -j 2 -T 10 -S -M prepared --driver pgx,pgx-stdlib,pq
+  dbmeter pg -S -c 1,4,8 -T 5 --repeat 5
   dbmeter pg -c 32 -T 60 -P 5 --dsn postgres://bench@hostA/bench --dsn postgres://bench@hostB/bench --json r.json`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 {
@@ -179,8 +188,11 @@ func runPG(ctx context.Context, env Env, f *pgFlags, args []string) error {
 	if err != nil {
 		return usage.Spell(usage.Wrap(err), spelled)
 	}
-	if p.Search, err = f.search.search(&p.Load, "transactions"); err != nil {
+	if p.Search, err = f.search.search(p.Load(), "transactions"); err != nil {
 		return err
+	}
+	if p.Search != nil && p.Variants() > 1 {
+		return usagef("--find-max-rate searches one -c and -j at a time: give each one value")
 	}
 	if f.fs.Changed("random-seed") {
 		fmt.Fprintf(env.Stderr, "dbmeter pg: setting random seed to %d\n", f.Seed) // as pgbench says it

@@ -21,12 +21,16 @@ type runFlags struct {
 	search  *searchFlags
 	shard   string
 	startAt string
+	// workers is --workers as typed; a list is a sweep, for the commands
+	// that set sweeps (the others take one value).
+	workers []int
+	sweeps  bool
 }
 
 func (f *runFlags) bind(fs *pflag.FlagSet, def load.Config) {
 	f.fs = fs
 	f.cfg = def
-	fs.IntVar(&f.cfg.Workers, "workers", def.Workers, "closed loop: concurrent workers; open loop: workers made up front")
+	fs.IntSliceVar(&f.workers, "workers", []int{def.Workers}, "closed loop: concurrent workers; open loop: workers made up front")
 	fs.Float64Var(&f.cfg.Rate, "rate", def.Rate, "open loop: operations per second in total (0: closed loop)")
 	fs.StringVar(&f.arrival, "arrival", string(load.ArrivalConstant), "open-loop arrival process: constant or poisson")
 	fs.IntVar(&f.cfg.MaxInFlight, "max-in-flight", def.MaxInFlight, "open loop: most operations in flight; later arrivals are counted as dropped")
@@ -54,10 +58,25 @@ func runFields() map[string]string {
 
 // config checks the flags and returns the load configuration.
 func (f *runFlags) config() (load.Config, error) {
+	if len(f.workers) > 1 && !f.sweeps {
+		return load.Config{}, usagef("--workers takes one value for this command, got %d", len(f.workers))
+	}
+	if len(f.workers) > 0 {
+		f.cfg.Workers = f.workers[0]
+	}
 	o := load.Options{Config: f.cfg, Arrival: f.arrival, Repeat: f.repeat, Shard: f.shard, StartAt: f.startAt}
 	fields := runFields()
 	cfg, err := o.Resolve(given(f.fs, fields), f.search != nil && f.search.o.Find, time.Now())
 	return cfg, usage.Spell(err, spelling(f.fs, fields))
+}
+
+// workerList is --workers when it was given as a list of several values:
+// the sweep of a command that sets sweeps; nil otherwise.
+func (f *runFlags) workerList() []int {
+	if len(f.workers) < 2 {
+		return nil
+	}
+	return f.workers
 }
 
 // changed says whether the user gave flag name; false before bind.

@@ -24,7 +24,12 @@ import (
 // Command is `dbmeter pg` as plain data: pgbench's options by pgbench's
 // meaning, and dbmeter's own. The CLI binds its flags to these fields.
 type Command struct {
-	Clients, Jobs      int
+	// Clients and Jobs are -c and -j. Given as lists (ClientsList,
+	// JobsList), every combination is a variant of its own: a sweep.
+	Clients, Jobs         int
+	ClientsList, JobsList []int
+	// Repeat runs every variant this many times, interleaved (see Plan).
+	Repeat             int
 	Seconds, PerClient int
 	Progress           int
 	Rate               float64
@@ -83,20 +88,37 @@ type Prepared struct {
 	scripts []Weighted
 	builtin bool // some script is built in, so the pgbench tables must exist
 	vars    map[string]script.Value
-	Load    load.Config
+	// points are the variants the numeric lists ask for (one when none
+	// is a list): each its own -c and -j and load.
+	points  []point
 	runs    int // runs started so far, for the -l file names
 	Secrets []string
+	Search  *capacity.Search
+}
+
+// point is one combination of -c and -j: the command as if given those
+// values alone.
+type point struct {
+	cmd  *Command
+	load load.Config
 	// clients of this shard, the first one's id, and the whole test's.
 	clients, clientOffset, totalClients int
-	Search                              *capacity.Search
 }
+
+// Load is the load of the first variant, which a capacity search adjusts;
+// a search runs only a plan of one variant.
+func (p *Prepared) Load() *load.Config { return &p.points[0].load }
+
+// Variants is how many combinations of the numeric lists will run.
+func (p *Prepared) Variants() int { return len(p.points) }
 
 // Prepare checks the command line, as pgbench does, before anything
 // connects. args are the positional arguments (the database name). Every
 // error is a mistake on the command line; it names fields as {Field} (see
 // usage.Spell).
 func (f *Command) Prepare(args []string) (*Prepared, error) {
-	if err := f.Validate(); err != nil {
+	cmds, err := f.sweep()
+	if err != nil {
 		return nil, err
 	}
 	mode, err := ParseMode(f.Protocol)
@@ -131,19 +153,48 @@ func (f *Command) Prepare(args []string) (*Prepared, error) {
 			return nil, err
 		}
 	}
-	p.Load = f.loadConfig()
-	if err := f.shardPlan(p); err != nil {
-		return nil, err
-	}
-	if err := p.Load.Validate(); err != nil {
-		return nil, err
+	for _, c := range cmds {
+		c.Seed = f.Seed
+		pt := point{cmd: c, load: c.loadConfig()}
+		if err := c.shardPlan(&pt); err != nil {
+			return nil, err
+		}
+		if err := pt.load.Validate(); err != nil {
+			return nil, err
+		}
+		p.points = append(p.points, pt)
 	}
 	return p, nil
 }
 
+// sweep is the command once per combination of the -c and -j lists, -c
+// varying slowest, each checked as pgbench checks one.
+func (f *Command) sweep() ([]*Command, error) {
+	if f.given("Repeat") && f.Repeat < 1 {
+		return nil, fmt.Errorf("{Repeat} must be at least 1, got %d", f.Repeat)
+	}
+	clients, jobs := f.ClientsList, f.JobsList
+	if len(clients) == 0 {
+		clients = []int{f.Clients}
+	}
+	if len(jobs) == 0 {
+		jobs = []int{f.Jobs}
+	}
+	var out []*Command
+	for _, ix := range plan.Cross(len(clients), len(jobs)) {
+		c := *f
+		c.Clients, c.Jobs = clients[ix[0]], jobs[ix[1]]
+		if err := c.Validate(); err != nil {
+			return nil, err
+		}
+		out = append(out, &c)
+	}
+	return out, nil
+}
+
 // shardPlan gives this shard its clients (ids running on from the lower
 // shards'), its part of -R, and the common start.
-func (f *Command) shardPlan(p *Prepared) error {
+func (f *Command) shardPlan(p *point) error {
 	p.clients, p.totalClients = f.Clients, f.Clients
 	if f.Shard != "" {
 		sh, err := load.ParseShard(f.Shard)
@@ -157,7 +208,7 @@ func (f *Command) shardPlan(p *Prepared) error {
 			p.clientOffset += int(load.Shard{Index: i, Count: sh.Count}.Split(int64(f.Clients)))
 		}
 		p.clients = int(sh.Split(int64(f.Clients)))
-		cfg := &p.Load
+		cfg := &p.load
 		cfg.Shard, cfg.Workers, cfg.MaxInFlight = sh, p.clients, p.clients
 		cfg.Rate /= float64(sh.Count)
 		if cfg.Count > 0 {
@@ -169,7 +220,7 @@ func (f *Command) shardPlan(p *Prepared) error {
 		if err != nil {
 			return fmt.Errorf("{StartAt} %w", err)
 		}
-		p.Load.StartAt = t
+		p.load.StartAt = t
 	}
 	return nil
 }
@@ -192,12 +243,14 @@ func (f *Command) Init(ctx context.Context, p *Prepared, quiet bool) error {
 	return redact.Err(InitServers(ctx, p.dsns, ic, f.Stderr), p.Secrets...)
 }
 
-// Plan is one step per server × driver; each server is checked and sized
-// once, by its first step.
+// Plan is one step per server × driver × variant of the numeric lists;
+// each server is checked and sized once, by its first step. Repetitions are
+// interleaved: every step once, then every step again, so that the
+// variants of a comparison see the same moments of the machine and a load
+// that comes and goes lands on all of them alike.
 func (f *Command) Plan(p *Prepared) plan.Plan {
 	targets := TargetNames(p.dsns)
-	params := f.Params
-	out := plan.Plan{Family: "pg", Seed: p.Load.Seed, Search: p.Search}
+	out := plan.Plan{Family: "pg", Seed: f.Seed, Search: p.Search, Repeat: f.Repeat, Interleave: true}
 	var ops []string
 	for _, w := range p.scripts {
 		ops = append(ops, w.Name)
@@ -205,26 +258,40 @@ func (f *Command) Plan(p *Prepared) plan.Plan {
 	for i, dsn := range p.dsns {
 		var srv *Server
 		for _, drv := range p.drivers {
-			out.Steps = append(out.Steps, plan.Step{Target: targets[i] + "/" + drv, Workload: WorkloadName(p.scripts), Ops: ops,
-				Run: func(ctx context.Context, r plan.Rep) ([]result.Run, error) {
-					if srv == nil {
-						var err error
-						if srv, err = PrepareServer(ctx, dsn, targets[i], p.builtin, f.Scale, f.given("Scale"), f.Stderr); err != nil {
+			for _, pt := range p.points {
+				out.Steps = append(out.Steps, plan.Step{Target: targets[i] + "/" + drv + p.variantLabel(pt), Workload: WorkloadName(p.scripts), Ops: ops,
+					Run: func(ctx context.Context, r plan.Rep) ([]result.Run, error) {
+						if srv == nil {
+							var err error
+							if srv, err = PrepareServer(ctx, dsn, targets[i], p.builtin, f.Scale, f.given("Scale"), f.Stderr); err != nil {
+								return nil, err
+							}
+						}
+						run, err := pt.cmd.runOne(ctx, p, pt, r, srv, drv)
+						if err != nil {
 							return nil, err
 						}
-					}
-					run, err := f.runOne(ctx, p, r, srv, drv, params)
-					if err != nil {
-						return nil, err
-					}
-					return []result.Run{run}, nil
-				}})
+						return []result.Run{run}, nil
+					}})
+			}
 		}
 	}
 	return out
 }
 
-func (f *Command) runOne(ctx context.Context, p *Prepared, r plan.Rep, srv *Server, drvName string, params map[string]string) (result.Run, error) {
+// variantLabel tells apart the steps of one server and driver in progress
+// lines: " -c N -j M" when the numeric lists make several.
+func (p *Prepared) variantLabel(pt point) string {
+	if len(p.points) < 2 {
+		return ""
+	}
+	return fmt.Sprintf(" clients=%d jobs=%d", pt.cmd.Clients, pt.cmd.Jobs)
+}
+
+// runOne measures repetition r of variant pt (f is pt.cmd) through one
+// driver.
+func (f *Command) runOne(ctx context.Context, p *Prepared, pt point, r plan.Rep, srv *Server, drvName string) (result.Run, error) {
+	params := f.variantParams()
 	drv, _ := LookupDriver(drvName)
 	vars := map[string]script.Value{"scale": script.Int(srv.Scale)}
 	for k, v := range p.vars {
@@ -235,7 +302,7 @@ func (f *Command) runOne(ctx context.Context, p *Prepared, r plan.Rep, srv *Serv
 	// figures' wait-event samples.
 	app := fmt.Sprintf("dbmeter-%d-%d", os.Getpid(), p.runs)
 	bench, err := NewBench(Config{Driver: drv, DSN: WithApplicationName(srv.DSN, app), Mode: p.mode, Scripts: p.scripts, Vars: vars,
-		Seed: f.Seed, Throttled: p.Load.Rate > 0 || p.Search != nil, Clients: p.clients, ClientOffset: p.clientOffset, TotalClients: p.totalClients, Threads: min(f.Jobs, p.clients),
+		Seed: r.Seed, Throttled: pt.load.Rate > 0 || p.Search != nil, Clients: pt.clients, ClientOffset: pt.clientOffset, TotalClients: pt.totalClients, Threads: min(f.Jobs, pt.clients),
 		Debug: f.Stderr, Timed: f.given("Seconds") || p.Search != nil,
 		MaxTries: maxTries(f.MaxTries), LatencyLimit: f.LatencyLimit, VerboseErrors: verboseTo(f.VerboseErrors, f.Stderr),
 		ConnectPerTx: f.Connect, PerCommand: f.PerCommand, Log: f.txLog(p.runs)})
@@ -251,8 +318,8 @@ func (f *Command) runOne(ctx context.Context, p *Prepared, r plan.Rep, srv *Serv
 	var watch load.Watcher
 	if f.Progress > 0 {
 		suffix := ""
-		if len(p.dsns)*len(p.drivers) > 1 {
-			suffix = " [" + target + "]"
+		if len(p.dsns)*len(p.drivers)*len(p.points) > 1 || f.Repeat > 1 {
+			suffix = fmt.Sprintf(" [%s%s #%d]", target, p.variantLabel(pt), r.N)
 		}
 		watch = NewProgress(f.Stderr, suffix, f.Rate > 0, f.ProgressStamp)
 	}
@@ -263,7 +330,8 @@ func (f *Command) runOne(ctx context.Context, p *Prepared, r plan.Rep, srv *Serv
 			watch = mw
 		}
 	}
-	cfg := p.Load
+	cfg := pt.load
+	cfg.Seed = r.Seed
 	if r.Rate > 0 { // a capacity search step
 		cfg.Rate, cfg.Queue = r.Rate, RateQueue(r.Rate)
 		params = maps.Clone(params)
@@ -312,13 +380,25 @@ func (f *Command) runOne(ctx context.Context, p *Prepared, r plan.Rep, srv *Serv
 		Workload: WorkloadName(p.scripts),
 		Params:   maps.Clone(params),
 		Server:   "PostgreSQL " + srv.Version,
-		Repeat:   1,
+		Repeat:   r.N,
 	}, cfg, -1)
 	if stats != nil {
 		run.ServerStats = stats.finish(ctx, run.Ops+run.Errors)
 	}
 	bench.Describe(&run, res, cfg, Figures{Server: srv, Driver: drvName, Jobs: f.Jobs})
 	return run, nil
+}
+
+// variantParams are the settings a run of this variant records: the
+// command's, with -c and -j as this variant's single values rather than
+// the lists typed.
+func (f *Command) variantParams() map[string]string {
+	params := maps.Clone(f.Params)
+	if params == nil {
+		params = map[string]string{}
+	}
+	params["client"], params["jobs"] = strconv.Itoa(f.Clients), strconv.Itoa(f.Jobs)
+	return params
 }
 
 func (f *Command) serverStatsInterval() time.Duration {

@@ -116,3 +116,24 @@ func TestErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestCross(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name  string
+		sizes []int
+		want  [][]int
+	}{
+		{"no knobs: one variant", nil, [][]int{{}}},
+		{"one list", []int{3}, [][]int{{0}, {1}, {2}}},
+		{"the first knob varies slowest", []int{2, 2}, [][]int{{0, 0}, {0, 1}, {1, 0}, {1, 1}}},
+		{"a single value adds nothing", []int{2, 1}, [][]int{{0, 0}, {1, 0}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := plan.Cross(tt.sizes...); !slices.EqualFunc(got, tt.want, slices.Equal) {
+				t.Errorf("Cross(%v) = %v, want %v", tt.sizes, got, tt.want)
+			}
+		})
+	}
+}

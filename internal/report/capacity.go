@@ -158,7 +158,7 @@ func kneeCharts(srcs []Source, col colors, id func(string) string) []Chart {
 				"markLine": map[string]any{"symbol": "none", "lineStyle": map[string]any{"color": "#d00000", "type": "solid"},
 					"label": map[string]any{"formatter": "objective", "position": "insideEndTop"}, "data": []any{map[string]any{"yAxis": limit}}}})
 		}
-		o := base(src.Name + ": latency against offered rate (capacity search)")
+		o := base(src.Name + ": latency against offered rate")
 		o["tooltip"] = map[string]any{"trigger": "axis"}
 		o["xAxis"] = map[string]any{"type": "value", "name": "offered rate (ops/s)", "nameLocation": "middle", "nameGap": 28}
 		o["yAxis"] = map[string]any{"type": "log", "name": "latency", "logBase": 10}

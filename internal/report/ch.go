@@ -49,47 +49,80 @@ func sameUnavailable(runs []result.Run) []string {
 	return same
 }
 
-// insertColumns are the `ch insert` table's columns, in the seed's layout:
-// one row per client path with rows/s and MB/s (uncompressed payload),
-// batch latency, how a batch's time split between building it in the
-// client and sending it, what the client process spent per row, and
-// whether the server counted every row. Adding a column here adds it to
-// every format.
-func insertColumns(l labeler) []column {
-	run := func(f func(r *result.Run) string) func(entry) string {
-		return func(e entry) string { return f(e.run) }
+// insertTable is the `ch insert` grid in the seed's layout: one row per
+// client path and variant (--batch and --workers lists), its repetitions
+// pooled: rows/s with its interval and MB/s (uncompressed payload), batch
+// latency, how a batch's time split between building it in the client and
+// sending it, what the client process spent per row, whether the server
+// counted every row, and the external worker's columns when a client ran as
+// one. Adding a column here adds it to every format.
+func insertTable(l labeler, es []entry) Grid {
+	lead := []vcolumn{
+		{"server", func(v variant, _ *marks) string { return orDash(v.first.run.Server) }},
+		{"workers", func(v variant, _ *marks) string { return strconv.Itoa(v.first.run.Workers) }},
+		paramCol("batch", "batch"), paramCol("blk/ins", "blocks-per-insert"),
 	}
-	return []column{
-		{"client", l.target},
-		{"server", run(func(r *result.Run) string { return orDash(r.Server) })},
-		{"workers", run(func(r *result.Run) string { return strconv.Itoa(r.Workers) })},
-		{"batch", run(func(r *result.Run) string { return orDash(r.Params["batch"]) })},
-		{"blk/ins", run(func(r *result.Run) string { return orDash(r.Params["blocks-per-insert"]) })},
-		{"rep", run(func(r *result.Run) string { return strconv.Itoa(r.Repeat) })},
-		{"rows/s", run(func(r *result.Run) string { return Count(r.RowsPerS) })},
-		{"MB/s", run(func(r *result.Run) string { return fmt.Sprintf("%.1f", r.BytesPerS/1e6) })},
-		{"batches/s", run(func(r *result.Run) string { return fmt.Sprintf("%.2f", r.OpsPerS) })},
-		{"batch p50", run(func(r *result.Run) string { return Nanos(r.Latency.P50) })},
-		{"batch p99", run(func(r *result.Run) string { return Nanos(r.Latency.P99) })},
-		{"build p50", run(func(r *result.Run) string { return phase(r, "build") })},
-		{"send p50", run(func(r *result.Run) string { return phase(r, "send") })},
-		{"build %", run(buildShare)},
-		{"cpu µs/row", run(func(r *result.Run) string { return fmt.Sprintf("%.2f", r.Extra["client_cpu_us_per_row"]) })},
-		{"allocs/row", run(func(r *result.Run) string { return fmt.Sprintf("%.1f", r.Extra["allocs_per_row"]) })},
-		{"rows", run(func(r *result.Run) string { return Count(float64(r.Rows)) })},
-		{"counted", run(rowsCounted)},
-		{"errors", run(func(r *result.Run) string { return strconv.FormatInt(r.Errors, 10) })},
+	pooled := func(f func(r *result.Run) string) func(variant, *marks) string {
+		return func(v variant, _ *marks) string { return f(&v.pooled) }
 	}
+	figs := []vcolumn{
+		throughputCol("rows/s", func(r *result.Run) float64 { return r.RowsPerS }, Count),
+		{"MB/s", pooled(func(r *result.Run) string { return fmt.Sprintf("%.1f", r.BytesPerS/1e6) })},
+		{"batches/s", pooled(func(r *result.Run) string { return fmt.Sprintf("%.2f", r.OpsPerS) })},
+		percentileCol("batch p50", 0.5, func(l result.Latency) int64 { return l.P50 }),
+		percentileCol("batch p99", 0.99, func(l result.Latency) int64 { return l.P99 }),
+		{"build p50", func(v variant, _ *marks) string { return phaseMedian(v, "build") }},
+		{"send p50", func(v variant, _ *marks) string { return phaseMedian(v, "send") }},
+		{"build %", pooled(buildShare)},
+		{"cpu µs/row", pooled(func(r *result.Run) string { return fmt.Sprintf("%.2f", r.Extra["client_cpu_us_per_row"]) })},
+		{"allocs/row", pooled(func(r *result.Run) string { return fmt.Sprintf("%.1f", r.Extra["allocs_per_row"]) })},
+		{"rows", pooled(func(r *result.Run) string { return Count(float64(r.Rows)) })},
+		{"counted", func(v variant, _ *marks) string { return repsCounted(v.reps) }},
+		errorsCol("errors"), repsCol(),
+	}
+	if anyExternal(es) {
+		figs = append(figs, firstOf(externalColumns)...)
+	}
+	return variantGrid("ch insert: rows per second by client", l, es, lead, []string{"workers", "batch", "blocks-per-insert"}, figs)
 }
 
-// insertTable is the `ch insert` grid: insertColumns, and the external
-// worker's columns when a client ran as one.
-func insertTable(l labeler, es []entry) Grid {
-	cols := insertColumns(l)
-	if anyExternal(es) {
-		cols = append(cols, externalColumns...)
+// phaseMedian is the median over a variant's repetitions of a phase's p50
+// (a phase keeps no histogram to add).
+func phaseMedian(v variant, name string) string {
+	var vs []float64
+	for _, r := range v.reps {
+		if p, ok := r.Phases[name]; ok {
+			vs = append(vs, float64(p.P50))
+		}
 	}
-	return columnsGrid("ch insert: rows per second by client", 2, cols, es)
+	if len(vs) == 0 {
+		return "-"
+	}
+	return nanos(median(vs))
+}
+
+// repsCounted is rowsCounted of the first repetition whose count did not
+// match, "ok" when every one did.
+func repsCounted(reps []result.Run) string {
+	for _, r := range reps {
+		if c := rowsCounted(&r); c != "ok" {
+			if len(reps) > 1 {
+				c += fmt.Sprintf(" (rep %d)", r.Repeat)
+			}
+			return c
+		}
+	}
+	return "ok"
+}
+
+// firstOf makes one-row-per-run columns variant columns that show the
+// variant's first repetition.
+func firstOf(cols []column) []vcolumn {
+	out := make([]vcolumn, len(cols))
+	for i, c := range cols {
+		out[i] = vcolumn{c.head, func(v variant, _ *marks) string { return c.cell(v.first) }}
+	}
+	return out
 }
 
 func buildShare(r *result.Run) string {
@@ -110,14 +143,6 @@ func rowsCounted(r *result.Run) string {
 		return fmt.Sprintf("%s≠%s", Count(r.Extra["rows_counted"]), Count(r.Extra["rows_acknowledged"]))
 	}
 	return "ok"
-}
-
-func phase(r *result.Run, name string) string {
-	p, ok := r.Phases[name]
-	if !ok {
-		return "-"
-	}
-	return Nanos(p.P50)
 }
 
 // externalColumns are the columns of clients run as worker processes: the

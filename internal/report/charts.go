@@ -204,7 +204,7 @@ func seriesNames(series []any) []string {
 
 // throughputBars: operations along the axis, a bar per target; repetitions
 // are pooled (pooledRun), as the tables show them. With spread, each bar
-// carries the ± its table shows (kvSpread), as an error bar.
+// carries the ± its table shows (relSpread), as an error bar.
 func throughputBars(id, family, unit string, l labeler, col colors, es []entry, fig func(*result.Run) float64, spread bool) Chart {
 	ops := ordered(es, func(e entry) string { return e.run.Workload })
 	targets := ordered(es, l.target)
@@ -224,7 +224,7 @@ func throughputBars(id, family, unit string, l labeler, col colors, es []entry, 
 			pooled := pooledRun(reps)
 			v := fig(&pooled)
 			data[i] = roundFigure(v)
-			if sp, ok := kvSpread(v, reps); spread && ok {
+			if sp, ok := relSpread(v, reps); spread && ok {
 				// [category, low, high, this bar's index among the targets, their count]
 				// A throughput is never negative, whatever the interval's
 				// arithmetic says.

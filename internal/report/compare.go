@@ -312,7 +312,7 @@ func sideOf(f figure, pooled result.Run, rs []*result.Run) sideFigure {
 		for i, r := range rs {
 			reps[i] = *r
 		}
-		s.spread, s.hasRange = kvSpread(s.v, reps) // the kv table's ±, by construction
+		s.spread, s.hasRange = relSpread(s.v, reps) // the kv table's ±, by construction
 		return s
 	}
 	if !f.total {
@@ -328,7 +328,7 @@ func spread(figure float64, vals []float64) (float64, bool) {
 	if len(vals) < 2 || figure <= 0 {
 		return 0, false
 	}
-	s := benchmath.AssumeNormal.Summary(benchmath.NewSample(vals, &benchmath.DefaultThresholds), kvConfidence)
+	s := benchmath.AssumeNormal.Summary(benchmath.NewSample(vals, &benchmath.DefaultThresholds), confidence)
 	if math.IsInf(s.Hi, 0) || math.IsNaN(s.Hi) {
 		return 0, false
 	}

@@ -46,10 +46,11 @@ type kvMatrix struct {
 	pooled       map[[2]string]result.Run
 	runs         []result.Run
 	repeat       int
+	mk           *marks // the marks the matrix's cells gave
 }
 
 func newKVMatrix(l labeler, es []entry) kvMatrix {
-	m := kvMatrix{reps: map[[2]string][]result.Run{}, pooled: map[[2]string]result.Run{}}
+	m := kvMatrix{reps: map[[2]string][]result.Run{}, pooled: map[[2]string]result.Run{}, mk: &marks{}}
 	m.engines = ordered(es, l.target)
 	m.ops = ordered(es, func(e entry) string { return e.run.Workload })
 	sort.SliceStable(m.ops, func(i, j int) bool { return kvOpRank(m.ops[i]) < kvOpRank(m.ops[j]) })
@@ -76,6 +77,9 @@ func (m kvMatrix) row(label, op string, f func(r result.Run, reps []result.Run) 
 			out = append(out, "-")
 		case kvNotSupported(r):
 			out = append(out, "not supported")
+		case empty(m.reps[k]):
+			m.mk.empty = true
+			out = append(out, noOps)
 		case r.Errors > 0:
 			out = append(out, f(r, m.reps[k])+"!")
 		default:
@@ -95,12 +99,13 @@ func kvModeName(mode string) string {
 // throughput is the mode's throughput grid, headed by what the cells ran
 // and, with fsync on, the disk and any write faster than it allows.
 func (m kvMatrix) throughput(mode string, disk result.Disk) Grid {
-	p := kvHeaderRun(m.runs).Params
+	hr := kvHeaderRun(m.runs)
+	p := hr.Params
 	preload := kvCount(p["preloaded_keys"]) + " keys preloaded in every cell's store"
 	if p["preloaded_keys"] == "0" {
 		preload = "no keys preloaded" // from a dbmeter before 2026-11, where only set and batchset ran
 	}
-	line := fmt.Sprintf("%s workers  ·  %s  ·  %s  ·  %s", p["workers"], preload, kvSizes(p, m.ops), kvWindow(p, m.ops, m.repeat))
+	line := fmt.Sprintf("%s workers  ·  %s  ·  %s  ·  %s", p["workers"], preload, kvSizes(p, m.ops), kvWindow(hr.Window(), m.ops, m.repeat))
 	if mode == "true" {
 		line = "every write durable before it is acknowledged  ·  " + line
 	}
@@ -113,25 +118,24 @@ func (m kvMatrix) throughput(mode string, disk result.Disk) Grid {
 	if mode == "true" {
 		g.Lines = append(g.Lines, kvDiskLine(disk))
 	}
-	flagged := false
 	for _, op := range m.ops {
 		label := op
 		if op == "batchset" {
 			label = "batchset (batches/s)"
 		}
 		g.Rows = append(g.Rows, m.row(label, op, func(r result.Run, reps []result.Run) string {
-			s, f := kvThroughputCell(r.OpsPerS, reps)
-			flagged = flagged || f
-			return s
+			return throughputCell(r.OpsPerS, reps, Count, m.mk)
 		}))
 		if op == "batchset" {
 			g.Rows = append(g.Rows, m.row("batchset (keys/s)", op, func(r result.Run, _ []result.Run) string { return Count(r.RowsPerS) }))
 		}
 	}
-	g.Note = kvSpreadNote(m.repeat, flagged)
+	g.Note = spreadNote(m.repeat, m.mk.spread)
 	if m.hasErrors() {
 		g.Note += "; !: the cell had errors (the notes say how many and which)"
 	}
+	g.Note = joinNotes(g.Note, m.mk.note())
+	*m.mk = marks{} // the latency table explains its own
 	if mode == "true" {
 		for _, e := range m.engines {
 			for _, op := range m.ops {
@@ -159,7 +163,7 @@ func (m kvMatrix) hasErrors() bool {
 // here adds its row to every format.
 type kvStat struct {
 	name string
-	f    func(r result.Run) string
+	f    func(r result.Run, m *marks) string
 	only string // the one operation it applies to; "" for all
 }
 
@@ -167,12 +171,12 @@ type kvStat struct {
 // distribution's tail, not only the p99, so a mean above the p99 (a few
 // operations far slower than the rest) shows where it comes from.
 var kvStats = []kvStat{
-	{name: "p50", f: func(r result.Run) string { return Nanos(r.Latency.P50) }},
-	{name: "p99", f: func(r result.Run) string { return Nanos(r.Latency.P99) }},
-	{name: "p99.9", f: func(r result.Run) string { return Nanos(r.Latency.P999) }},
-	{name: "max", f: func(r result.Run) string { return Nanos(r.Latency.Max) }},
-	{name: "mean", f: func(r result.Run) string { return nanos(r.Latency.Mean) }},
-	{name: "mean per key", only: "batchset", f: func(r result.Run) string { return nanos(r.Extra["ns_per_key"]) }},
+	{name: "p50", f: func(r result.Run, m *marks) string { return percentileCell(0.5, r.Latency.P50, r.Ops, m) }},
+	{name: "p99", f: func(r result.Run, m *marks) string { return percentileCell(0.99, r.Latency.P99, r.Ops, m) }},
+	{name: "p99.9", f: func(r result.Run, m *marks) string { return percentileCell(0.999, r.Latency.P999, r.Ops, m) }},
+	{name: "max", f: func(r result.Run, _ *marks) string { return Nanos(r.Latency.Max) }},
+	{name: "mean", f: func(r result.Run, _ *marks) string { return nanos(r.Latency.Mean) }},
+	{name: "mean per key", only: "batchset", f: func(r result.Run, _ *marks) string { return nanos(r.Extra["ns_per_key"]) }},
 }
 
 // latency is the mode's latency grid: for each operation, kvStats.
@@ -186,26 +190,27 @@ func (m kvMatrix) latency(mode string) Grid {
 	for _, op := range m.ops {
 		for _, st := range kvStats {
 			if st.only == "" || st.only == op {
-				g.Rows = append(g.Rows, m.row(op+" "+st.name, op, func(r result.Run, _ []result.Run) string { return st.f(r) }))
+				g.Rows = append(g.Rows, m.row(op+" "+st.name, op, func(r result.Run, _ []result.Run) string { return st.f(r, m.mk) }))
 			}
 		}
 	}
+	g.Note = joinNotes(g.Note, m.mk.note())
 	return g
 }
 
 // kvWindow says how long each cell ran, and how often.
-func kvWindow(p map[string]string, ops []string, repeat int) string {
-	s := p["duration"]
-	if c := p["count"]; c != "" && c != "0" {
-		s = c + " ops"
+func kvWindow(w result.Window, ops []string, repeat int) string {
+	s := w.Duration.String()
+	if w.Count > 0 {
+		s = strconv.FormatInt(w.Count, 10) + " ops"
 	}
 	if repeat > 1 {
 		s = fmt.Sprintf("%d repetitions of %s", repeat, s)
 	} else {
 		s += " per cell"
 	}
-	if w := p["warmup"]; w != "" && w != "0s" {
-		s += " after " + w + " of warm-up"
+	if w.Warmup > 0 {
+		s += " after " + w.Warmup.String() + " of warm-up"
 		if repeat > 1 {
 			s += " each"
 		}

@@ -116,8 +116,9 @@ func TestKVSpread(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, flagged := kvThroughputCell(pooledRun(tt.reps).OpsPerS, tt.reps)
-			if got != tt.want || flagged != tt.flagged {
+			var mk marks
+			got := throughputCell(pooledRun(tt.reps).OpsPerS, tt.reps, Count, &mk)
+			if flagged := mk.spread; got != tt.want || flagged != tt.flagged {
 				t.Errorf("cell = %q, flagged %v; want %q, %v", got, flagged, tt.want, tt.flagged)
 			}
 		})

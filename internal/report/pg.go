@@ -47,51 +47,7 @@ func pgSummary(w io.Writer, r result.Run) error {
 	if p["max-tries"] != "" {
 		fmt.Fprintf(w, "maximum number of tries: %s\n", p["max-tries"])
 	}
-	// Neither a client's aborted transactions nor those an interrupt cut
-	// short failed: pgbench counts neither.
-	aborted, unfinished := r.ErrorKinds["aborted"], r.ErrorKinds["unfinished"]
-	total := float64(r.Ops + r.Errors - unfinished)
-	if t, _ := strconv.Atoi(p["time"]); t > 0 {
-		if r.Interrupted { // the measured window, not the -T asked for
-			fmt.Fprintf(w, "duration: %.1f s (interrupted; -T %d s)\n", r.DurationS, t)
-		} else {
-			fmt.Fprintf(w, "duration: %d s\n", t)
-		}
-		fmt.Fprintf(w, "number of transactions actually processed: %d\n", r.Ops)
-	} else {
-		perClient, _ := strconv.ParseInt(p["transactions"], 10, 64)
-		clients, _ := strconv.ParseInt(p["client"], 10, 64)
-		fmt.Fprintf(w, "number of transactions per client: %d\n", perClient)
-		fmt.Fprintf(w, "number of transactions actually processed: %d/%d\n", r.Ops, perClient*clients)
-	}
-	failed := r.Errors - aborted - unfinished
-	fmt.Fprintf(w, "number of failed transactions: %d (%.3f%%)\n", failed, pct(float64(failed), total))
-	if unfinished > 0 {
-		fmt.Fprintf(w, "number of transactions unfinished at the interrupt: %d\n", unfinished)
-	}
-	if p["failures-detailed"] == "true" {
-		dl := r.Extra["deadlock_failures"]
-		ser := float64(r.ErrorKinds["serialization"]) - dl
-		fmt.Fprintf(w, "number of serialization failures: %.0f (%.3f%%)\n", ser, pct(ser, total))
-		fmt.Fprintf(w, "number of deadlock failures: %.0f (%.3f%%)\n", dl, pct(dl, total))
-	}
-	if aborted > 0 {
-		fmt.Fprintf(w, "number of transactions not run (client aborted): %d\n", aborted)
-	}
-	if p["max-tries"] != "" && p["max-tries"] != "1" {
-		retried, retries := r.Extra["retried_ops"], r.Extra["retries"]
-		fmt.Fprintf(w, "number of transactions retried: %.0f (%.3f%%)\n", retried, pct(retried, total))
-		fmt.Fprintf(w, "total number of retries: %.0f\n", retries)
-	}
-	if r.Mode == "open" {
-		if skipped, ok := r.Extra["skipped_ops"]; ok && p["latency-limit"] != "0" {
-			fmt.Fprintf(w, "number of transactions skipped: %.0f (%.3f%%)\n", skipped, pct(skipped, total+skipped))
-		}
-	}
-	if late, ok := r.Extra["late_ops"]; ok {
-		fmt.Fprintf(w, "number of transactions above the %s ms latency limit: %.0f/%d (%.3f%%)\n",
-			p["latency-limit"], late, r.Ops, pct(late, float64(r.Ops)))
-	}
+	pgCounts(w, r)
 	fmt.Fprintf(w, "latency average = %s ms\n", ms(r.Latency.Mean))
 	fmt.Fprintf(w, "latency stddev = %s ms\n", ms(r.Latency.Stddev))
 	if lag, ok := r.Extra["schedule_lag_ns_mean"]; ok {
@@ -166,6 +122,57 @@ func pgCommands(w io.Writer, r result.Run) {
 	}
 }
 
+// pgCounts prints pgbench's counts of one run's transactions: processed,
+// failed, unfinished, retried, skipped and late.
+func pgCounts(w io.Writer, r result.Run) {
+	p := r.Params
+	// Neither a client's aborted transactions nor those an interrupt cut
+	// short failed: pgbench counts neither.
+	aborted, unfinished := r.ErrorKinds["aborted"], r.ErrorKinds["unfinished"]
+	total := float64(r.Ops + r.Errors - unfinished)
+	if t, _ := strconv.Atoi(p["time"]); t > 0 {
+		if r.Interrupted { // the measured window, not the -T asked for
+			fmt.Fprintf(w, "duration: %.1f s (interrupted; -T %d s)\n", r.DurationS, t)
+		} else {
+			fmt.Fprintf(w, "duration: %d s\n", t)
+		}
+		fmt.Fprintf(w, "number of transactions actually processed: %d\n", r.Ops)
+	} else {
+		perClient, _ := strconv.ParseInt(p["transactions"], 10, 64)
+		clients, _ := strconv.ParseInt(p["client"], 10, 64)
+		fmt.Fprintf(w, "number of transactions per client: %d\n", perClient)
+		fmt.Fprintf(w, "number of transactions actually processed: %d/%d\n", r.Ops, perClient*clients)
+	}
+	failed := r.Errors - aborted - unfinished
+	fmt.Fprintf(w, "number of failed transactions: %d (%.3f%%)\n", failed, pct(float64(failed), total))
+	if unfinished > 0 {
+		fmt.Fprintf(w, "number of transactions unfinished at the interrupt: %d\n", unfinished)
+	}
+	if p["failures-detailed"] == "true" {
+		dl := r.Extra["deadlock_failures"]
+		ser := float64(r.ErrorKinds["serialization"]) - dl
+		fmt.Fprintf(w, "number of serialization failures: %.0f (%.3f%%)\n", ser, pct(ser, total))
+		fmt.Fprintf(w, "number of deadlock failures: %.0f (%.3f%%)\n", dl, pct(dl, total))
+	}
+	if aborted > 0 {
+		fmt.Fprintf(w, "number of transactions not run (client aborted): %d\n", aborted)
+	}
+	if p["max-tries"] != "" && p["max-tries"] != "1" {
+		retried, retries := r.Extra["retried_ops"], r.Extra["retries"]
+		fmt.Fprintf(w, "number of transactions retried: %.0f (%.3f%%)\n", retried, pct(retried, total))
+		fmt.Fprintf(w, "total number of retries: %.0f\n", retries)
+	}
+	if r.Mode == "open" {
+		if skipped, ok := r.Extra["skipped_ops"]; ok && p["latency-limit"] != "0" {
+			fmt.Fprintf(w, "number of transactions skipped: %.0f (%.3f%%)\n", skipped, pct(skipped, total+skipped))
+		}
+	}
+	if late, ok := r.Extra["late_ops"]; ok {
+		fmt.Fprintf(w, "number of transactions above the %s ms latency limit: %.0f/%d (%.3f%%)\n",
+			p["latency-limit"], late, r.Ops, pct(late, float64(r.Ops)))
+	}
+}
+
 // pgScripts prints pgbench's per-script block when a run mixed scripts.
 func pgScripts(w io.Writer, r result.Run) {
 	var idx []int
@@ -205,6 +212,11 @@ func pgScripts(w io.Writer, r result.Run) {
 // latency as pgbench names them. Adding a column here adds it to every
 // format.
 func pgColumns(l labeler, es []entry) []column {
+	steps := slices.ContainsFunc(es, func(e entry) bool { return e.run.Verdict != nil })
+	if steps {
+		// Each step's rate is its rate/s column, not part of its name.
+		l.split = slices.DeleteFunc(slices.Clone(l.split), func(k string) bool { return k == "rate" })
+	}
 	run := func(f func(r *result.Run) string) func(entry) string {
 		return func(e entry) string { return f(e.run) }
 	}
@@ -214,7 +226,7 @@ func pgColumns(l labeler, es []entry) []column {
 		{"query mode", run(func(r *result.Run) string { return r.Params["query_mode"] })},
 		{"server", run(func(r *result.Run) string { return strings.TrimPrefix(r.Server, "PostgreSQL ") })},
 	}
-	if slices.ContainsFunc(es, func(e entry) bool { return e.run.Verdict != nil }) {
+	if steps {
 		cols = append(cols, column{"step", run(func(r *result.Run) string { return stepCells(r)[0] })},
 			column{"verdict", run(func(r *result.Run) string { return stepCells(r)[1] })})
 	}
@@ -251,4 +263,28 @@ func pgTable(l labeler, es []entry) Grid {
 		labels = 6
 	}
 	return columnsGrid("pg: transactions per second and latency", labels, cols, es)
+}
+
+// pgGrid is pg's variant table: one row per server × driver × -c × -j,
+// its repetitions pooled, with what a pgbench user reads first beside the
+// figures (query mode, server version, clients and threads); a swept knob
+// is a column. A capacity search's steps are pgTable's, one row each.
+func pgGrid(l labeler, es []entry) Grid {
+	lead := []vcolumn{
+		paramCol("query mode", "query_mode"),
+		{"server", func(v variant, _ *marks) string { return strings.TrimPrefix(v.first.run.Server, "PostgreSQL ") }},
+		paramCol("clients", "client"), paramCol("jobs", "jobs"),
+	}
+	open := slices.ContainsFunc(es, func(e entry) bool { return e.run.Mode == "open" })
+	if open {
+		lead = append(lead, vcolumn{"rate/s", func(v variant, _ *marks) string { return requestedRate(v.first.run) }})
+	}
+	figs := []vcolumn{throughputCol("tps", func(r *result.Run) float64 { return r.OpsPerS }, func(v float64) string { return fmt.Sprintf("%.1f", v) })}
+	figs = append(figs, latencyCols()...)
+	figs = append(figs, errorsCol("failed"))
+	if open {
+		figs = append(figs, vcolumn{"dropped", func(v variant, _ *marks) string { return strconv.FormatInt(v.pooled.Dropped, 10) }})
+	}
+	figs = append(figs, vcolumn{"cpu/tx", func(v variant, _ *marks) string { return nanos(cpuPerOp(v)) }}, repsCol())
+	return variantGrid("pg: transactions per second and latency", l, es, lead, []string{"query_mode", "client", "jobs", "rate"}, figs)
 }

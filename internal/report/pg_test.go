@@ -156,3 +156,64 @@ func TestCapacityStepsInTheGrid(t *testing.T) {
 		t.Errorf("notes %q; want none for a failing step's expected drops", notes)
 	}
 }
+
+// pgReps is a variant's repetitions with these tps, in a run of count
+// transactions each.
+func pgReps(target string, client string, tps ...float64) []result.Run {
+	var out []result.Run
+	for i, v := range tps {
+		r := pgRun(target, v)
+		r.Repeat, r.Workers = i+1, 8
+		r.Params["client"] = client
+		out = append(out, r)
+	}
+	return out
+}
+
+// With repetitions, pg prints no pgbench block per run but one table of
+// the variants, each its repetitions pooled with their interval; a sweep of
+// -c is one table with the clients as a column. (The ±: t(4)=2.776 ×
+// sd 707 / √5 = 878, 3.5% of 25,000; t(1)=12.71 × 70.7/√2 = 635, 12.6% of 5,050.)
+func TestPGRepeatedAndSwept(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name     string
+		runs     []result.Run
+		wantRows []string // each a row's target, clients and tps cells
+	}{
+		{"two drivers, five repetitions each",
+			append(pgReps("h:5432/pgx", "8", 25000, 24000, 26000, 25000, 25000), pgReps("h:5432/pq", "8", 20000, 21000, 19000, 20000, 20000)...),
+			[]string{"h:5432/pgx 8 25000.0 ±4%", "h:5432/pq 8 20000.0 ±4%"}},
+		{"a sweep of -c: one row per value",
+			append(append(pgReps("h:5432/pgx", "1", 5000, 5100), pgReps("h:5432/pgx", "4", 15000, 15100)...), pgReps("h:5432/pgx", "8", 25000, 25100)...),
+			[]string{"h:5432/pgx 1 5050.0 ±13%", "h:5432/pgx 4 15050.0 ±4%", "h:5432/pgx 8 25050.0 ±3%"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := pgTables(&b, tt.runs); err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(b.String(), "transaction type:") {
+				t.Errorf("a pgbench block per repetition:\n%s", b.String())
+			}
+			g := runsGrid(tt.runs, pgGrid)
+			col := func(h string) int {
+				for i, x := range g.Header {
+					if x == h {
+						return i
+					}
+				}
+				t.Fatalf("no column %q in %q", h, g.Header)
+				return -1
+			}
+			var got []string
+			for _, r := range g.Rows {
+				got = append(got, strings.Join([]string{r[0], r[col("clients")], r[col("tps")]}, " "))
+			}
+			if strings.Join(got, "|") != strings.Join(tt.wantRows, "|") {
+				t.Errorf("rows %q, want %q\n%s", got, tt.wantRows, b.String())
+			}
+		})
+	}
+}

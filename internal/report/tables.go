@@ -63,7 +63,10 @@ func familyGrids(l labeler, family string, es []entry, disk result.Disk) []Grid 
 		}
 		return out
 	case "pg":
-		return []Grid{pgTable(l, runs)}
+		if slices.ContainsFunc(runs, func(e entry) bool { return e.run.Verdict != nil }) {
+			return []Grid{pgTable(l, runs)} // a capacity search's steps
+		}
+		return []Grid{pgGrid(l, runs)}
 	default:
 		return []Grid{runTable(family, l, runs)}
 	}
@@ -92,25 +95,39 @@ func runTable(title string, l labeler, es []entry) Grid {
 		// drops expected at a failing step read as what failed it).
 		t.Header = slices.Insert(t.Header, 2, "step", "verdict")
 		t.Labels += 2
+		// Each step's rate is its rate/s column, not part of its name.
+		l.split = slices.DeleteFunc(slices.Clone(l.split), func(k string) bool { return k == "rate" })
 	}
+	var mk marks
 	for _, e := range es {
 		r := e.run
 		rate := "-"
 		if r.Mode == "open" {
 			rate = Count(r.Rate)
 		}
-		lat := r.Latency
-		row := []string{
-			l.target(e), r.Workload, r.Mode, strconv.Itoa(r.Workers), rate, strconv.Itoa(r.Repeat), Count(r.OpsPerS),
-			Nanos(lat.P50), Nanos(lat.P90), Nanos(lat.P99), Nanos(lat.P999), Nanos(lat.Max), nanos(lat.Mean),
-			strconv.FormatInt(r.Errors, 10), strconv.FormatInt(r.Dropped, 10),
-		}
+		row := append([]string{l.target(e), r.Workload, r.Mode, strconv.Itoa(r.Workers), rate, strconv.Itoa(r.Repeat)}, runFigures(r, &mk)...)
+		row = append(row, strconv.FormatInt(r.Errors, 10), strconv.FormatInt(r.Dropped, 10))
 		if steps {
 			row = slices.Insert(row, 2, stepCells(r)...)
 		}
 		t.Rows = append(t.Rows, row)
 	}
+	t.Note = mk.note()
 	return t
+}
+
+// runFigures are one run's ops/s, p50, p90, p99, p99.9, max and mean, the
+// percentiles marked when too few operations make them, or noOps and
+// dashes when it completed none.
+func runFigures(r *result.Run, m *marks) []string {
+	if empty([]result.Run{*r}) {
+		m.empty = true
+		return []string{noOps, "-", "-", "-", "-", "-", "-"}
+	}
+	l := r.Latency
+	return []string{Count(r.OpsPerS),
+		percentileCell(0.5, l.P50, r.Ops, m), percentileCell(0.9, l.P90, r.Ops, m), percentileCell(0.99, l.P99, r.Ops, m),
+		percentileCell(0.999, l.P999, r.Ops, m), Nanos(l.Max), nanos(l.Mean)}
 }
 
 // stepCells are a capacity search step's number and verdict, blank for a
@@ -132,7 +149,7 @@ func stepCells(r *result.Run) []string {
 // Notes lists what a reader must not miss in one source's runs: errors by
 // kind, interrupted runs, warnings.
 func Notes(doc *result.Document) []string {
-	var lines []string
+	lines := EmptyVariants(doc)
 	// A warning every repetition of a cell gave (an engine that cannot run
 	// it) is said once, naming the repetitions, where its first one was.
 	type said struct{ line, reps int }

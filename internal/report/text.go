@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 
@@ -28,14 +29,18 @@ func Text(w io.Writer, doc *result.Document) error {
 		if family == "pg" {
 			// pgbench's own summary, as a pgbench user knows it, then the
 			// runs side by side when there are several.
+			// With repetitions, only the table: a block per repetition
+			// would bury the pooled figures.
 			runs := runsOf(doc.Runs, family)
-			if err := pgSummaries(w, runs); err != nil {
-				return err
+			if !slices.ContainsFunc(runs, func(r result.Run) bool { return r.Repeat > 1 }) {
+				if err := pgSummaries(w, runs); err != nil {
+					return err
+				}
+				if len(runs) < 2 {
+					continue
+				}
+				fmt.Fprintln(w)
 			}
-			if len(runs) < 2 {
-				continue
-			}
-			fmt.Fprintln(w)
 		}
 		for i, g := range familyGrids(l, family, es, e.Disk) {
 			if i > 0 {

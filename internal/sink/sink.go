@@ -292,11 +292,24 @@ func (s *Sink) Finish(ctx context.Context) error {
 			failed = append(failed, fmt.Sprintf("%s/%s: %d errors", r.Target, r.Workload, r.Errors))
 		}
 	}
+	var out []error
 	if len(failed) > 0 {
-		return fmt.Errorf("%w (%s); the result records them by kind", ErrRunsFailed, strings.Join(failed, ", "))
+		out = append(out, fmt.Errorf("%w (%s); the result records them by kind", ErrRunsFailed, strings.Join(failed, ", ")))
 	}
-	return nil
+	if s.doc.Interrupted {
+		return errors.Join(out...)
+	}
+	// A variant that completed nothing has no figure to read: the run did
+	// not measure what it was asked to, even without a failed operation.
+	for _, line := range report.EmptyVariants(s.doc) {
+		out = append(out, fmt.Errorf("%w: %s", ErrNothingCompleted, line))
+	}
+	return errors.Join(out...)
 }
+
+// ErrNothingCompleted says a variant of the runs completed no operation;
+// Finish wraps it with which and why.
+var ErrNothingCompleted = errors.New("no figure")
 
 // sourceName is what the reports call this invocation's document.
 func (s *Sink) sourceName() string {

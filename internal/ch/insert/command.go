@@ -36,6 +36,11 @@ func (cmd Command) given(field string) bool { return cmd.Given != nil && cmd.Giv
 
 // check refuses ch insert's own options that cannot work.
 func (cmd Command) check() error {
+	for _, b := range cmd.Config.Batches {
+		if b < 1 {
+			return usage.Errorf("{Batch} must be at least 1, got %d", b)
+		}
+	}
 	switch c := cmd.Config; {
 	case c.Batch < 1:
 		return usage.Errorf("{Batch} must be at least 1, got %d", c.Batch)
@@ -57,6 +62,12 @@ func (cmd Command) check() error {
 // run settings that contradict it are refused by name before runFlags can
 // refuse them in its own words.
 func (cmd Command) Resolve(warmup time.Duration, runFlags func() (load.Config, error), repeat int, params map[string]string) (Config, error) {
+	if b := cmd.Config.Batches; len(b) > 0 {
+		cmd.Config.Batch = b[0]
+		if len(b) == 1 {
+			cmd.Config.Batches = nil
+		}
+	}
 	c := cmd.Config
 	if err := cmd.check(); err != nil {
 		return c, err

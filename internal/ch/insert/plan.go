@@ -39,6 +39,10 @@ type Config struct {
 	ExtraColumns int
 	// Batch is the rows per block: one operation.
 	Batch int
+	// Batches and WorkerCounts, when given, replace Batch and Load.Workers
+	// by lists: every client runs once per combination (a sweep), each a
+	// variant of its own.
+	Batches, WorkerCounts []int
 	// Rows > 0 inserts exactly that many rows per client and repetition
 	// instead of running for Load.Duration.
 	Rows            int64
@@ -211,14 +215,55 @@ func Prepare(ctx context.Context, family string, c Config, server ch.Version) (*
 		admin.Close()
 		return nil, err
 	}
+	variants, err := c.variants()
+	if err != nil {
+		admin.Close()
+		return nil, usage.Wrap(err)
+	}
 	p := &Prepared{Refused: refused, admin: admin, server: server}
-	p.Plan = plan.Plan{Family: family, Repeat: c.Repeat, Seed: c.Load.Seed, KeepGoing: true}
-	rings := map[uint64]generated{}
-	for _, n := range names {
-		r := &runner{c: c, name: n, server: server, admin: admin, rings: rings}
-		p.Plan.Steps = append(p.Plan.Steps, plan.Step{Target: n, Workload: Op, Run: r.run})
+	// Interleaved: every client and variant once, then all again, so that
+	// the clients compared see the same moments of a machine whose load
+	// comes and goes.
+	p.Plan = plan.Plan{Family: family, Repeat: c.Repeat, Seed: c.Load.Seed, KeepGoing: true, Interleave: true}
+	rings := map[ringKey]generated{}
+	for _, v := range variants {
+		for _, n := range names {
+			r := &runner{c: v, name: n, server: server, admin: admin, rings: rings}
+			target := n
+			if len(variants) > 1 {
+				target += fmt.Sprintf(" batch=%d workers=%d", v.Batch, v.Load.Workers)
+			}
+			p.Plan.Steps = append(p.Plan.Steps, plan.Step{Target: target, Workload: Op, Run: r.run})
+		}
 	}
 	return p, nil
+}
+
+// variants is c once per combination of Batches and WorkerCounts, the
+// batch varying slowest, each validated; c alone when neither is a list.
+func (c Config) variants() ([]Config, error) {
+	batches, workers := c.Batches, c.WorkerCounts
+	if len(batches) == 0 {
+		batches = []int{c.Batch}
+	}
+	if len(workers) == 0 {
+		workers = []int{c.Load.Workers}
+	}
+	var out []Config
+	for _, ix := range plan.Cross(len(batches), len(workers)) {
+		v := c
+		v.Batch, v.Load.Workers = batches[ix[0]], workers[ix[1]]
+		v.Load.MaxInFlight = max(v.Load.MaxInFlight, v.Load.Workers)
+		v.Params = maps.Clone(c.Params)
+		if v.Params != nil {
+			v.Params["batch"], v.Params["workers"] = strconv.Itoa(v.Batch), strconv.Itoa(v.Load.Workers)
+		}
+		if err := v.Validate(); err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, nil
 }
 
 // GateError says no listed client supports the server, in one line: each
@@ -274,7 +319,13 @@ type runner struct {
 	name   string
 	server ch.Version
 	admin  *Admin
-	rings  map[uint64]generated // shared by the plan's steps, run one at a time
+	rings  map[ringKey]generated // shared by the plan's steps, run one at a time
+}
+
+// ringKey names the rows of one seed cut in blocks of one batch size.
+type ringKey struct {
+	seed  uint64
+	batch int
 }
 
 // adminTimeout bounds dbmeter's own statements (counts), which must run
@@ -303,10 +354,13 @@ func (r *runner) run(ctx context.Context, rep plan.Rep) ([]result.Run, error) {
 		return nil, err
 	}
 	cfg.Seed = rep.Seed
-	ring, ok := r.rings[rep.Seed]
+	ring, ok := r.rings[ringKey{rep.Seed, c.Batch}]
 	if !ok {
+		// One ring at a time (about 150 MB): the steps of a variant run
+		// one after another within a repetition, and share it.
+		clear(r.rings)
 		ring = generate(c.schema(), rep.Seed, c.Batch, c.Rows)
-		r.rings[rep.Seed] = ring
+		r.rings[ringKey{rep.Seed, c.Batch}] = ring
 	}
 	actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), adminTimeout)
 	defer cancel()

@@ -393,7 +393,9 @@ func Prepare(ctx context.Context, family string, c Config, server ch.Version) (*
 			p.Notes = append(p.Notes, note)
 		}
 	}
-	p.Plan = plan.Plan{Family: family, Repeat: c.Repeat, Seed: c.Load.Seed}
+	// Interleaved: every client and setting once, then all again, so that
+	// the settings compared see the same moments of the machine.
+	p.Plan = plan.Plan{Family: family, Repeat: c.Repeat, Seed: c.Load.Seed, Interleave: true}
 	for _, cb := range ok {
 		r := &runner{c: c, combo: cb, spec: spec, server: server}
 		st := plan.Step{Target: cb.Name, Workload: spec.Name, Run: r.run}

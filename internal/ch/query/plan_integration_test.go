@@ -20,7 +20,8 @@ func (s *sink) Add(runs ...result.Run)                                 { s.runs 
 
 // TestPlanOnLegacyServer runs a query plan without the CLI against 18.16:
 // every combination × repetition gives one run with its knobs, seed and
-// decode phase.
+// decode phase, the repetitions interleaved: all four combinations once,
+// then all again.
 func TestPlanOnLegacyServer(t *testing.T) {
 	d := legacyDSN(t)
 	var named []query.Named
@@ -42,8 +43,8 @@ func TestPlanOnLegacyServer(t *testing.T) {
 		t.Fatalf("%d runs, notes %q; want 8 runs and ch-go left out", len(runs), p.Notes)
 	}
 	for i, r := range runs {
-		wantSeed := uint64(1 + i%2)
-		if r.Family != "ch" || r.Ops == 0 || r.Errors != 0 || r.Seed != wantSeed || r.Repeat != 1+i%2 ||
+		wantSeed := uint64(1 + i/4)
+		if r.Family != "ch" || r.Ops == 0 || r.Errors != 0 || r.Seed != wantSeed || r.Repeat != 1+i/4 ||
 			r.Phases["decode"].Count != r.Ops || r.Params["note"] != "family test" || r.Params["decode"] == "" {
 			t.Errorf("run %d: %s/%s family %q ops %d errors %v seed %d repeat %d decode count %d params %v",
 				i, r.Target, r.Workload, r.Family, r.Ops, r.ErrorKinds, r.Seed, r.Repeat, r.Phases["decode"].Count, r.Params)
