@@ -26,9 +26,7 @@ type Env struct {
 // Main runs dbmeter with env and returns the process exit code.
 func Main(ctx context.Context, env Env) int {
 	var prof profiler
-	root := newRoot(env)
-	root.PersistentFlags().StringVar(&prof.path, "cpuprofile", "", "write a Go CPU profile of dbmeter itself to this file (go tool pprof reads it)")
-	root.PersistentPreRunE = func(*cobra.Command, []string) error { return prof.start() }
+	root := commandTree(env, &prof)
 	defer prof.stop()
 	root.SetArgs(env.Args)
 	root.SetOut(env.Stdout)
@@ -50,6 +48,15 @@ func Main(ctx context.Context, env Env) int {
 		fmt.Fprintln(env.Stderr, "dbmeter: "+msg)
 	}
 	return code
+}
+
+// commandTree is every command and flag of dbmeter, the profiler's
+// included: what Main runs, and what the docs' flags are checked against.
+func commandTree(env Env, prof *profiler) *cobra.Command {
+	root := newRoot(env)
+	root.PersistentFlags().StringVar(&prof.path, "cpuprofile", "", "write a Go CPU profile of dbmeter itself to this file (go tool pprof reads it)")
+	root.PersistentPreRunE = func(*cobra.Command, []string) error { return prof.start() }
+	return root
 }
 
 func newRoot(env Env) *cobra.Command {
