@@ -175,8 +175,11 @@ func expand(line string, o Options) (args []string, standin bool, stop func(), w
 			args = append(args, "--dsn", d)
 		case "{clickhouse}":
 			dsns := dsnsOf(o.DSNs, "clickhouse://", "tcp://")
-			if len(dsns) == 0 && getenv("DBMETER_CLICKHOUSE_DSN") != "" {
-				dsns = []string{getenv("DBMETER_CLICKHOUSE_DSN")}
+			// dev-services sets DBMETER_CLICKHOUSE_DSN, what ch insert and
+			// ch query read without --dsn, to its 18.16: the legacy server
+			// is no modern one.
+			if d := getenv("DBMETER_CLICKHOUSE_DSN"); len(dsns) == 0 && d != "" && d != getenv("DBMETER_CLICKHOUSE_LEGACY_DSN") {
+				dsns = []string{d}
 			}
 			if len(dsns) == 0 {
 				if o.Standin == nil {

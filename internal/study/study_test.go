@@ -263,3 +263,28 @@ func TestServersByOrder(t *testing.T) {
 		t.Errorf("two servers: %s (%s), want a verdict", c.Verdict, c.Reason)
 	}
 }
+
+// TestModernPlaceholder: {clickhouse} is a modern server given by --dsn or
+// DBMETER_CLICKHOUSE_DSN, but not dev-services' 18.16, which its env
+// exports under both names (what ch insert reads without --dsn): then the
+// stand-in runs the modern clients.
+func TestModernPlaceholder(t *testing.T) {
+	t.Parallel()
+	const legacy, modern, standin = "tcp://127.0.0.1:9000?username=a", "clickhouse://b@modern:9000", "tcp://standin:1"
+	for _, tc := range []struct {
+		name, envDSN string
+		want         string
+		standin      bool
+	}{
+		{"a modern server in the environment", modern, modern, false},
+		{"dev-services' 18.16 under both names", legacy, standin, true},
+		{"none", "", standin, true},
+	} {
+		env := map[string]string{"DBMETER_CLICKHOUSE_DSN": tc.envDSN, "DBMETER_CLICKHOUSE_LEGACY_DSN": legacy}
+		o := Options{Getenv: func(k string) string { return env[k] }, Standin: func() (string, func(), error) { return standin, func() {}, nil }}
+		args, usedStandin, _, why := expand("ch query {clickhouse}", o)
+		if why != "" || usedStandin != tc.standin || len(args) == 0 || args[len(args)-1] != tc.want {
+			t.Errorf("%s: args %q, stand-in %v, %q; want --dsn %s", tc.name, args, usedStandin, why, tc.want)
+		}
+	}
+}
