@@ -34,6 +34,9 @@ func kvGrids(l labeler, es []entry, disk result.Disk) []Grid {
 		}
 		m := newKVMatrix(l, mine)
 		out = append(out, m.throughput(mode, disk), m.latency(mode))
+		if g, ok := m.costs(mode); ok {
+			out = append(out, g)
+		}
 	}
 	return out
 }
@@ -115,8 +118,11 @@ func (m kvMatrix) throughput(mode string, disk result.Disk) Grid {
 		Header: append([]string{"ops/s"}, m.engines...),
 		Labels: 1,
 	}
-	if mode == "true" {
+	if mode == "true" || disk.Storage != nil {
 		g.Lines = append(g.Lines, kvDiskLine(disk))
+	}
+	if line := storageLine(disk); line != "" {
+		g.Lines = append(g.Lines, line)
 	}
 	for _, op := range m.ops {
 		label := op

@@ -57,6 +57,9 @@ func DiskSummary(d result.Disk) string {
 	if p := d.Fsync; p != nil && p.Error == "" && p.Ops > 0 {
 		s += fmt.Sprintf(", one fsync p50 %s (%s/s)", Nanos(p.P50Ns), Count(p.OpsPerS))
 	}
+	if st := storageSummary(d); st != "" {
+		s += ", " + st
+	}
 	return s
 }
 
