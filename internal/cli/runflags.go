@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -25,6 +26,7 @@ type runFlags struct {
 	// that set sweeps (the others take one value).
 	workers []int
 	sweeps  bool
+	extent  *extent // the default run, when not the flags' defaults
 }
 
 func (f *runFlags) bind(fs *pflag.FlagSet, def load.Config) {
@@ -68,6 +70,38 @@ func (f *runFlags) config() (load.Config, error) {
 	fields := runFields()
 	cfg, err := o.Resolve(given(f.fs, fields), f.search != nil && f.search.o.Find, time.Now())
 	return cfg, usage.Spell(err, spelling(f.fs, fields))
+}
+
+// An extent is a command's default run when the user set none of its
+// extent (--duration, --count, --repeat, nor the flags named in also):
+// repeat repetitions of d instead of one of --duration. A default run is
+// then an experiment with an interval on its figures, while a command that
+// says how long to run still runs exactly that.
+type extent struct {
+	repeat int
+	d      time.Duration
+	also   []string
+}
+
+// defaultExtent declares the command's default extent, and shows it in
+// the help; applyExtent applies it.
+func (f *runFlags) defaultExtent(e extent) {
+	f.extent = &e
+	f.fs.Lookup("repeat").DefValue = fmt.Sprintf("1; with no --duration, --count or --repeat: %d repetitions of %s", e.repeat, e.d)
+}
+
+// applyExtent makes the run its default extent unless the user gave one.
+func (f *runFlags) applyExtent() {
+	e := f.extent
+	if e == nil || f.changed("duration") || f.changed("count") || f.changed("repeat") {
+		return
+	}
+	for _, n := range e.also {
+		if f.changed(n) {
+			return
+		}
+	}
+	f.repeat, f.cfg.Duration = e.repeat, e.d
 }
 
 // workerList is --workers when it was given as a list of several values:
