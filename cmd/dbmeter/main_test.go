@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -29,6 +31,47 @@ func start(t *testing.T, args ...string) *exec.Cmd {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cmd.Process.Kill() })
+	return cmd
+}
+
+// startMeasuring starts dbmeter with progress lines on stderr and returns
+// once the first one is printed: the run is inside its measured window, so
+// a signal then finds operations to keep however long the start-up took
+// on a loaded machine (environment, disk and machine probes).
+func startMeasuring(t *testing.T, args ...string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], append(args, "--progress", "100ms")...)
+	cmd.Env = append(os.Environ(), "DBMETER_TEST_MAIN=1")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill() })
+	first := make(chan bool, 1)
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		found := false
+		for sc.Scan() {
+			if !found && strings.Contains(sc.Text(), "ops/s") {
+				found = true
+				first <- true
+			}
+		}
+		if !found {
+			first <- false
+		}
+	}()
+	select {
+	case ok := <-first:
+		if !ok {
+			t.Fatal("dbmeter ended before its first progress line")
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("no progress line within 60s of the start")
+	}
 	return cmd
 }
 
@@ -57,8 +100,7 @@ func TestSignalWritesPartialResult(t *testing.T) {
 		t.Run(tt.sig.String(), func(t *testing.T) {
 			t.Parallel()
 			path := filepath.Join(t.TempDir(), "r.json")
-			cmd := start(t, "null", "--duration", "60s", "--warmup", "0", "--delay", "1ms", "--json", path, "--quiet")
-			time.Sleep(1500 * time.Millisecond)
+			cmd := startMeasuring(t, "null", "--duration", "60s", "--warmup", "0", "--delay", "1ms", "--json", path)
 			cmd.Process.Signal(tt.sig)
 			if code := wait(t, cmd, 10*time.Second); code != tt.code {
 				t.Errorf("exit %d, want %d", code, tt.code)
