@@ -63,7 +63,8 @@ A client newer than the server is refused with one line naming both versions.`,
 	f.Given, f.Getenv = given(fs, chInsertFields()), env.Getenv
 	fs.StringVar(&f.DSN, "dsn", "", "ClickHouse native address: clickhouse://user:password@host:port/db or tcp://host:port?username=…&password=…&database=… (default: $DBMETER_CLICKHOUSE_DSN, which keeps the password out of the process arguments)")
 	fs.StringVar(&f.Clients, "clients", "auto", "client paths, comma-separated, or auto: every path the server's version supports")
-	fs.IntSliceVar(&f.Config.Batches, "batch", []int{100_000}, "rows per block (one operation); a list (10000,100000) runs each as a variant: a sweep")
+	f.Config.Batches = []int{100_000}
+	fs.Var((*intList)(&f.Config.Batches), "batch", "rows per block (one operation); a list (10000,100000) runs each as a variant: a sweep")
 	fs.Int64Var(&f.Config.Rows, "rows", 0, "insert this many rows per client and repetition instead of running for --duration")
 	fs.StringVar(&f.Table, "table", insert.DefaultDatabase+".event", "target table, db.name (with --schema numbers: "+insert.DefaultDatabase+".numbers)")
 	fs.StringVar(&schema, "schema", insert.EventTable.Name, "the table's columns and rows: event (seed 000's 32-column log table) or numbers (seed 002's ten numeric columns u8 … f64)")

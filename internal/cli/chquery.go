@@ -86,10 +86,12 @@ func runCHQuery(cmd *cobra.Command, env Env, rf *runFlags, f *query.Command, sf 
 	if !sf.o.Find { // a capacity search's steps have their own length
 		rf.applyExtent()
 	}
+	rf.sweeps = !sf.o.Find // a capacity search finds one rate per setting
 	c, err := f.Resolve(&rf.cfg, rf.config, rf.repeat, flagParams(cmd.Flags()))
 	if err != nil {
 		return usage.Spell(err, spelling(cmd.Flags(), chQueryFields()))
 	}
+	c.Rates, c.WorkerCounts = rf.rateList(), rf.workerList()
 	search, err := sf.search(&c.Load, "count")
 	if err != nil {
 		return err

@@ -44,3 +44,28 @@ func TestDefaultExtent(t *testing.T) {
 		})
 	}
 }
+
+// --workers and --rate take one value or a list; one value records in the
+// run's params as the plain number it is, as before they took lists.
+func TestNumberListsRecordAsTyped(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		args          []string
+		workers, rate string
+	}{
+		{nil, "1", "0"},
+		{[]string{"--workers", "4", "--rate", "100"}, "4", "100"},
+		{[]string{"--workers", "1,2", "--rate", "50,100.5"}, "1,2", "50,100.5"},
+	} {
+		fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
+		var rf runFlags
+		rf.bind(fs, load.DefaultConfig())
+		if err := fs.Parse(tt.args); err != nil {
+			t.Fatal(err)
+		}
+		p := flagParams(fs)
+		if p["workers"] != tt.workers || p["rate"] != tt.rate {
+			t.Errorf("%v: params workers %q rate %q, want %q %q", tt.args, p["workers"], p["rate"], tt.workers, tt.rate)
+		}
+	}
+}

@@ -2,6 +2,8 @@ package cli
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -25,6 +27,7 @@ type runFlags struct {
 	// workers is --workers as typed; a list is a sweep, for the commands
 	// that set sweeps (the others take one value).
 	workers []int
+	rates   []float64
 	sweeps  bool
 	extent  *extent // the default run, when not the flags' defaults
 }
@@ -32,8 +35,10 @@ type runFlags struct {
 func (f *runFlags) bind(fs *pflag.FlagSet, def load.Config) {
 	f.fs = fs
 	f.cfg = def
-	fs.IntSliceVar(&f.workers, "workers", []int{def.Workers}, "closed loop: concurrent workers; open loop: workers made up front")
-	fs.Float64Var(&f.cfg.Rate, "rate", def.Rate, "open loop: operations per second in total (0: closed loop)")
+	f.workers = []int{def.Workers}
+	fs.Var((*intList)(&f.workers), "workers", "closed loop: concurrent workers; open loop: workers made up front (ch insert, ch query: a list 1,2,4 sweeps)")
+	f.rates = []float64{def.Rate}
+	fs.Var((*floatList)(&f.rates), "rate", "open loop: operations per second in total (0: closed loop; ch query: a list 50,100 sweeps)")
 	fs.StringVar(&f.arrival, "arrival", string(load.ArrivalConstant), "open-loop arrival process: constant or poisson")
 	fs.IntVar(&f.cfg.MaxInFlight, "max-in-flight", def.MaxInFlight, "open loop: most operations in flight; later arrivals are counted as dropped")
 	fs.DurationVar(&f.cfg.Duration, "duration", def.Duration, "length of the measured window")
@@ -60,11 +65,14 @@ func runFields() map[string]string {
 
 // config checks the flags and returns the load configuration.
 func (f *runFlags) config() (load.Config, error) {
-	if len(f.workers) > 1 && !f.sweeps {
-		return load.Config{}, usagef("--workers takes one value for this command, got %d", len(f.workers))
+	if (len(f.workers) > 1 || len(f.rates) > 1) && !f.sweeps {
+		return load.Config{}, usagef("--workers and --rate take one value for this command")
 	}
-	if len(f.workers) > 0 {
+	if f.changed("workers") {
 		f.cfg.Workers = f.workers[0]
+	}
+	if f.changed("rate") {
+		f.cfg.Rate = f.rates[0]
 	}
 	o := load.Options{Config: f.cfg, Arrival: f.arrival, Repeat: f.repeat, Shard: f.shard, StartAt: f.startAt}
 	fields := runFields()
@@ -113,6 +121,15 @@ func (f *runFlags) workerList() []int {
 	return f.workers
 }
 
+// rateList is --rate when it was given as a list of several values: the
+// sweep of a command that sets sweeps; nil otherwise.
+func (f *runFlags) rateList() []float64 {
+	if len(f.rates) < 2 {
+		return nil
+	}
+	return f.rates
+}
+
 // changed says whether the user gave flag name; false before bind.
 func (f *runFlags) changed(name string) bool {
 	return f.fs != nil && f.fs.Lookup(name) != nil && f.fs.Changed(name)
@@ -126,3 +143,57 @@ func (f *runFlags) limit() (time.Duration, int64) {
 	}
 	return f.cfg.Duration, 0
 }
+
+// intList is a flag of one number or a comma list of them (a sweep where
+// the command sweeps it). It prints as typed, so a single value records
+// in a run's params as a plain number flag's would.
+type intList []int
+
+func (l *intList) Set(s string) error {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		v, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil {
+			return fmt.Errorf("want a whole number or a comma list of them, got %q", s)
+		}
+		out = append(out, v)
+	}
+	*l = out
+	return nil
+}
+
+func (l *intList) String() string {
+	s := make([]string, len(*l))
+	for i, v := range *l {
+		s[i] = strconv.Itoa(v)
+	}
+	return strings.Join(s, ",")
+}
+
+func (l *intList) Type() string { return "intSlice" }
+
+// floatList is intList for numbers with a fraction.
+type floatList []float64
+
+func (l *floatList) Set(s string) error {
+	var out []float64
+	for _, f := range strings.Split(s, ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil {
+			return fmt.Errorf("want a number or a comma list of them, got %q", s)
+		}
+		out = append(out, v)
+	}
+	*l = out
+	return nil
+}
+
+func (l *floatList) String() string {
+	s := make([]string, len(*l))
+	for i, v := range *l {
+		s[i] = strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	return strings.Join(s, ",")
+}
+
+func (l *floatList) Type() string { return "floatSlice" }
