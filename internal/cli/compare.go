@@ -23,7 +23,7 @@ workload and the params that define them: not how long they ran (--duration,
 (--engines, --ops, --driver, --clients: runs of the engines both sides
 ran are compared, the others listed). Each figure is each side's repetitions
 pooled as the tables pool them, with the 95% confidence interval of the
-mean of its repetitions (the kv table's ±), the change, and whether it is
+mean of its repetitions (the tables' ±), the change, and whether it is
 significant: a Mann-Whitney U test over the repetitions (--repeat), at alpha
 0.05, as benchstat does. With too few repetitions to ever show a difference
 it says "~ (n too small)": it needs at least 4 repetitions on each side

@@ -10,6 +10,7 @@ import (
 
 	"github.com/dbmeter/dbmeter/internal/kv"
 	"github.com/dbmeter/dbmeter/internal/load"
+	"github.com/dbmeter/dbmeter/internal/result"
 	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
@@ -38,6 +39,7 @@ type kvFlags struct {
 	params  []string
 	spec    kv.Spec
 	ycsb    kv.YCSBSpec
+	storage string
 }
 
 func newKVCmd(env Env) *cobra.Command {
@@ -75,7 +77,7 @@ of its own loaded with --keys records (YCSB's recordcount):
   dbmeter kv --engines pebble,badger --ops ycsb-load,ycsb-a,ycsb-e --keys 100000 --duration 10s`,
 		Args: noArgs,
 	}
-	cmd.RunE = runE(func(cmd *cobra.Command, _ []string) error {
+	cmd.RunE = runE(func(cmd *cobra.Command, _ []string) (runErr error) {
 		if rf.changed("shard") || rf.changed("start-at") {
 			return usagef("kv runs embedded engines on this machine only: drop --shard and --start-at")
 		}
@@ -93,22 +95,35 @@ of its own loaded with --keys records (YCSB's recordcount):
 		if err != nil {
 			return usage.Spell(err, spelled)
 		}
+		var storageRec *result.Storage
+		prof, err := parseStorageProfile(kf.storage)
+		if err != nil {
+			return err
+		}
 		dir, cleanup, err := kv.PrepareDir(kf.dir)
 		if err != nil {
 			return usage.Spell(err, spelled)
 		}
+		defer func() { runErr = errors.Join(runErr, cleanup()) }()
+		if prof != nil {
+			// dbmeter moves itself, every thread, into the profile's cgroup
+			// for the run: the engines run in its process (docs/storage.md).
+			sg, err := applyStorage(cmd.Context(), env.Stderr, prof, dir, "dbmeter, the process that runs the engines")
+			if err != nil {
+				return err
+			}
+			defer func() { runErr = errors.Join(runErr, sg.remove()) }()
+			m.IO = sg.g
+			storageRec = sg.rec
+		}
 		s, err := newSession(env, "kv", rf.output, dir)
 		if err != nil {
-			cleanup()
 			return err
 		}
+		s.Doc().Env.Disk.Storage = storageRec
 		m.Dir = dir
 		s.showProgress(&rf)
-		runErr := s.Execute(cmd.Context(), m.Plan())
-		if cerr := cleanup(); cerr != nil {
-			runErr = errors.Join(runErr, cerr)
-		}
-		return runErr
+		return s.Execute(cmd.Context(), m.Plan())
 	})
 	def := load.DefaultConfig()
 	def.Workers = max(2, runtime.GOMAXPROCS(0))
@@ -129,6 +144,7 @@ of its own loaded with --keys records (YCSB's recordcount):
 	fs.IntVar(&kf.spec.Batch, "batch", spec.Batch, "keys per batchset operation")
 	fs.StringVar(&kf.fsync, "fsync", "false", "make every write durable before it is acknowledged: false (off), true (on) or both")
 	fs.StringVar(&kf.dir, "dir", "", "directory for the engines' files: new, empty, or made by dbmeter (default: a temporary directory, removed afterwards)")
+	fs.StringVar(&kf.storage, "storage-profile", "", "run the engines under a storage class: hdd, sata-ssd, nvme, provisioned, or limits riops=N,wiops=N,rbps=SIZE,wbps=SIZE,mem=SIZE (needs root and cgroups; see docs/storage.md)")
 	fs.StringArrayVar(&kf.params, "param", nil, "engine knob engine.key=value, repeatable (see docs/kv.md)")
 	ys := kv.DefaultYCSBSpec()
 	fs.IntVar(&kf.ycsb.Record.FieldCount, "field-count", ys.Record.FieldCount, "YCSB: fields per record")

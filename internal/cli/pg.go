@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -21,9 +22,10 @@ import (
 // dbmeter's own to the family's Command.
 type pgFlags struct {
 	pg.Command
-	output outputFlags
-	search searchFlags
-	fs     *pflag.FlagSet
+	storage, storageServer string
+	output                 outputFlags
+	search                 searchFlags
+	fs                     *pflag.FlagSet
 }
 
 func (f *pgFlags) bind(fs *pflag.FlagSet) {
@@ -82,6 +84,8 @@ func (f *pgFlags) bind(fs *pflag.FlagSet) {
 	fs.StringVar(&f.StartAt, "start-at", "", "start at this wall-clock time, RFC 3339 or +DURATION from now, so that shards measure the same seconds")
 	fs.BoolVar(&f.NoServerStats, "no-server-stats", false, "do not read the server's own figures (pg_stat_statements, pg_stat_database, wait events of the run's backends)")
 	fs.DurationVar(&f.ServerStatsInterval, "server-stats-interval", pg.DefaultServerStatsInterval, "sample the run's backends' wait events this often")
+	fs.StringVar(&f.storage, "storage-profile", "", "run the server under a storage class: hdd, sata-ssd, nvme, provisioned, or limits riops=N,wiops=N,rbps=SIZE,wbps=SIZE,mem=SIZE (a local cluster; root; see docs/storage.md)")
+	fs.StringVar(&f.storageServer, "storage-server", "", "--storage-profile: the cluster to place, by data directory or postmaster PID (default: the dev-services cluster)")
 	f.search.bind(fs, nil)
 	f.output.bind(fs)
 }
@@ -165,7 +169,7 @@ PGPORT, PGUSER, PGDATABASE, PGPASSWORD and PGSSLMODE variables.`,
 	return cmd
 }
 
-func runPG(ctx context.Context, env Env, f *pgFlags, args []string) error {
+func runPG(ctx context.Context, env Env, f *pgFlags, args []string) (runErr error) {
 	if f.fs.Changed("show-script") {
 		text, err := script.ShowBuiltin(f.ShowScript)
 		if err != nil {
@@ -198,14 +202,37 @@ func runPG(ctx context.Context, env Env, f *pgFlags, args []string) error {
 	if f.fs.Changed("random-seed") {
 		fmt.Fprintf(env.Stderr, "dbmeter pg: setting random seed to %d\n", f.Seed) // as pgbench says it
 	}
+	prof, err := parseStorageProfile(f.storage)
+	if err != nil {
+		return err
+	}
 	if f.Initialize {
+		if prof != nil {
+			return usagef("-i loads the tables without a storage profile: give --storage-profile to the runs")
+		}
 		return usage.Spell(scrubbed(f.Init(ctx, p, f.output.o.Quiet), p.Secrets), spelled)
+	}
+	var sg *storageGroup
+	if prof != nil {
+		eps, err := p.Endpoints()
+		if err != nil {
+			return err
+		}
+		if sg, err = applyPGStorage(ctx, env.Stderr, prof, f.storageServer, eps); err != nil {
+			return err
+		}
+		defer func() { runErr = errors.Join(runErr, sg.remove()) }()
 	}
 	s, err := newSession(env, "pg", f.output, "", p.Secrets...)
 	if err != nil {
 		return err
 	}
-	return usage.Spell(scrubbed(s.Execute(ctx, f.Plan(p)), p.Secrets), spelled)
+	pl := f.Plan(p)
+	if sg != nil {
+		s.Doc().Env.Disk.Storage = sg.rec
+		pl = sg.counted(pl)
+	}
+	return usage.Spell(scrubbed(s.Execute(ctx, pl), p.Secrets), spelled)
 }
 
 // spellingWriter spells the fields a family names in the lines it prints.

@@ -14,6 +14,7 @@ import (
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/plan"
 	"github.com/dbmeter/dbmeter/internal/result"
+	"github.com/dbmeter/dbmeter/internal/storage"
 )
 
 // Matrix runs every engine × operation × fsync mode. Each cell (one
@@ -34,6 +35,15 @@ type Matrix struct {
 	// Flags are recorded in every run's params, before the kv keys.
 	Flags map[string]string
 	YCSB  YCSBSpec
+	// IO, when set, reads what the kernel counted on the data's device
+	// for this process (a storage profile's cgroup): each cell records
+	// what its measured window did.
+	IO IOCounter
+}
+
+// IOCounter reads the IOs and bytes done on the data's device so far.
+type IOCounter interface {
+	Counters() (storage.Counters, error)
 }
 
 // Plan returns the matrix as a plan: one step per fsync mode × engine ×
@@ -137,6 +147,7 @@ func (m *Matrix) cell(ctx context.Context, e Engine, sync bool, op string, r pla
 	// buffers): collected now, untimed, rather than in this cell's window.
 	runtime.GC()
 	o := Options{Dir: dir, Sync: sync, Params: m.Params[e.Name]}
+	rssReset := resetPeakRSS()
 	var c *cellStore
 	if e.Persistent() {
 		var from string
@@ -161,9 +172,16 @@ func (m *Matrix) cell(ctx context.Context, e Engine, sync bool, op string, r pla
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", e.Name, err)
 	}
+	io0, err := m.ioCounters()
+	if err != nil {
+		return nil, err
+	}
 	runs, err = m.op(ctx, c, e.Name, op, cfg, m.params(e, knobs, sync), r)
 	if err != nil {
 		return runs, fmt.Errorf("%s %s: %w", e.Name, op, err)
+	}
+	if err := m.recordIO(runs, io0); err != nil {
+		return runs, err
 	}
 	after, err := c.state()
 	if err != nil {
@@ -173,6 +191,8 @@ func (m *Matrix) cell(ctx context.Context, e Engine, sync bool, op string, r pla
 		before.record(&runs[i], "start")
 		after.record(&runs[i], "end")
 	}
+	recordSpace(runs, after, m.Spec)
+	recordRSS(runs, rssReset)
 	return runs, nil
 }
 
@@ -241,7 +261,9 @@ func (m *Matrix) op(ctx context.Context, c *cellStore, engine, op string, cfg lo
 		params["warmup"] = "0s"
 		run := res.Fill(result.Run{Family: "kv", Target: engine, Workload: op, Params: params, Repeat: r.N}, cfg, 0)
 		FigureDeclarations().Set(&run, "del_rounds", float64(rounds))
-		return []result.Run{run}, nil
+		runs := []result.Run{run}
+		recordWrites(runs, res, m.Spec)
+		return runs, nil
 	default:
 		return nil, errors.New("unknown operation") // CheckOps rules it out
 	}
@@ -274,6 +296,7 @@ func (m *Matrix) op(ctx context.Context, c *cellStore, engine, op string, cfg lo
 			}
 			runs = append(runs, run)
 		}
+		recordWrites(runs, res, m.Spec)
 		return runs, nil
 	case "batchset":
 		run := res.Fill(withWorkload(base, op), cfg, 0)
@@ -282,9 +305,39 @@ func (m *Matrix) op(ctx context.Context, c *cellStore, engine, op string, cfg lo
 		if run.Rows > 0 {
 			x.Set(&run, "ns_per_key", run.Latency.Mean/float64(m.Spec.Batch))
 		}
-		return []result.Run{run}, nil
+		runs := []result.Run{run}
+		recordWrites(runs, res, m.Spec)
+		return runs, nil
 	}
-	return []result.Run{res.Fill(withWorkload(base, op), cfg, 0)}, nil
+	runs := []result.Run{res.Fill(withWorkload(base, op), cfg, 0)}
+	recordWrites(runs, res, m.Spec)
+	return runs, nil
+}
+
+// ioCounters reads m.IO, or zero without one.
+func (m *Matrix) ioCounters() (storage.Counters, error) {
+	if m.IO == nil {
+		return storage.Counters{}, nil
+	}
+	c, err := m.IO.Counters()
+	if err != nil {
+		return c, fmt.Errorf("read the storage profile's IO counters: %w", err)
+	}
+	return c, nil
+}
+
+// recordIO adds to runs what the device did since the reading from:
+// the cell's whole window (the mixed pair's two runs share one).
+func (m *Matrix) recordIO(runs []result.Run, from storage.Counters) error {
+	if m.IO == nil {
+		return nil
+	}
+	now, err := m.ioCounters()
+	if err != nil {
+		return err
+	}
+	storage.RecordIO(runs, now.Sub(from))
+	return nil
 }
 
 func withWorkload(r result.Run, op string) result.Run {
@@ -309,8 +362,15 @@ func (m *Matrix) params(e Engine, knobs map[string]string, sync bool) map[string
 }
 
 // FigureDeclarations declares the extra figures a kv run writes, with how
-// the shards of one test would merge them.
+// the shards of one test would merge them; under a storage profile, also
+// the device IOs its cgroup counted (storage.FigureDeclarations).
 func FigureDeclarations() result.Declarations {
+	d := kvFigures()
+	maps.Copy(d, storage.FigureDeclarations())
+	return d
+}
+
+func kvFigures() result.Declarations {
 	return result.Declarations{
 		"keys_s":     result.Sum("keys/s"),
 		"ns_per_key": result.Mean("ns", "ops"),
@@ -326,5 +386,13 @@ func FigureDeclarations() result.Declarations {
 		// cell the engine cannot run.
 		"hottest_1pct_share": result.Mean("share", "ops"),
 		"not_supported":      result.Max("flag"),
+		// What the cell cost the storage and memory (costs.go).
+		"user_write_bytes":       result.Sum("bytes"),
+		"io_write_bytes":         result.Sum("bytes"),
+		"write_amp":              result.Mean("ratio", "user_write_bytes"),
+		"space_amp":              result.Max("ratio"),
+		"peak_rss_bytes":         result.Max("bytes"),
+		"stall_intervals":        result.Sum("intervals"),
+		"slowest_interval_share": result.Min("share"),
 	}
 }

@@ -17,7 +17,7 @@ func (r *Result) Join(next *Result) {
 	r.Total = appendShifted(r.Total, next.Total, offset)
 	r.Elapsed += next.Elapsed
 	r.Dropped += next.Dropped
-	r.Cost = costSample{cpu: r.Cost.cpu + next.Cost.cpu, allocs: r.Cost.allocs + next.Cost.allocs, allocBytes: r.Cost.allocBytes + next.Cost.allocBytes}
+	r.Cost = costSample{cpu: r.Cost.cpu + next.Cost.cpu, allocs: r.Cost.allocs + next.Cost.allocs, allocBytes: r.Cost.allocBytes + next.Cost.allocBytes, written: r.Cost.written + next.Cost.written}
 	r.Warnings = append(r.Warnings, next.Warnings...)
 	if r.ErrorSamples == nil && len(next.ErrorSamples) > 0 {
 		r.ErrorSamples = map[ErrorSample]string{}

@@ -37,8 +37,12 @@ type Result struct {
 }
 
 func (c costSample) sub(from costSample) costSample {
-	return costSample{cpu: c.cpu - from.cpu, allocs: c.allocs - from.allocs, allocBytes: c.allocBytes - from.allocBytes}
+	return costSample{cpu: c.cpu - from.cpu, allocs: c.allocs - from.allocs, allocBytes: c.allocBytes - from.allocBytes, written: c.written - from.written}
 }
+
+// WrittenBytes is what the process caused to be written to storage during
+// the measured window (ProcessWrittenBytes).
+func (r *Result) WrittenBytes() int64 { return r.Cost.written }
 
 func usableCPUs() int { return min(runtime.NumCPU(), runtime.GOMAXPROCS(0)) }
 

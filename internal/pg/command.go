@@ -438,3 +438,18 @@ func startError(dsn string, err error) error {
 	}
 	return err
 }
+
+// Endpoints names the servers the command connects to, as Endpoint does
+// ("host:port" or "/socket/dir:port"), for a caller that must know which
+// server it is (a storage profile placing it in a cgroup).
+func (p *Prepared) Endpoints() ([]string, error) {
+	var out []string
+	for _, d := range p.dsns {
+		hp, _, err := Endpoint(d)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, hp)
+	}
+	return out, nil
+}

@@ -104,7 +104,7 @@ var ErrNothingCompared = errors.New("nothing compared")
 
 // compareLegend says what compare's columns are, once under its header.
 const compareLegend = `figures: each side's repetitions pooled as the tables pool them (operations over measured seconds; latencies from the added histograms)
-±: half-width of the 95% confidence interval of the mean of the repetitions (Student's t), as the kv table's; throughput of a single repetition: over its progress intervals
+±: half-width of the 95% confidence interval of the mean of the repetitions (Student's t), as the tables'; throughput of a single repetition: over its progress intervals
 significance: Mann-Whitney U test over the repetitions at alpha 0.05, as benchstat`
 
 // Compare compares the documents base and new (CompareSides).
@@ -312,7 +312,7 @@ func sideOf(f figure, pooled result.Run, rs []*result.Run) sideFigure {
 		for i, r := range rs {
 			reps[i] = *r
 		}
-		s.spread, s.hasRange = relSpread(s.v, reps) // the kv table's ±, by construction
+		s.spread, s.hasRange = relSpread(s.v, reps) // the tables' ±, by construction
 		return s
 	}
 	if !f.total {

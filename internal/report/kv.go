@@ -34,6 +34,9 @@ func kvGrids(l labeler, es []entry, disk result.Disk) []Grid {
 		}
 		m := newKVMatrix(l, mine)
 		out = append(out, m.throughput(mode, disk), m.latency(mode))
+		if g, ok := m.costs(mode); ok {
+			out = append(out, g)
+		}
 	}
 	return out
 }
@@ -99,12 +102,13 @@ func kvModeName(mode string) string {
 // throughput is the mode's throughput grid, headed by what the cells ran
 // and, with fsync on, the disk and any write faster than it allows.
 func (m kvMatrix) throughput(mode string, disk result.Disk) Grid {
-	p := kvHeaderRun(m.runs).Params
+	hr := kvHeaderRun(m.runs)
+	p := hr.Params
 	preload := kvCount(p["preloaded_keys"]) + " keys preloaded in every cell's store"
 	if p["preloaded_keys"] == "0" {
 		preload = "no keys preloaded" // from a dbmeter before 2026-11, where only set and batchset ran
 	}
-	line := fmt.Sprintf("%s workers  ·  %s  ·  %s  ·  %s", p["workers"], preload, kvSizes(p, m.ops), kvWindow(p, m.ops, m.repeat))
+	line := fmt.Sprintf("%s workers  ·  %s  ·  %s  ·  %s", p["workers"], preload, kvSizes(p, m.ops), kvWindow(hr.Window(), m.ops, m.repeat))
 	if mode == "true" {
 		line = "every write durable before it is acknowledged  ·  " + line
 	}
@@ -114,8 +118,11 @@ func (m kvMatrix) throughput(mode string, disk result.Disk) Grid {
 		Header: append([]string{"ops/s"}, m.engines...),
 		Labels: 1,
 	}
-	if mode == "true" {
+	if mode == "true" || disk.Storage != nil {
 		g.Lines = append(g.Lines, kvDiskLine(disk))
+	}
+	if line := storageLine(disk); line != "" {
+		g.Lines = append(g.Lines, line)
 	}
 	for _, op := range m.ops {
 		label := op
@@ -198,18 +205,18 @@ func (m kvMatrix) latency(mode string) Grid {
 }
 
 // kvWindow says how long each cell ran, and how often.
-func kvWindow(p map[string]string, ops []string, repeat int) string {
-	s := p["duration"]
-	if c := p["count"]; c != "" && c != "0" {
-		s = c + " ops"
+func kvWindow(w result.Window, ops []string, repeat int) string {
+	s := w.Duration.String()
+	if w.Count > 0 {
+		s = strconv.FormatInt(w.Count, 10) + " ops"
 	}
 	if repeat > 1 {
 		s = fmt.Sprintf("%d repetitions of %s", repeat, s)
 	} else {
 		s += " per cell"
 	}
-	if w := p["warmup"]; w != "" && w != "0s" {
-		s += " after " + w + " of warm-up"
+	if w.Warmup > 0 {
+		s += " after " + w.Warmup.String() + " of warm-up"
 		if repeat > 1 {
 			s += " each"
 		}

@@ -57,6 +57,9 @@ func DiskSummary(d result.Disk) string {
 	if p := d.Fsync; p != nil && p.Error == "" && p.Ops > 0 {
 		s += fmt.Sprintf(", one fsync p50 %s (%s/s)", Nanos(p.P50Ns), Count(p.OpsPerS))
 	}
+	if st := storageSummary(d); st != "" {
+		s += ", " + st
+	}
 	return s
 }
 
@@ -73,10 +76,10 @@ var kvDurableWrites = map[string]string{"set": "write", "del": "delete", "setmix
 // acknowledged before its data was durable.
 func kvImplausible(r result.Run, p *result.FsyncProbe) string {
 	what, write := kvDurableWrites[r.Workload]
-	if !write || p == nil || p.Error != "" || p.MinNs <= 0 || r.Ops == 0 || r.Params["fsync"] != "true" {
+	if !write || p == nil || p.Error != "" || p.MinNs <= 0 || r.Ops == 0 || !r.BoolSetting("fsync") {
 		return ""
 	}
-	if strings.HasPrefix(r.Params["fsync_switch"], "none") {
+	if sw, _ := r.Setting("fsync_switch"); strings.HasPrefix(sw, "none") {
 		return "" // a memory engine keeps nothing and claims no durability
 	}
 	floor := p.MinNs / 2

@@ -105,7 +105,7 @@ func pgCommands(w io.Writer, r result.Run) {
 	sort.Slice(cmds, func(i, j int) bool {
 		return cmds[i].s < cmds[j].s || cmds[i].s == cmds[j].s && cmds[i].c < cmds[j].c
 	})
-	retries := r.Params["max-tries"] != "" && r.Params["max-tries"] != "1"
+	retries := pgRetries(&r)
 	if retries {
 		fmt.Fprintln(w, "statement latencies in milliseconds, failures and retries:")
 	} else {
@@ -126,6 +126,13 @@ func pgCommands(w io.Writer, r result.Run) {
 	}
 }
 
+// pgRetries says whether r's transactions could be retried: a try limit
+// other than 1 (0 is no limit).
+func pgRetries(r *result.Run) bool {
+	tries, ok := r.IntSetting("max-tries")
+	return ok && tries != 1
+}
+
 // pgCounts prints pgbench's counts of one run's transactions: processed,
 // failed, unfinished, retried, skipped and late.
 func pgCounts(w io.Writer, r result.Run) {
@@ -134,7 +141,7 @@ func pgCounts(w io.Writer, r result.Run) {
 	// short failed: pgbench counts neither.
 	aborted, unfinished := r.ErrorKinds["aborted"], r.ErrorKinds["unfinished"]
 	total := float64(r.Ops + r.Errors - unfinished)
-	if t, _ := strconv.Atoi(p["time"]); t > 0 {
+	if t, _ := r.IntSetting("time"); t > 0 {
 		if r.Interrupted { // the measured window, not the -T asked for
 			fmt.Fprintf(w, "duration: %.1f s (interrupted; -T %d s)\n", r.DurationS, t)
 		} else {
@@ -142,8 +149,8 @@ func pgCounts(w io.Writer, r result.Run) {
 		}
 		fmt.Fprintf(w, "number of transactions actually processed: %d\n", r.Ops)
 	} else {
-		perClient, _ := strconv.ParseInt(p["transactions"], 10, 64)
-		clients, _ := strconv.ParseInt(p["client"], 10, 64)
+		perClient, _ := r.IntSetting("transactions")
+		clients, _ := r.IntSetting("client")
 		fmt.Fprintf(w, "number of transactions per client: %d\n", perClient)
 		fmt.Fprintf(w, "number of transactions actually processed: %d/%d\n", r.Ops, perClient*clients)
 	}
@@ -152,7 +159,7 @@ func pgCounts(w io.Writer, r result.Run) {
 	if unfinished > 0 {
 		fmt.Fprintf(w, "number of transactions unfinished at the interrupt: %d\n", unfinished)
 	}
-	if p["failures-detailed"] == "true" {
+	if r.BoolSetting("failures-detailed") {
 		dl := r.Extra["deadlock_failures"]
 		ser := float64(r.ErrorKinds["serialization"]) - dl
 		fmt.Fprintf(w, "number of serialization failures: %.0f (%.3f%%)\n", ser, pct(ser, total))
@@ -161,7 +168,7 @@ func pgCounts(w io.Writer, r result.Run) {
 	if aborted > 0 {
 		fmt.Fprintf(w, "number of transactions not run (client aborted): %d\n", aborted)
 	}
-	if p["max-tries"] != "" && p["max-tries"] != "1" {
+	if pgRetries(&r) {
 		retried, retries := r.Extra["retried_ops"], r.Extra["retries"]
 		fmt.Fprintf(w, "number of transactions retried: %.0f (%.3f%%)\n", retried, pct(retried, total))
 		fmt.Fprintf(w, "total number of retries: %.0f\n", retries)

@@ -147,6 +147,9 @@ type Disk struct {
 	Rotational bool `json:"rotational"`
 	// Fsync is the durable-write probe; nil when skipped (--no-disk-probe).
 	Fsync *FsyncProbe `json:"fsync,omitempty"`
+	// Storage is the storage class the runs ran under; nil when none was
+	// asked for.
+	Storage *Storage `json:"storage,omitempty"`
 }
 
 // FsyncProbe is what one small durable write costs on the disk, measured

@@ -2,6 +2,7 @@ package result
 
 import (
 	"maps"
+	"strconv"
 	"time"
 )
 
@@ -135,4 +136,58 @@ func (d *Document) Duration(r *Run, name string) (time.Duration, bool) {
 func (d *Document) ProgressInterval(r *Run) (time.Duration, bool) {
 	t, ok := d.Duration(r, "progress")
 	return t, ok && t > 0
+}
+
+// The typed accessors below read a run's own settings (its params) for the
+// reports, so that parsing a value lives with the document, not with each
+// reader. A setting the run does not have reads as absent (false), never as
+// a zero that looks measured.
+
+// Setting returns r's setting name as recorded, and whether r has it.
+func (r *Run) Setting(name string) (string, bool) {
+	v, ok := r.Params[name]
+	return v, ok
+}
+
+// IntSetting returns r's setting name as an integer; false when r has none
+// or it is not one.
+func (r *Run) IntSetting(name string) (int64, bool) {
+	n, err := strconv.ParseInt(r.Params[name], 10, 64)
+	return n, err == nil
+}
+
+// BoolSetting says whether r's setting name is on ("true"); absent or any
+// other value is off.
+func (r *Run) BoolSetting(name string) bool {
+	on, _ := strconv.ParseBool(r.Params[name])
+	return on
+}
+
+// DurationSetting returns r's setting name as a duration; false when r has
+// none or it is not one.
+func (r *Run) DurationSetting(name string) (time.Duration, bool) {
+	d, err := time.ParseDuration(r.Params[name])
+	return d, err == nil
+}
+
+// Window is how long a run of the load engine was measured: its extent
+// settings, typed.
+type Window struct {
+	// Duration is the measured window asked for; 0 when absent.
+	Duration time.Duration
+	// Count is the operations asked for instead of a duration; 0 when the
+	// run was timed.
+	Count int64
+	// Warmup is how long the run went before it was measured.
+	Warmup time.Duration
+}
+
+// Window returns the extent of r as the load engine's settings recorded
+// it (duration, count, warmup).
+func (r *Run) Window() Window {
+	var w Window
+	w.Duration, _ = r.DurationSetting("duration")
+	w.Count, _ = r.IntSetting("count")
+	w.Warmup, _ = r.DurationSetting("warmup")
+	return w
 }

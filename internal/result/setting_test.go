@@ -66,3 +66,32 @@ func TestProgressInterval(t *testing.T) {
 		}
 	}
 }
+
+// The typed accessors read what the run recorded, and an absent or
+// malformed setting as absent, never as a measured zero.
+func TestTypedSettings(t *testing.T) {
+	t.Parallel()
+	r := Run{Params: map[string]string{"duration": "1.5s", "count": "0", "warmup": "200ms", "fsync": "true", "batch": "x", "rows": "5"}}
+	if w := r.Window(); w.Duration.String() != "1.5s" || w.Count != 0 || w.Warmup.String() != "200ms" {
+		t.Errorf("Window() = %+v, want 1.5s, 0 ops, 200ms warm-up", w)
+	}
+	tests := []struct {
+		name   string
+		intOK  bool
+		boolOn bool
+		durOK  bool
+	}{
+		{"rows", true, false, false},
+		{"fsync", false, true, false},
+		{"batch", false, false, false},
+		{"absent", false, false, false},
+		{"warmup", false, false, true},
+	}
+	for _, tt := range tests {
+		_, intOK := r.IntSetting(tt.name)
+		_, durOK := r.DurationSetting(tt.name)
+		if intOK != tt.intOK || r.BoolSetting(tt.name) != tt.boolOn || durOK != tt.durOK {
+			t.Errorf("%s=%q: int %v, bool %v, duration %v; want %v, %v, %v", tt.name, r.Params[tt.name], intOK, r.BoolSetting(tt.name), durOK, tt.intOK, tt.boolOn, tt.durOK)
+		}
+	}
+}

@@ -201,7 +201,11 @@ func WriteComparison(w io.Writer, c *Comparison) {
 		return
 	}
 	fmt.Fprintf(w, "\n* the cell's 95%% interval excludes 1\n")
-	fmt.Fprintf(w, "geometric mean of B/A over %d cells: %.3f (95%% interval %.3f–%.3f)\n", c.Compared, c.GeoMean, c.GeoLo, c.GeoHi)
+	if c.Compared < 2 {
+		fmt.Fprintf(w, "geometric mean of B/A over 1 cell: %.3f (no interval from one cell)\n", c.GeoMean)
+	} else {
+		fmt.Fprintf(w, "geometric mean of B/A over %d cells: %.3f (95%% interval of the cells' ratios %.3f–%.3f)\n", c.Compared, c.GeoMean, c.GeoLo, c.GeoHi)
+	}
 	marked := 0
 	for _, cr := range c.Cells {
 		if cr.Excludes1 {

@@ -1,0 +1,135 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/dbmeter/dbmeter/internal/plan"
+	"github.com/dbmeter/dbmeter/internal/result"
+	"github.com/dbmeter/dbmeter/internal/storage"
+	"github.com/dbmeter/dbmeter/internal/usage"
+)
+
+// storageProbeTime is how long the probe at the start of a run under a
+// storage profile measures the device: half reading, half writing.
+const storageProbeTime = time.Second
+
+// parseStorageProfile reads --storage-profile; "" is none.
+func parseStorageProfile(spec string) (*storage.Profile, error) {
+	if spec == "" {
+		return nil, nil
+	}
+	p, err := storage.Parse(spec, runtime.NumCPU())
+	if err != nil {
+		return nil, usage.Spell(usage.Wrap(err), map[string]string{"StorageProfile": "--storage-profile"})
+	}
+	return &p, nil
+}
+
+// storageGroup is dbmeter's cgroup for a run under a storage profile, with
+// what the result records of it.
+type storageGroup struct {
+	g   *storage.Group
+	rec *result.Storage
+}
+
+// applyStorage makes dbmeter's cgroup for profile p on the disk under
+// dataDir, after removing what runs that died left, and places pids in it
+// (target says what they are, for the result); with no pid it places
+// dbmeter itself, so the probe and the engines run under the profile.
+// A profile that cannot hold is refused in one line (a usage error).
+func applyStorage(ctx context.Context, stderr io.Writer, p *storage.Profile, dataDir, target string, pids ...int) (*storageGroup, error) {
+	l, err := storage.Discover()
+	if err != nil {
+		return nil, fmt.Errorf("--storage-profile %s: %w", p.Name, err)
+	}
+	if removed, err := storage.Sweep(l); len(removed) > 0 || err != nil {
+		fmt.Fprintf(stderr, "dbmeter: removed the cgroups of dbmeter runs that died: %s%s\n", strings.Join(removed, ", "), errText(err))
+	}
+	g, err := storage.Apply(storage.Config{Profile: *p, DataDir: dataDir, Layout: &l})
+	var refusal *storage.Refusal
+	if errors.As(err, &refusal) {
+		return nil, usagef("--storage-profile %s: %v", p.Name, refusal)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("--storage-profile %s: %w", p.Name, err)
+	}
+	self := len(pids) == 0
+	if self {
+		pids = []int{os.Getpid()}
+	}
+	for _, pid := range pids {
+		if err := g.Add(pid); err != nil {
+			return nil, errors.Join(fmt.Errorf("--storage-profile %s: %w", p.Name, err), g.Remove())
+		}
+	}
+	var pr storage.ProbeResult
+	var perr error
+	if self {
+		pr, perr = storage.Probe(ctx, dataDir, storageProbeTime, g)
+	} else {
+		pr, perr = probeBeside(ctx, g)
+	}
+	return &storageGroup{g: g, rec: g.Record(target, pr, perr)}, nil
+}
+
+// probeBeside probes a server's group from dbmeter, moved in for the
+// probe and back out, in a temporary directory of its own on the same
+// device: dbmeter writes nothing into the server's data directory.
+func probeBeside(ctx context.Context, g *storage.Group) (storage.ProbeResult, error) {
+	dir, err := os.MkdirTemp("", "dbmeter-storage-probe-")
+	if err != nil {
+		return storage.ProbeResult{}, err
+	}
+	defer os.RemoveAll(dir)
+	if d, err := storage.DeviceOf(dir, "/sys"); err != nil || d != g.Info().Device {
+		return storage.ProbeResult{}, fmt.Errorf("not run: dbmeter's temporary directory %s is not on the server's device %s", dir, g.Info().Device.Name)
+	}
+	if err := g.Add(os.Getpid()); err != nil {
+		return storage.ProbeResult{}, err
+	}
+	pr, err := storage.Probe(ctx, dir, storageProbeTime, g)
+	return pr, errors.Join(err, g.Release(os.Getpid()))
+}
+
+// counted has every step of p record what the device did for the group
+// during its runs.
+func (s *storageGroup) counted(p plan.Plan) plan.Plan {
+	for i := range p.Steps {
+		run := p.Steps[i].Run
+		p.Steps[i].Run = func(ctx context.Context, r plan.Rep) ([]result.Run, error) {
+			before, cerr := s.g.Counters()
+			runs, err := run(ctx, r)
+			after, aerr := s.g.Counters()
+			if cerr == nil && aerr == nil {
+				storage.RecordIO(runs, after.Sub(before))
+			}
+			return runs, errors.Join(err, cerr, aerr)
+		}
+	}
+	return p
+}
+
+// remove removes dbmeter's cgroup, the processes in it moved back.
+func (s *storageGroup) remove() error {
+	if s == nil {
+		return nil
+	}
+	if err := s.g.Remove(); err != nil {
+		return fmt.Errorf("remove the storage profile's cgroup: %w", err)
+	}
+	return nil
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return "; could not remove: " + err.Error()
+}

@@ -1,0 +1,129 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/dbmeter/dbmeter/internal/storage"
+)
+
+// storageLayout is this machine's cgroup layout, or a skip where dbmeter
+// cannot make cgroups.
+func storageLayout(t *testing.T) storage.Layout {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to make cgroups")
+	}
+	l, err := storage.Discover()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Blkio == "" || l.Memory == "" {
+		t.Skip("no cgroup v1 blkio and memory controllers mounted")
+	}
+	return l
+}
+
+// groupsOf lists the cgroups of dbmeter process pid under the layout's
+// parents (a child inherits this test's cgroups, so its own go there).
+func groupsOf(l storage.Layout, pid int) []string {
+	var out []string
+	for _, parent := range []string{l.Blkio, l.Memory} {
+		m, _ := filepath.Glob(filepath.Join(parent, fmt.Sprintf("%s%d-*", storage.NamePrefix, pid)))
+		out = append(out, m...)
+	}
+	return out
+}
+
+// A dbmeter child interrupted mid-run by SIGINT removes its cgroups
+// itself; one killed by SIGKILL cannot, and the next run under a profile
+// removes them.
+func TestStorageCgroupsGoneAfterInterrupt(t *testing.T) {
+	l := storageLayout(t)
+	bin := filepath.Join(t.TempDir(), "dbmeter")
+	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/dbmeter").CombinedOutput(); err != nil {
+		t.Fatalf("build dbmeter: %v\n%s", err, out)
+	}
+	long := []string{"kv", "--storage-profile", "hdd", "--engines", "map", "--ops", "set", "--fsync", "true",
+		"--duration", "60s", "--repeat", "1", "--no-disk-probe", "--quiet"}
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGKILL} {
+		t.Run(sig.String(), func(t *testing.T) {
+			cmd := exec.Command(bin, long...)
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			pid := cmd.Process.Pid
+			defer cmd.Process.Kill()
+			deadline := time.Now().Add(30 * time.Second)
+			for len(groupsOf(l, pid)) < 2 {
+				if time.Now().After(deadline) {
+					t.Fatalf("dbmeter made no cgroups in 30s; stderr: %s", stderr.String())
+				}
+				time.Sleep(50 * time.Millisecond)
+			}
+			made := groupsOf(l, pid)
+			time.Sleep(1500 * time.Millisecond) // past the probe, into the run
+			if err := cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			_ = cmd.Wait()
+			if sig == syscall.SIGKILL {
+				if left := groupsOf(l, pid); len(left) == 0 {
+					t.Log("SIGKILL left no cgroup (the kernel had nothing to keep): nothing for the next run to do")
+				}
+				next := exec.Command(bin, "kv", "--storage-profile", "nvme", "--engines", "map", "--ops", "get",
+					"--duration", "10ms", "--repeat", "1", "--no-disk-probe", "--quiet")
+				out, err := next.CombinedOutput()
+				if err != nil {
+					t.Fatalf("the next run: %v\n%s", err, out)
+				}
+				if !strings.Contains(string(out), made[0]) {
+					t.Errorf("the next run did not say it removed %s:\n%s", made[0], out)
+				}
+			}
+			if left := groupsOf(l, pid); len(left) > 0 {
+				t.Errorf("after %s, cgroups of dbmeter %d are left: %v (stderr: %s)", sig, pid, left, stderr.String())
+			}
+		})
+	}
+}
+
+// A profile that cannot be applied is refused in one line, exit 2, before
+// any run: never run unlimited under the profile's name.
+func TestStorageProfileRefused(t *testing.T) {
+	shm := filepath.Join("/dev/shm", fmt.Sprintf("dbmeter-test-%d", os.Getpid()))
+	defer os.RemoveAll(shm)
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+		root bool // the refusal needs cgroups to be reachable
+	}{
+		{"unknown profile", []string{"--storage-profile", "ssd"}, "--storage-profile value \"ssd\"", false},
+		{"bad limit", []string{"--storage-profile", "hdd,mem=lots"}, "--storage-profile: mem=lots is not a count or size", false},
+		{"no block device", []string{"--storage-profile", "hdd", "--dir", shm}, "is on no block device", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.root {
+				storageLayout(t)
+			}
+			args := append([]string{"kv", "--engines", "map", "--ops", "get", "--duration", "10ms", "--repeat", "1", "--no-disk-probe"}, tc.args...)
+			code, stdout, stderr := run(t, args...)
+			if code != exitUsage || !strings.Contains(stderr, tc.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+				t.Errorf("exit %d, stderr %q; want exit 2 and one line with %q", code, stderr, tc.want)
+			}
+			if stdout != "" {
+				t.Errorf("a refused run printed results: %q", stdout)
+			}
+		})
+	}
+}
