@@ -2,6 +2,7 @@ package capacity
 
 import (
 	"context"
+	"errors"
 	"math"
 	"slices"
 	"strings"
@@ -82,7 +83,11 @@ func TestFind(t *testing.T) {
 	for _, tt := range tests {
 		s := Search{SLO: slo, MaxInFlight: 10, Confirm: 2, Step: tt.window}
 		runs, ans, err := s.Find(context.Background(), tt.step)
-		if err != nil {
+		// No rate meeting the objective is a failed search, naming the
+		// rates it tried.
+		if none := tt.limit == "none"; none != errors.Is(err, ErrNoRate) || (none && !strings.Contains(err.Error(), "tried 10")) {
+			t.Fatalf("%s: error %v, want ErrNoRate listing the rates tried exactly when no rate met the objective", tt.name, err)
+		} else if err != nil && !none {
 			t.Fatalf("%s: %v", tt.name, err)
 		}
 		if ans.MaxRate < tt.min || ans.MaxRate > tt.max || ans.Limit != tt.limit {
@@ -108,5 +113,78 @@ func TestFind(t *testing.T) {
 		if raised != (tt.window == time.Second) {
 			t.Errorf("%s: warnings %q; want the raised start said exactly when a step's window forces it", tt.name, ans.Warnings)
 		}
+	}
+}
+
+// noisy is a target that sustains capacity/s with a p99 of 1 ms, except
+// that the steps numbered in spikes (1-based, as they are called) meet a
+// slow second of the machine: a p99 of a second, whatever the rate.
+func noisy(capacity float64, spikes ...int) StepFunc {
+	n := 0
+	return func(_ context.Context, rate float64, _ bool) ([]result.Run, error) {
+		n++
+		r := result.Run{Rate: rate}
+		r.Ops = 1 + int64(min(rate, capacity))
+		r.Latency.P99 = int64(time.Millisecond)
+		if rate > capacity {
+			r.Latency.P99 = int64(time.Second)
+		}
+		if slices.Contains(spikes, n) {
+			r.Latency.P99 = int64(time.Second)
+		}
+		return []result.Run{r}, nil
+	}
+}
+
+// A failing step is run again before it bounds the search; when the retry
+// passes, a third step decides, and the answer says the steps contradicted
+// each other. Without the retry, the spike at 640/s (step 7) would have
+// made the answer about 320/s.
+func TestFindRetriesAFailingStep(t *testing.T) {
+	t.Parallel()
+	slo, _ := ParseSLO("p99<15ms")
+	tests := []struct {
+		name         string
+		spikes       []int
+		contradicted []float64
+		stepsAt640   int
+	}{
+		{name: "quiet", stepsAt640: 1},
+		// Steps 1–7 ramp 10…640/s; 7 fails, 8 passes, 9 decides.
+		{name: "one spike at 640/s", spikes: []int{7}, contradicted: []float64{640}, stepsAt640: 3},
+		// Both the step and its retry fail: the bound holds, at 640/s.
+		{name: "two spikes at 640/s", spikes: []int{7, 8}, stepsAt640: 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := Search{SLO: slo, Confirm: 1}
+			runs, ans, err := s.Find(context.Background(), noisy(1000, tt.spikes...))
+			if err != nil {
+				t.Fatal(err)
+			}
+			at640 := 0
+			for _, r := range runs {
+				if r.Rate == 640 {
+					at640++
+				}
+			}
+			if at640 != tt.stepsAt640 {
+				t.Errorf("%d steps at 640/s, want %d", at640, tt.stepsAt640)
+			}
+			if !slices.Equal(ans.ContradictedRates, tt.contradicted) {
+				t.Errorf("contradicted at %v, want %v", ans.ContradictedRates, tt.contradicted)
+			}
+			said := slices.ContainsFunc(ans.Warnings, func(w string) bool { return strings.HasPrefix(w, "steps contradicted each other at 640/s") })
+			if said != (len(tt.contradicted) > 0) {
+				t.Errorf("warnings %q: the contradiction must be said exactly when steps disagreed", ans.Warnings)
+			}
+			want := 1000.0
+			if len(tt.spikes) == 2 {
+				want = 640 // two slow seconds in a row are a bound
+			}
+			if ans.MaxRate < want*(1-DefaultPrecision) || ans.MaxRate > want {
+				t.Errorf("answer %g/s, want within %g%% under %g/s", ans.MaxRate, 100*DefaultPrecision, want)
+			}
+		})
 	}
 }

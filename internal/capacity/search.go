@@ -2,8 +2,11 @@ package capacity
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/dbmeter/dbmeter/internal/result"
@@ -101,9 +104,20 @@ func (s Search) Find(ctx context.Context, step StepFunc) ([]result.Run, result.C
 	}
 
 	// lo passed and hi failed; probe tries a rate and moves one of them.
+	// A failing step is run again before it bounds the search: on a
+	// noisy machine one slow second fails a rate the target sustains,
+	// and a bound once set is never tried again. When the two disagree,
+	// a third step decides, and the answer says the steps contradicted
+	// each other.
 	lo, hi := 0.0, math.Inf(1)
 	probe := func(rate float64) error {
 		pass, err := try(rate, false)
+		if err == nil && !pass && ctx.Err() == nil {
+			if pass, err = try(rate, false); err == nil && pass && ctx.Err() == nil {
+				ans.ContradictedRates = append(ans.ContradictedRates, rate)
+				pass, err = try(rate, false)
+			}
+		}
 		if pass {
 			lo = rate
 		} else {
@@ -132,8 +146,11 @@ func (s Search) Find(ctx context.Context, step StepFunc) ([]result.Run, result.C
 	}
 	if lo == 0 {
 		ans.Limit = "none"
-		ans.Warnings = append(ans.Warnings, fmt.Sprintf("no rate down to %s/s met %s (slower steps would hold too few operations for the objective; lengthen the steps to go lower)", rateText(hi), s.SLO.Text))
-		return all, ans, nil
+		why := ""
+		if lastBad != nil && s.limitOf(lastBad) == "client" {
+			why = fmt.Sprintf("; the last step failed on dbmeter's own schedule lag (p99 %s) or CPU, not on the target: the machine is too busy to measure this objective", time.Duration(lastBad.Lag.P99).Round(time.Millisecond/10))
+		}
+		return all, ans, fmt.Errorf("%w: no rate met %s; tried %s/s, down to the slowest whose step holds enough operations for the objective (longer steps go lower)%s", ErrNoRate, s.SLO.Text, triedRates(all), why)
 	}
 	ans.MaxRate = lo
 	for range max(s.Confirm, 1) {
@@ -151,7 +168,33 @@ func (s Search) Find(ctx context.Context, step StepFunc) ([]result.Run, result.C
 	if lastBad != nil {
 		ans.Limit = s.limitOf(lastBad)
 	}
+	if n := len(ans.ContradictedRates); n > 0 {
+		ans.Warnings = append(ans.Warnings, fmt.Sprintf("steps contradicted each other at %s/s (a rate failed, then passed when run again; a third step decided): the machine or the target is noisy, and the answer is less certain than the search's precision", joinRates(ans.ContradictedRates)))
+	}
 	return all, ans, nil
+}
+
+// ErrNoRate says a search found no rate that met its objective: a failed
+// search, not an answer of zero.
+var ErrNoRate = errors.New("capacity search failed")
+
+// triedRates lists the distinct rates of runs, in the order first tried.
+func triedRates(runs []result.Run) string {
+	var rates []float64
+	for _, r := range runs {
+		if !slices.Contains(rates, r.Rate) {
+			rates = append(rates, r.Rate)
+		}
+	}
+	return joinRates(rates)
+}
+
+func joinRates(rates []float64) string {
+	s := make([]string, len(rates))
+	for i, r := range rates {
+		s[i] = rateText(r)
+	}
+	return strings.Join(s, ", ")
 }
 
 // latencyLimit is the tightest latency bound, in ns; 0 when there is none.

@@ -105,10 +105,11 @@ func (s *storageGroup) counted(p plan.Plan) plan.Plan {
 		run := p.Steps[i].Run
 		p.Steps[i].Run = func(ctx context.Context, r plan.Rep) ([]result.Run, error) {
 			before, cerr := s.g.Counters()
+			start := time.Now()
 			runs, err := run(ctx, r)
 			after, aerr := s.g.Counters()
 			if cerr == nil && aerr == nil {
-				storage.RecordIO(runs, after.Sub(before))
+				storage.RecordIO(runs, after.Sub(before), time.Since(start).Seconds())
 			}
 			return runs, errors.Join(err, cerr, aerr)
 		}

@@ -127,3 +127,30 @@ func TestStorageProfileRefused(t *testing.T) {
 		})
 	}
 }
+
+// pg places only a local cluster it can name; anything else is refused in
+// one line before it connects.
+func TestPGStorageProfileRefused(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"remote server", []string{"-h", "db.example.com", "-p", "5432"}, "is not on this machine"},
+		{"not dev-services", []string{"-h", "127.0.0.1", "-p", "1"}, "is not the project's dev-services cluster"},
+		{"two servers", []string{"--dsn", "postgres://a@127.0.0.1:1/x", "--dsn", "postgres://a@127.0.0.1:2/x"}, "one server at a time"},
+		{"not a cluster", []string{"-h", "127.0.0.1", "-p", "1", "--storage-server", t.TempDir()}, "is not a running PostgreSQL cluster's data directory"},
+		{"load", []string{"-i", "-s", "1"}, "-i loads the tables without a storage profile"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args := append([]string{"pg", "--storage-profile", "hdd", "-T", "1"}, tc.args...)
+			code, stdout, stderr := run(t, args...)
+			if code != exitUsage || !strings.Contains(stderr, tc.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+				t.Errorf("exit %d, stderr %q; want exit 2 and one line with %q", code, stderr, tc.want)
+			}
+			if stdout != "" {
+				t.Errorf("a refused run printed results: %q", stdout)
+			}
+		})
+	}
+}

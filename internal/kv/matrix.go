@@ -176,11 +176,12 @@ func (m *Matrix) cell(ctx context.Context, e Engine, sync bool, op string, r pla
 	if err != nil {
 		return nil, err
 	}
+	ioStart := time.Now()
 	runs, err = m.op(ctx, c, e.Name, op, cfg, m.params(e, knobs, sync), r)
 	if err != nil {
 		return runs, fmt.Errorf("%s %s: %w", e.Name, op, err)
 	}
-	if err := m.recordIO(runs, io0); err != nil {
+	if err := m.recordIO(runs, io0, time.Since(ioStart)); err != nil {
 		return runs, err
 	}
 	after, err := c.state()
@@ -328,7 +329,7 @@ func (m *Matrix) ioCounters() (storage.Counters, error) {
 
 // recordIO adds to runs what the device did since the reading from:
 // the cell's whole window (the mixed pair's two runs share one).
-func (m *Matrix) recordIO(runs []result.Run, from storage.Counters) error {
+func (m *Matrix) recordIO(runs []result.Run, from storage.Counters, span time.Duration) error {
 	if m.IO == nil {
 		return nil
 	}
@@ -336,7 +337,7 @@ func (m *Matrix) recordIO(runs []result.Run, from storage.Counters) error {
 	if err != nil {
 		return err
 	}
-	storage.RecordIO(runs, now.Sub(from))
+	storage.RecordIO(runs, now.Sub(from), span.Seconds())
 	return nil
 }
 

@@ -7,12 +7,18 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/dbmeter/dbmeter/internal/sysinfo"
 )
 
 // costSample is the process's cumulative CPU time and allocations at one
 // moment; the difference of two samples is what the window cost.
 type costSample struct {
-	cpu        time.Duration
+	cpu time.Duration
+	// children is the CPU of the processes dbmeter started: the external
+	// workers of a client in another language, whose CPU is the
+	// client's as much as dbmeter's own is.
+	children   time.Duration
 	allocs     uint64
 	allocBytes uint64
 	// written is the bytes the process caused to be written to storage
@@ -50,7 +56,7 @@ func ProcessWrittenBytes() int64 {
 }
 
 func sampleCost() costSample {
-	s := costSample{cpu: ProcessCPU(), written: ProcessWrittenBytes()}
+	s := costSample{cpu: ProcessCPU(), children: sysinfo.ChildrenCPU(), written: ProcessWrittenBytes()}
 	samples := make([]metrics.Sample, len(costMetrics))
 	for i, name := range costMetrics {
 		samples[i].Name = name

@@ -37,7 +37,7 @@ type Result struct {
 }
 
 func (c costSample) sub(from costSample) costSample {
-	return costSample{cpu: c.cpu - from.cpu, allocs: c.allocs - from.allocs, allocBytes: c.allocBytes - from.allocBytes, written: c.written - from.written}
+	return costSample{cpu: c.cpu - from.cpu, children: max(0, c.children-from.children), allocs: c.allocs - from.allocs, allocBytes: c.allocBytes - from.allocBytes, written: c.written - from.written}
 }
 
 // WrittenBytes is what the process caused to be written to storage during
@@ -119,13 +119,15 @@ func (r *Result) Stats(i int) result.Stats {
 	all := r.Set.Total()
 	n := float64(all.Ops + all.Errors)
 	s.Client = result.Client{
-		CPUS:       r.Cost.cpu.Seconds(),
-		Allocs:     int64(r.Cost.allocs),
-		AllocBytes: int64(r.Cost.allocBytes),
-		CPUUtil:    r.CPUUtil(),
+		CPUS:        r.Cost.cpu.Seconds(),
+		WorkersCPUS: r.Cost.children.Seconds(),
+		Allocs:      int64(r.Cost.allocs),
+		AllocBytes:  int64(r.Cost.allocBytes),
+		CPUUtil:     r.CPUUtil(),
 	}
 	if n > 0 {
 		s.Client.CPUNsPerOp = float64(r.Cost.cpu.Nanoseconds()) / n
+		s.Client.WorkersCPUNsPerOp = float64(r.Cost.children.Nanoseconds()) / n
 		s.Client.AllocsPerOp = float64(r.Cost.allocs) / n
 		s.Client.AllocBytesPer = float64(r.Cost.allocBytes) / n
 	}

@@ -2,6 +2,7 @@ package null_test
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"testing"
 	"testing/synctest"
@@ -67,8 +68,12 @@ func search(t *testing.T, slo string, target null.Config, maxInFlight int) plan.
 		t.Fatal(err)
 	}
 	var c plan.Collector
-	if err := plan.Execute(context.Background(), p, &c); err != nil {
+	// No rate meeting the objective is a failed search: an error, with the
+	// answer (limit "none") still recorded.
+	if err := plan.Execute(context.Background(), p, &c); err != nil && !errors.Is(err, capacity.ErrNoRate) {
 		t.Fatal(err)
+	} else if none := len(c.Capacity) == 1 && c.Capacity[0].Limit == "none"; none != (err != nil) {
+		t.Fatalf("error %v with answer %+v: want ErrNoRate exactly when no rate met the objective", err, c.Capacity)
 	}
 	if len(c.Capacity) != 1 {
 		t.Fatalf("%d capacity answers, want 1", len(c.Capacity))

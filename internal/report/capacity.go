@@ -21,8 +21,8 @@ func StepLine(r result.Run) string {
 		kind = "confirm"
 	}
 	l := r.Latency
-	return fmt.Sprintf("%-7s %3d  %s/%s  %10s/s  p50 %8s  p99 %8s  p99.9 %8s  dropped %d  errors %d  %s",
-		kind, r.Step, r.Target, r.Workload, rate(r.Rate), Nanos(l.P50), Nanos(l.P99), Nanos(l.P999), r.Dropped, r.Errors, v)
+	return fmt.Sprintf("%-7s %3d  %s/%s  %10s/s  p50 %8s  p99 %8s  (lag %8s)  p99.9 %8s  dropped %d  errors %d  %s",
+		kind, r.Step, r.Target, r.Workload, rate(r.Rate), Nanos(l.P50), Nanos(l.P99), Nanos(r.Lag.P99), Nanos(l.P999), r.Dropped, r.Errors, v)
 }
 
 // CapacityLine is a search's answer in one line.

@@ -41,9 +41,10 @@ func insertTable(l labeler, es []entry) Grid {
 		{"batches/s", pooled(func(r *result.Run) string { return fmt.Sprintf("%.2f", r.OpsPerS) })},
 		percentileCol("batch p50", 0.5, func(l result.Latency) int64 { return l.P50 }),
 		percentileCol("batch p99", 0.99, func(l result.Latency) int64 { return l.P99 }),
-		{"build p50", func(v variant, _ *marks) string { return phaseMedian(v, "build") }},
-		{"send p50", func(v variant, _ *marks) string { return phaseMedian(v, "send") }},
+		{"build p50", func(v variant, _ *marks) string { return insertPhase(v, "build") }},
+		{"send p50", func(v variant, _ *marks) string { return insertPhase(v, "send") }},
 		{"build %", pooled(buildShare)},
+		// dbmeter's CPU and, for an external client, its workers'.
 		{"cpu µs/row", pooled(func(r *result.Run) string { return fmt.Sprintf("%.2f", r.Extra["client_cpu_us_per_row"]) })},
 		{"allocs/row", pooled(func(r *result.Run) string { return fmt.Sprintf("%.1f", r.Extra["allocs_per_row"]) })},
 		{"rows", pooled(func(r *result.Run) string { return Count(float64(r.Rows)) })},
@@ -97,7 +98,7 @@ func firstOf(cols []column) []vcolumn {
 
 func buildShare(r *result.Run) string {
 	build, send := r.Extra["build_s"], r.Extra["send_s"]
-	if build+send <= 0 {
+	if build+send <= 0 || r.External != nil {
 		return "-"
 	}
 	return fmt.Sprintf("%.0f%%", 100*build/(build+send))
@@ -137,6 +138,13 @@ var externalColumns = []column{
 		}
 		return Nanos(e.run.External.RTT.P99)
 	}},
+	// The workers' CPU per operation, which cpu per row includes.
+	{"workers cpu/op", func(e entry) string {
+		if e.run.External == nil {
+			return "-"
+		}
+		return nanos(e.run.Client.WorkersCPUNsPerOp)
+	}},
 }
 
 func anyExternal(es []entry) bool {
@@ -153,4 +161,14 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// insertPhase is a Go client's build or send phase; "-" for an external
+// client, whose worker builds and sends its block inside one exchange
+// (client p50 is that).
+func insertPhase(v variant, name string) string {
+	if v.first.run.External != nil {
+		return "-"
+	}
+	return phaseMedian(v, name)
 }

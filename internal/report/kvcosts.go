@@ -24,7 +24,7 @@ var kvCosts = []kvCost{
 	{"space amp", kvHighest("space_amp", func(v float64) string { return fmt.Sprintf("%.2f", v) })},
 	{"peak RSS", kvHighest("peak_rss_bytes", Bytes)},
 	{"stalls", kvSum("stall_intervals")},
-	{"device write IOs/s", kvPerSecond("device_write_ios")},
+	{"device write IOs/s", kvPerSecond("device_write_ios")}, // over the span the counters were read across, warm-up included
 	{"device read IOs/s", kvPerSecond("device_read_ios")},
 }
 
@@ -102,7 +102,11 @@ func kvPerSecond(name string) func([]result.Run) (string, bool) {
 		var n, s float64
 		for _, r := range reps {
 			if x, ok := r.Extra[name]; ok {
-				n, s = n+x, s+r.DurationS
+				span, ok := r.Extra["device_seconds"]
+				if !ok {
+					span = r.DurationS
+				}
+				n, s = n+x, s+span
 			}
 		}
 		if s <= 0 {

@@ -86,7 +86,7 @@ func runTable(title string, l labeler, es []entry) Grid {
 	t := Grid{
 		Labels: 3,
 		Title:  title,
-		Header: []string{"target", "workload", "mode", "workers", "rate/s", "rep", "ops/s", "p50", "p90", "p99", "p99.9", "max", "mean", "errors", "dropped"},
+		Header: []string{"target", "workload", "mode", "workers", "rate/s", "rep", "ops/s", "p50", "p90", "p99", "lag p99", "p99.9", "max", "mean", "errors", "dropped"},
 	}
 	steps := slices.ContainsFunc(es, func(e entry) bool { return e.run.Verdict != nil })
 	if steps {
@@ -116,17 +116,17 @@ func runTable(title string, l labeler, es []entry) Grid {
 	return t
 }
 
-// runFigures are one run's ops/s, p50, p90, p99, p99.9, max and mean, the
+// runFigures are one run's ops/s, p50, p90, p99, lag p99, p99.9, max and mean, the
 // percentiles marked when too few operations make them, or noOps and
 // dashes when it completed none.
 func runFigures(r *result.Run, m *marks) []string {
 	if empty([]result.Run{*r}) {
 		m.empty = true
-		return []string{noOps, "-", "-", "-", "-", "-", "-"}
+		return []string{noOps, "-", "-", "-", "-", "-", "-", "-"}
 	}
 	l := r.Latency
 	return []string{Count(r.OpsPerS),
-		percentileCell(0.5, l.P50, r.Ops, m), percentileCell(0.9, l.P90, r.Ops, m), percentileCell(0.99, l.P99, r.Ops, m),
+		percentileCell(0.5, l.P50, r.Ops, m), percentileCell(0.9, l.P90, r.Ops, m), percentileCell(0.99, l.P99, r.Ops, m), lagCell(r),
 		percentileCell(0.999, l.P999, r.Ops, m), Nanos(l.Max), nanos(l.Mean)}
 }
 
@@ -168,6 +168,9 @@ func Notes(doc *result.Document) []string {
 		}
 		if r.Interrupted {
 			lines = append(lines, name+": interrupted, partial result")
+		}
+		if l := lagNote(&r); l != "" {
+			lines = append(lines, name+": "+l)
 		}
 		if r.Verdict != nil && !r.Verdict.Pass {
 			// The step table says why the step failed; its drops and

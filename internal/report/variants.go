@@ -104,6 +104,7 @@ func latencyCols() []vcolumn {
 		percentileCol("p50", 0.5, func(l result.Latency) int64 { return l.P50 }),
 		percentileCol("p90", 0.9, func(l result.Latency) int64 { return l.P90 }),
 		percentileCol("p99", 0.99, func(l result.Latency) int64 { return l.P99 }),
+		{"lag p99", func(v variant, _ *marks) string { return lagCell(&v.pooled) }},
 		percentileCol("p99.9", 0.999, func(l result.Latency) int64 { return l.P999 }),
 		{"max", func(v variant, _ *marks) string { return Nanos(v.pooled.Latency.Max) }},
 		{"mean", func(v variant, _ *marks) string { return nanos(v.pooled.Latency.Mean) }},

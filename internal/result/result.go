@@ -68,8 +68,11 @@ type Capacity struct {
 	// latency, errors or drops), "max-in-flight" (the operations dbmeter
 	// may keep in flight), "client" (dbmeter itself was saturated), or
 	// "none" (no rate met the objective).
-	Limit    string   `json:"limit"`
-	Warnings []string `json:"warnings,omitempty"`
+	Limit string `json:"limit"`
+	// ContradictedRates are the rates whose steps disagreed: a step
+	// failed and its retry passed (a third decided).
+	ContradictedRates []float64 `json:"contradicted_rates,omitempty"`
+	Warnings          []string  `json:"warnings,omitempty"`
 }
 
 // Tool identifies the dbmeter build that wrote the document.
@@ -342,6 +345,11 @@ type Client struct {
 	// CPUUtil is CPU seconds over the CPU seconds available (wall time ×
 	// usable cores).
 	CPUUtil float64 `json:"cpu_util"`
+	// WorkersCPUS is the CPU (user and system) of the processes dbmeter
+	// started, over the same window: an external client's workers, whose
+	// CPU is the client's beside dbmeter's own (CPUS). Zero for Go clients.
+	WorkersCPUS       float64 `json:"workers_cpu_s,omitempty"`
+	WorkersCPUNsPerOp float64 `json:"workers_cpu_ns_per_op,omitempty"`
 }
 
 // LatencyOf summarises h. An empty histogram gives zeros.

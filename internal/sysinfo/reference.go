@@ -17,8 +17,8 @@ import (
 // repetition took.
 const (
 	refReps       = 7
-	cpuLoopIters  = 500_000 // about 1 ms of dependent integer work on a quiet core
-	memcopyBytes  = 4 << 20 // bigger than most L2 caches
+	cpuLoopIters  = 2_000_000 // 4–6 ms: longer than a scheduler slice (EEVDF: 3 ms), so contention shows
+	memcopyBytes  = 4 << 20   // bigger than most L2 caches
 	loopbackTrips = 50
 	timerSleep    = 200 * time.Microsecond
 )
@@ -26,7 +26,7 @@ const (
 // referenceMethod says what each probe does, for the document.
 func referenceMethod() map[string]string {
 	return map[string]string{
-		result.ProbeCPU: "500,000 rounds of an xorshift64 and multiply on one goroutine",
+		result.ProbeCPU: "2,000,000 rounds of an xorshift64 and multiply on one goroutine",
 		"memcopy":       "copy of 4 MiB between two buffers",
 		"loopback":      "50 round trips of 1 byte over a TCP connection on 127.0.0.1",
 		"timer":         "one 200 µs sleep: how late the timer wakes the goroutine",

@@ -60,6 +60,14 @@ func TestExternalClients(t *testing.T) {
 				if ph := r.Phases[extworker.Client]; ph.Count != r.Ops || ph.P50 <= 0 || ph.P50 > r.Latency.P50 {
 					t.Errorf("phase client = %+v over %d operations of p50 %d: want each counted, within the latency", ph, r.Ops, r.Latency.P50)
 				}
+				// The workers' CPU is the client's: counted beside
+				// dbmeter's, and in cpu per row. /proc counts a live
+				// worker in 10 ms ticks, so only the event table's 5,500
+				// wide rows are sure to show some.
+				if _, ok := r.Extra["workers_cpu_us_per_row"]; !ok || r.Extra["client_cpu_us_per_row"] < r.Extra["workers_cpu_us_per_row"] ||
+					(shape.Name == EventTable.Name && r.Client.WorkersCPUS <= 0) {
+					t.Errorf("workers cpu %v s, %v µs/row of %v µs/row: want the workers' CPU counted in the client's", r.Client.WorkersCPUS, r.Extra["workers_cpu_us_per_row"], r.Extra["client_cpu_us_per_row"])
+				}
 				if strings.Contains(x.Command, d.Password) {
 					t.Error("the command shows the password")
 				}

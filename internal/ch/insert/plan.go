@@ -391,7 +391,12 @@ func (r *runner) run(ctx context.Context, rep plan.Rep) ([]result.Run, error) {
 	x.Set(&run, "send_s", float64(run.Phases["send"].TotalNs)/1e9)
 	x.Set(&run, "generator_rows_s", ring.rowsPerSec)
 	if run.Rows > 0 {
-		x.Set(&run, "client_cpu_us_per_row", run.Client.CPUS*1e6/float64(run.Rows))
+		// The client's CPU: dbmeter's own and, for a client in another
+		// language, its worker processes', so that clients compare.
+		x.Set(&run, "client_cpu_us_per_row", (run.Client.CPUS+run.Client.WorkersCPUS)*1e6/float64(run.Rows))
+		if ext != nil {
+			x.Set(&run, "workers_cpu_us_per_row", run.Client.WorkersCPUS*1e6/float64(run.Rows))
+		}
 		x.Set(&run, "allocs_per_row", float64(run.Client.Allocs)/float64(run.Rows))
 		x.Set(&run, "bytes_per_row", float64(run.Bytes)/float64(run.Rows))
 	}
@@ -465,13 +470,14 @@ func FigureDeclarations() result.Declarations {
 		"rows_uncertain":    result.Sum("rows"),
 		// 1 when a shard could not count its table: the merged test is
 		// unverified if any shard is.
-		"rows_unverified":       result.Max("flag"),
-		"build_s":               result.Sum("s"),
-		"send_s":                result.Sum("s"),
-		"generator_rows_s":      result.Sum("rows/s"),
-		"client_cpu_us_per_row": result.Mean("µs", "rows"),
-		"allocs_per_row":        result.Mean("allocations", "rows"),
-		"bytes_per_row":         result.Mean("bytes", "rows"),
+		"rows_unverified":        result.Max("flag"),
+		"build_s":                result.Sum("s"),
+		"send_s":                 result.Sum("s"),
+		"generator_rows_s":       result.Sum("rows/s"),
+		"client_cpu_us_per_row":  result.Mean("µs", "rows"),
+		"workers_cpu_us_per_row": result.Mean("µs", "rows"),
+		"allocs_per_row":         result.Mean("allocations", "rows"),
+		"bytes_per_row":          result.Mean("bytes", "rows"),
 	}
 	maps.Copy(d, extworker.FigureDeclarations())
 	return d
