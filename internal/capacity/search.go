@@ -61,7 +61,7 @@ func (s Search) Find(ctx context.Context, step StepFunc) ([]result.Run, result.C
 	if s.Step > 0 {
 		floor = max(floor, float64(s.SLO.MinOps())/s.Step.Seconds())
 		if floor > start {
-			raised = fmt.Sprintf("the ramp started at %.4g/s, not %.4g/s: a %s step needs %d operations for the objective's percentile to mean something (a longer --step-duration starts lower)",
+			raised = fmt.Sprintf("the ramp started at %.4g/s, not %.4g/s: a %s step needs %d operations for the objective's percentile to mean something (a longer step starts lower)",
 				floor, start, s.Step, s.SLO.MinOps())
 			start = floor
 		}

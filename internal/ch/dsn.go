@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -51,16 +52,19 @@ const DefaultPort = "9000"
 const EnvDSN = "DBMETER_CLICKHOUSE_DSN"
 
 // ResolveDSN parses --dsn as given (flag), or $DBMETER_CLICKHOUSE_DSN when
-// the flag is empty. Its errors are usage errors.
-func ResolveDSN(flag string, getenv func(string) string) (DSN, error) {
+// the flag is empty. Its errors are usage errors. fields are the settings
+// of the command's config that a refused DSN key is told to use instead
+// (NoDelay, Batch, MaxOpen, MaxIdle, Lifetime): two commands share this
+// parser and not their settings.
+func ResolveDSN(flag string, getenv func(string) string, fields ...string) (DSN, error) {
 	s := flag
 	if s == "" && getenv != nil {
 		s = getenv(EnvDSN)
 	}
 	if s == "" {
-		return DSN{}, usage.Errorf("--dsn is required: the ClickHouse server's native address (or set %s)", EnvDSN)
+		return DSN{}, usage.Errorf("{DSN} is required: the ClickHouse server's native address (or set %s)", EnvDSN)
 	}
-	d, err := ParseDSN(s)
+	d, err := parseDSN(s, fields)
 	return d, usage.Wrap(err)
 }
 
@@ -71,7 +75,9 @@ func (d DSN) Secrets() []string {
 }
 
 // ParseDSN accepts either form. An empty user means "default".
-func ParseDSN(s string) (DSN, error) {
+func ParseDSN(s string) (DSN, error) { return parseDSN(s, nil) }
+
+func parseDSN(s string, fields []string) (DSN, error) {
 	u, err := url.Parse(s)
 	if err != nil {
 		return DSN{}, fmt.Errorf("parse DSN %s: %v", redact.String(s), unwrapURL(err))
@@ -107,7 +113,7 @@ func ParseDSN(s string) (DSN, error) {
 	if d.Database == "" {
 		d.Database = "default"
 	}
-	if err := d.takeClientKeys(q); err != nil {
+	if err := d.takeClientKeys(q, fields); err != nil {
 		return DSN{}, fmt.Errorf("parse DSN %s: %w", redact.String(s), err)
 	}
 	d.Settings = q
@@ -120,28 +126,35 @@ var ClientKeys = []string{"secure", "skip_verify", "ca_file", "compress", "dial_
 
 // refusedKeys are client parameters of one library or another that
 // dbmeter sets itself or cannot give every path; passed through they
-// would reach the server as settings.
-var refusedKeys = map[string]string{
-	"no_delay":                  "dbmeter sets TCP_NODELAY itself: use --tcp-nodelay",
-	"block_size":                "dbmeter sizes v1's blocks from --batch",
-	"debug":                     "dbmeter does not pass client debug logging",
-	"alt_hosts":                 "dbmeter measures one server: give one address",
-	"connection_open_strategy":  "dbmeter measures one server: give one address",
-	"pool_size":                 "pools are set with --pool-max-open and friends",
-	"max_open_conns":            "pools are set with --pool-max-open and friends",
-	"max_idle_conns":            "pools are set with --pool-max-idle",
-	"conn_max_lifetime":         "pools are set with --pool-lifetime",
-	"tls_config":                "use secure=true with skip_verify or ca_file",
-	"check_connection_liveness": "dbmeter keeps each library's default",
-	"username":                  "the clickhouse:// form takes the user before the host",
-	"password":                  "the clickhouse:// form takes the password before the host",
-	"database":                  "the clickhouse:// form takes the database as the path",
+// would reach the server as settings. Where a command's config sets the
+// same thing, field names it.
+var refusedKeys = map[string]struct{ why, field string }{
+	"no_delay":                  {"dbmeter sets TCP_NODELAY itself", "NoDelay"},
+	"block_size":                {"dbmeter sizes v1's blocks itself", "Batch"},
+	"debug":                     {"dbmeter does not pass client debug logging", ""},
+	"alt_hosts":                 {"dbmeter measures one server: give one address", ""},
+	"connection_open_strategy":  {"dbmeter measures one server: give one address", ""},
+	"pool_size":                 {"dbmeter sets the pool itself", "MaxOpen"},
+	"max_open_conns":            {"dbmeter sets the pool itself", "MaxOpen"},
+	"max_idle_conns":            {"dbmeter sets the pool itself", "MaxIdle"},
+	"conn_max_lifetime":         {"dbmeter sets the pool itself", "Lifetime"},
+	"tls_config":                {"use secure=true with skip_verify or ca_file", ""},
+	"check_connection_liveness": {"dbmeter keeps each library's default", ""},
+	"username":                  {"the clickhouse:// form takes the user before the host", ""},
+	"password":                  {"the clickhouse:// form takes the password before the host", ""},
+	"database":                  {"the clickhouse:// form takes the database as the path", ""},
 }
 
-// takeClientKeys moves the client parameters out of q into d.
-func (d *DSN) takeClientKeys(q url.Values) error {
+// takeClientKeys moves the client parameters out of q into d. A refused
+// key names the setting to use instead only when fields (the command's)
+// has it: ch query has no TCP_NODELAY setting, ch insert no pool.
+func (d *DSN) takeClientKeys(q url.Values, fields []string) error {
 	for k := range q {
-		if why, ok := refusedKeys[k]; ok {
+		if r, ok := refusedKeys[k]; ok {
+			why := r.why
+			if r.field != "" && slices.Contains(fields, r.field) {
+				why += ": use {" + r.field + "}"
+			}
 			return fmt.Errorf("DSN key %s is not taken (%s): drop it", k, why)
 		}
 	}

@@ -126,7 +126,7 @@ func TestResolveDSN(t *testing.T) {
 	}{
 		{"flag", "tcp://a:9000", "tcp://b:9000", "a:9000", ""},
 		{"environment", "", "clickhouse://u:pw@b:9001/db", "b:9001", ""},
-		{"neither", "", "", "", "--dsn is required: the ClickHouse server's native address (or set DBMETER_CLICKHOUSE_DSN)"},
+		{"neither", "", "", "", "{DSN} is required: the ClickHouse server's native address (or set DBMETER_CLICKHOUSE_DSN)"},
 		{"bad in the environment", "", "mysql://u:secretpw@h", "", "parse DSN"},
 	}
 	for _, tt := range tests {

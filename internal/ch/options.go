@@ -54,7 +54,7 @@ var (
 // path cannot honour.
 func (d DSN) Check(path string, h Honours) error {
 	refuse := func(what string) error {
-		return fmt.Errorf("client %s cannot honour DSN %s: drop it from the DSN or leave %s out of --clients", path, what, path)
+		return fmt.Errorf("client %s cannot honour DSN %s: drop it from the DSN or leave %s out of {Clients}", path, what, path)
 	}
 	if d.Compress != "" && !slices.Contains(h.Compress, d.Compress) {
 		return refuse("key compress=" + d.Compress)

@@ -57,9 +57,9 @@ type TooOldError struct {
 func (e *TooOldError) Error() string {
 	msg := fmt.Sprintf("client %s needs ClickHouse %s or newer, but the server is %s", e.Client, e.Min, e.Server)
 	if len(e.Supported) == 0 {
-		return msg + ": point --dsn at a newer server"
+		return msg + ": point {DSN} at a newer server"
 	}
-	return fmt.Sprintf("%s: pick a client that supports it (%s) or point --dsn at a newer server", msg, strings.Join(e.Supported, ", "))
+	return fmt.Sprintf("%s: pick a client that supports it (%s) or point {DSN} at a newer server", msg, strings.Join(e.Supported, ", "))
 }
 
 // Suggest fills the alternatives into err when it is a *TooOldError.

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -67,7 +68,7 @@ func (w Worker) Argv(dir string, userCmd string, getenv func(string) string) ([]
 	if w.Script == "" {
 		argv := strings.Fields(userCmd)
 		if len(argv) == 0 {
-			return nil, fmt.Errorf("the worker client needs --worker-cmd: the command that starts your worker")
+			return nil, errors.New("the worker client needs the command that starts your worker, and none was given")
 		}
 		return argv, nil
 	}

@@ -139,6 +139,7 @@ func chiSay(env Env, errs []error, secrets []string) {
 // its messages: of insert.Command, its Config, and the load settings.
 func chInsertFields() map[string]string {
 	return map[string]string{
+		"DSN": "dsn", "Table": "table", "NoDelay": "tcp-nodelay",
 		"Clients": "clients", "DumpFormat": "dump-format",
 		"Batch": "batch", "Rows": "rows", "BlocksPerInsert": "blocks-per-insert", "ExtraColumns": "extra-columns", "Create": "create",
 		"WorkerCmd": "worker-cmd", "WorkerTimeout": "worker-timeout",

@@ -133,8 +133,11 @@ func runCHQuery(cmd *cobra.Command, env Env, rf *runFlags, f *query.Command, sf 
 // load settings.
 func chQueryFields() map[string]string {
 	return map[string]string{
+		"DSN": "dsn", "HTTPURL": "http-url", "SQL": "query", "Args": "arg", "Database": "database", "Create": "create",
+		"Prepared": "prepared", "Decodes": "decode", "Protocols": "protocol", "Matrix": "matrix",
+		"MaxOpen": "pool-max-open", "MaxIdle": "pool-max-idle", "IdleTime": "pool-idle-timeout", "Lifetime": "pool-lifetime",
 		"Clients": "clients", "NoWarmup": "no-warmup", "Preset": "preset", "SelectRows": "select-rows",
-		"QueriesFile": "queries-file", "SQL": "query",
+		"QueriesFile": "queries-file",
 		"Cmd": "worker-cmd", "Timeout": "worker-timeout",
 		"Workers": "workers", "Rate": "rate", "Warmup": "warmup", "MaxInFlight": "max-in-flight",
 	}

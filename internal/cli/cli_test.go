@@ -44,7 +44,7 @@ func TestBadInput(t *testing.T) {
 		{"negative rate", []string{"null", "--rate", "-5"}, "--rate must be positive"},
 		{"arrival without rate", []string{"null", "--arrival", "poisson"}, "--arrival needs --rate"},
 		{"unknown arrival", []string{"null", "--rate", "10", "--arrival", "burst"}, "unknown arrival process"},
-		{"max-in-flight below workers", []string{"null", "--rate", "10", "--workers", "4", "--max-in-flight", "2"}, "max-in-flight (2) must be at least workers (4)"},
+		{"max-in-flight below workers", []string{"null", "--rate", "10", "--workers", "4", "--max-in-flight", "2"}, "max-in-flight (2) must be at least --workers (4)"},
 		{"zero repeat", []string{"null", "--repeat", "0"}, "--repeat must be at least 1"},
 		{"negative warmup", []string{"null", "--warmup", "-1s"}, "warmup must not be negative"},
 		{"stall without period", []string{"null", "--stall", "10ms"}, "go together"},

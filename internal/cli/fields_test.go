@@ -54,8 +54,9 @@ func TestFieldsAreSpelled(t *testing.T) {
 		{[]string{"load"}, runFields(), runFlagSet(), []any{load.Config{}, load.Options{}}},
 		{[]string{"capacity"}, searchFields("count"), runFlagSet(), []any{capacity.Options{}, load.Config{}}},
 		{[]string{"capacity"}, searchFields("transactions"), pgFlagSet(), []any{capacity.Options{}, load.Config{}}},
-		{[]string{"ch/insert"}, chInsertFields(), newCHInsertCmd(Env{}).Flags(), []any{insert.Command{}, insert.Config{}, load.Config{}}},
-		{[]string{"ch/query"}, chQueryFields(), newCHQueryCmd(Env{}).Flags(), []any{query.Command{}, query.Config{}, query.Worker{}, load.Config{}}},
+		{[]string{"ch", "ch/insert"}, chInsertFields(), newCHInsertCmd(Env{}).Flags(), []any{insert.Command{}, insert.Config{}, load.Config{}}},
+		{[]string{"ch", "ch/query", "ch/query/clients", "ch/query/chv2"}, chQueryFields(), newCHQueryCmd(Env{}).Flags(),
+			[]any{query.Command{}, query.Config{}, query.Worker{}, query.Dataset{}, load.Config{}}},
 		{[]string{"kv"}, kvFields(), kvFlagSet, []any{kv.MatrixOptions{}, kv.Matrix{}, kv.Spec{}, kv.YCSBSpec{}, ycsb.Record{}, load.Config{}}},
 	}
 	tokens := regexp.MustCompile(`\{([A-Z][A-Za-z]*)\}`)

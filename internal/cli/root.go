@@ -26,9 +26,14 @@ type Env struct {
 // Main runs dbmeter with env and returns the process exit code.
 func Main(ctx context.Context, env Env) int {
 	var prof profiler
+	stderr := &commandStderr{w: env.Stderr}
+	env.Stderr = stderr
 	root := newRoot(env)
 	root.PersistentFlags().StringVar(&prof.path, "cpuprofile", "", "write a Go CPU profile of dbmeter itself to this file (go tool pprof reads it)")
-	root.PersistentPreRunE = func(*cobra.Command, []string) error { return prof.start() }
+	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
+		stderr.spelling = commandSpelling(cmd)
+		return prof.start()
+	}
 	defer prof.stop()
 	root.SetArgs(env.Args)
 	root.SetOut(env.Stdout)
@@ -43,7 +48,7 @@ func Main(ctx context.Context, env Env) int {
 		return exitOK
 	}
 	code := exitCodeOf(err)
-	if msg := oneLine(err); msg != "" {
+	if msg := oneLine(usage.Spell(err, commandSpelling(cmd))); msg != "" {
 		if code == exitUsage {
 			msg += fmt.Sprintf(" (see '%s --help')", cmd.CommandPath())
 		}

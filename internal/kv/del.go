@@ -55,7 +55,7 @@ type deleter struct {
 func (d *deleter) Do(context.Context) (load.Outcome, error) {
 	i := d.w.next.Add(1) - 1
 	if i >= d.w.d.Preloaded {
-		return load.Outcome{}, fmt.Errorf("all %d preloaded keys are deleted: raise --keys or lower --count", d.w.d.Preloaded)
+		return load.Outcome{}, fmt.Errorf("all %d preloaded keys are deleted: preload more keys or delete fewer", d.w.d.Preloaded)
 	}
 	putKey(d.key, i)
 	if err := d.w.s.Delete(d.key); err != nil {

@@ -32,5 +32,5 @@ func keyCapacity(size int) uint64 {
 
 // errKeysExhausted says a writer ran out of distinct keys.
 func errKeysExhausted(size int) error {
-	return fmt.Errorf("all %d distinct %d-byte keys are used: raise --key-size", keyCapacity(size), size)
+	return fmt.Errorf("all %d distinct %d-byte keys are used: make the keys longer", keyCapacity(size), size)
 }

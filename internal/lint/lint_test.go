@@ -28,8 +28,21 @@ func sources(t *testing.T) []file {
 	if err != nil {
 		t.Fatal(err)
 	}
+	files, err := sourcesIn(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) == 0 {
+		t.Fatal("no Go files found")
+	}
+	return files
+}
+
+// sourcesIn parses the non-test Go files below root; a rule's own test
+// runs it over a tree it plants the offence in.
+func sourcesIn(root string) ([]file, error) {
 	var files []file
-	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -46,16 +59,11 @@ func sources(t *testing.T) []file {
 			return err
 		}
 		rel, _ := filepath.Rel(root, path)
+		rel = filepath.ToSlash(rel)
 		files = append(files, file{path: rel, pkg: filepath.Dir(rel), ast: f, fset: fset})
 		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(files) == 0 {
-		t.Fatal("no Go files found")
-	}
-	return files
+	return files, err
 }
 
 func imports(f file) []string {

@@ -144,44 +144,58 @@ func (c Config) Mode() string {
 	return "closed"
 }
 
-// Validate reports the first setting that cannot work.
+// Validate reports the first setting that cannot work, naming settings
+// as {Field} (of Config) for the CLI to spell. It is the one place the
+// load settings' rules live; Options.Resolve adds only what a command
+// line can get wrong (a flag given as 0, two flags that contradict).
 func (c Config) Validate() error {
+	if err := c.validateSettings(); err != nil {
+		return err
+	}
 	switch {
-	case c.Workers < 1:
-		return fmt.Errorf("workers must be at least 1, got %d", c.Workers)
-	case c.Rate < 0:
-		return fmt.Errorf("rate must be positive, got %g", c.Rate)
-	case c.Duration < 0:
-		return fmt.Errorf("duration must be positive, got %s", c.Duration)
-	case c.Count < 0:
-		return fmt.Errorf("count must be positive, got %d", c.Count)
 	case c.Duration == 0 && c.Count == 0:
-		return errors.New("give a duration or a count")
+		return errors.New("give {Duration} or {Count}")
 	case c.Duration > 0 && c.Count > 0:
-		return errors.New("give a duration or a count, not both")
-	case c.Warmup < 0:
-		return fmt.Errorf("warmup must not be negative, got %s", c.Warmup)
-	case c.Interval < 0:
-		return fmt.Errorf("progress interval must not be negative, got %s", c.Interval)
-	case c.Queue < 0:
-		return fmt.Errorf("queue must not be negative, got %d", c.Queue)
-	case c.SkipLate < 0:
-		return fmt.Errorf("skip-late must not be negative, got %s", c.SkipLate)
-	case c.Grace < 0:
-		return fmt.Errorf("grace must not be negative, got %s", c.Grace)
+		return errors.New("{Count} and {Duration} contradict each other: give one")
 	case c.Shard.Count < 0 || (c.Shard.Sharded() && (c.Shard.Index < 0 || c.Shard.Index >= c.Shard.Count)):
-		return fmt.Errorf("shard %d/%d: want I/N with 0 <= I < N", c.Shard.Index, c.Shard.Count)
+		return fmt.Errorf("{Shard} %d/%d: want I/N with 0 <= I < N", c.Shard.Index, c.Shard.Count)
 	case len(c.Phases) > MaxPhases:
 		return fmt.Errorf("a workload may time at most %d phases, got %d", MaxPhases, len(c.Phases))
 	case c.Open() && c.MaxInFlight < c.Workers:
-		return fmt.Errorf("max-in-flight (%d) must be at least workers (%d)", c.MaxInFlight, c.Workers)
-	case !c.Open() && c.Count > 0 && c.Count < int64(c.Workers):
-		return fmt.Errorf("count (%d) must be at least workers (%d)", c.Count, c.Workers)
+		return fmt.Errorf("{MaxInFlight} (%d) must be at least {Workers} (%d)", c.MaxInFlight, c.Workers)
 	}
 	if c.Open() {
 		if _, err := ParseArrival(string(c.Arrival)); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+// validateSettings checks each setting on its own, and the count against
+// the workers: what holds before a test is divided among shards as after.
+func (c Config) validateSettings() error {
+	switch {
+	case c.Workers < 1:
+		return fmt.Errorf("{Workers} must be at least 1, got %d", c.Workers)
+	case c.Rate < 0:
+		return fmt.Errorf("{Rate} must be positive, got %g", c.Rate)
+	case c.Duration < 0:
+		return fmt.Errorf("{Duration} must be positive, got %s", c.Duration)
+	case c.Count < 0:
+		return fmt.Errorf("{Count} must be positive, got %d", c.Count)
+	case c.Warmup < 0:
+		return fmt.Errorf("{Warmup} must not be negative, got %s", c.Warmup)
+	case c.Interval < 0:
+		return fmt.Errorf("{Interval} must not be negative, got %s", c.Interval)
+	case c.Queue < 0:
+		return fmt.Errorf("the queue bound must not be negative, got %d", c.Queue)
+	case c.SkipLate < 0:
+		return fmt.Errorf("the lateness to skip at must not be negative, got %s", c.SkipLate)
+	case c.Grace < 0:
+		return fmt.Errorf("{Grace} must not be negative, got %s", c.Grace)
+	case !c.Open() && c.Count > 0 && c.Count < int64(c.Workers):
+		return fmt.Errorf("{Count} %d must be at least {Workers} %d: each worker runs one operation at least", c.Count, c.Workers)
 	}
 	return nil
 }

@@ -37,17 +37,9 @@ func (o Options) Resolve(given func(field string) bool, search bool, now time.Ti
 	}
 	cfg.Arrival = a
 	open := cfg.Rate > 0 || search
-	// Config.Validate checks these too, in words pg shares; here they are
-	// said with the flags' names.
+	// Config.Validate holds the settings' own rules; here only what the
+	// command line can get wrong: a flag given as 0, flags that contradict.
 	switch {
-	case cfg.Workers < 1:
-		return cfg, usage.Errorf("{Workers} must be at least 1, got %d", cfg.Workers)
-	case cfg.Warmup < 0:
-		return cfg, usage.Errorf("{Warmup} must not be negative, got %s", cfg.Warmup)
-	case cfg.Grace < 0:
-		return cfg, usage.Errorf("{Grace} must not be negative, got %s", cfg.Grace)
-	case !open && cfg.Count > 0 && cfg.Count < int64(cfg.Workers):
-		return cfg, usage.Errorf("{Count} %d must be at least {Workers} %d: each worker runs one operation at least", cfg.Count, cfg.Workers)
 	case given("Duration") && cfg.Duration <= 0:
 		return cfg, usage.Errorf("{Duration} must be positive, got %s", cfg.Duration)
 	case given("Count") && cfg.Count <= 0:
@@ -62,8 +54,11 @@ func (o Options) Resolve(given func(field string) bool, search bool, now time.Ti
 		return cfg, usage.Errorf("{MaxInFlight} needs {Rate} (it bounds open-loop arrivals)")
 	case o.Repeat < 1:
 		return cfg, usage.Errorf("{Repeat} must be at least 1, got %d", o.Repeat)
-	case given("Interval") && cfg.Interval < 0:
-		return cfg, usage.Errorf("{Interval} must not be negative, got %s", cfg.Interval)
+	}
+	// Before the split: a shard's share could hide a setting that
+	// cannot work for the whole test.
+	if err := cfg.validateSettings(); err != nil {
+		return cfg, usage.Wrap(err)
 	}
 	if cfg, err = o.split(cfg, now); err != nil {
 		return cfg, usage.Wrap(err)

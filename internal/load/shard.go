@@ -52,13 +52,13 @@ func (c Config) ForShard(sh Shard) (Config, error) {
 	case c.Open():
 		c.Workers = max(1, int(sh.Split(int64(c.Workers))))
 	case c.Workers < sh.Count:
-		return c, fmt.Errorf("--workers %d cannot be divided among %d shards: give at least %d", c.Workers, sh.Count, sh.Count)
+		return c, fmt.Errorf("{Workers} %d cannot be divided among %d shards: give at least %d", c.Workers, sh.Count, sh.Count)
 	default:
 		c.Workers = int(sh.Split(int64(c.Workers)))
 	}
 	if c.Count > 0 {
 		if c.Count = sh.Split(c.Count); c.Count < int64(c.Workers) {
-			return c, fmt.Errorf("--count is too small to divide among %d shards of %d workers", sh.Count, c.Workers)
+			return c, fmt.Errorf("{Count} is too small to divide among %d shards of %d workers", sh.Count, c.Workers)
 		}
 	}
 	c.Rate /= float64(sh.Count)

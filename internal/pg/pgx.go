@@ -13,9 +13,27 @@ import (
 // extended uses QueryExecModeExec, an unnamed statement in one round trip;
 // prepared prepares each statement by name on first use.
 func openPgx(ctx context.Context, dsn string, mode QueryMode) (Session, error) {
+	cfg, socks, err := pgxConfig(dsn, mode)
+	if err != nil {
+		return nil, err
+	}
+	conn, err := pgx.ConnectConfig(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &pgxSession{sockets: socks, conn: conn, mode: mode, prepared: map[string]bool{}, asText: map[string][]bool{}}, nil
+}
+
+// pgxConfig is pgx's configuration for dsn in mode, native or through
+// database/sql, dialling through sockets. Extended mode is
+// QueryExecModeExec: arguments in one round trip through an unnamed
+// statement, as pgbench -M extended; simple mode sends text with the
+// values in it over the simple protocol, as pgbench (a \; compound is
+// then one message, as there).
+func pgxConfig(dsn string, mode QueryMode) (*pgx.ConnConfig, *sockets, error) {
 	cfg, err := pgx.ParseConfig(dsn)
 	if err != nil {
-		return nil, fmt.Errorf("parse DSN: %w", err)
+		return nil, nil, fmt.Errorf("parse DSN: %w", err)
 	}
 	cfg.DefaultQueryExecMode = pgx.QueryExecModeExec
 	if mode == ModeSimple {
@@ -27,11 +45,7 @@ func openPgx(ctx context.Context, dsn string, mode QueryMode) (Session, error) {
 	cfg.DescriptionCacheCapacity = 0
 	socks := &sockets{}
 	cfg.DialFunc = socks.dial
-	conn, err := pgx.ConnectConfig(ctx, cfg)
-	if err != nil {
-		return nil, err
-	}
-	return &pgxSession{sockets: socks, conn: conn, mode: mode, prepared: map[string]bool{}, asText: map[string][]bool{}}, nil
+	return cfg, socks, nil
 }
 
 type pgxSession struct {

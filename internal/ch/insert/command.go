@@ -34,26 +34,13 @@ type Command struct {
 
 func (cmd Command) given(field string) bool { return cmd.Given != nil && cmd.Given(field) }
 
-// check refuses ch insert's own options that cannot work.
-func (cmd Command) check() error {
-	for _, b := range cmd.Config.Batches {
-		if b < 1 {
-			return usage.Errorf("{Batch} must be at least 1, got %d", b)
-		}
-	}
-	switch c := cmd.Config; {
-	case c.Batch < 1:
-		return usage.Errorf("{Batch} must be at least 1, got %d", c.Batch)
-	case cmd.given("Rows") && c.Rows < 1:
+// check refuses what only the command line can get wrong: a row count
+// given as 0 (0 in Config means "run for the duration").
+func (cmd Command) check(c Config) error {
+	if cmd.given("Rows") && c.Rows < 1 {
 		return usage.Errorf("{Rows} must be at least 1, got %d", c.Rows)
-	case c.BlocksPerInsert < 1:
-		return usage.Errorf("{BlocksPerInsert} must be at least 1, got %d", c.BlocksPerInsert)
-	case c.ExtraColumns < 0 || c.ExtraColumns > MaxExtraColumns:
-		return usage.Errorf("{ExtraColumns} must be 0 to %d, got %d", MaxExtraColumns, c.ExtraColumns)
-	case cmd.given("ExtraColumns") && !c.Create:
-		return usage.Errorf("{ExtraColumns} shapes the table {Create} makes: add {Create}")
 	}
-	return nil
+	return usage.Wrap(c.validateRows())
 }
 
 // Resolve checks the command line and returns the validated Config it asks
@@ -69,18 +56,17 @@ func (cmd Command) Resolve(warmup time.Duration, runFlags func() (load.Config, e
 		}
 	}
 	c := cmd.Config
-	if err := cmd.check(); err != nil {
-		return c, err
-	}
 	if c.Rows > 0 {
 		switch {
 		case cmd.given("Duration"):
 			return c, usage.Errorf("{Rows} and {Duration} contradict each other: give one")
 		case cmd.given("Count"):
 			return c, usage.Errorf("{Rows} and {Count} contradict each other: give one ({Count} counts blocks)")
-		case warmup > 0:
-			return c, usage.Errorf("{Warmup} needs {Duration}: with {Rows} every row inserted counts")
 		}
+	}
+	c.Load.Warmup = warmup
+	if err := cmd.check(c); err != nil {
+		return c, err
 	}
 	cfg, err := runFlags()
 	if err != nil {
@@ -91,7 +77,7 @@ func (cmd Command) Resolve(warmup time.Duration, runFlags func() (load.Config, e
 		return c, usage.Wrap(err)
 	}
 	c = c.ForShard()
-	if c.DSN, err = ch.ResolveDSN(cmd.DSN, cmd.Getenv); err != nil {
+	if c.DSN, err = ch.ResolveDSN(cmd.DSN, cmd.Getenv, "NoDelay", "Batch"); err != nil {
 		return c, err
 	}
 	if cmd.DSN == "" && c.Params != nil {
@@ -112,13 +98,7 @@ func (cmd Command) Resolve(warmup time.Duration, runFlags func() (load.Config, e
 			return c, usage.Errorf("{Clients} is empty: name at least one of %s", strings.Join(Names(), ", "))
 		}
 	}
-	if err := c.Validate(); err != nil {
-		if lc, _ := c.LoadConfig(); c.Rows > 0 && lc.Count < int64(c.Load.Workers) {
-			return c, usage.Errorf("{Rows} %d makes %d blocks of {Batch} %d, fewer than {Workers} %d: lower {Batch} or {Workers}", c.Rows, lc.Count, c.Batch, c.Load.Workers)
-		}
-		return c, usage.Wrap(err)
-	}
-	return c, nil
+	return c, usage.Wrap(c.Validate())
 }
 
 // Dump writes the rows a run of the command with seed would insert to w,
@@ -126,7 +106,7 @@ func (cmd Command) Resolve(warmup time.Duration, runFlags func() (load.Config, e
 // run flags do not matter.
 func (cmd Command) Dump(w io.Writer, seed uint64) error {
 	c := cmd.Config
-	if err := cmd.check(); err != nil {
+	if err := cmd.check(c); err != nil {
 		return err
 	}
 	if c.Rows < 1 {

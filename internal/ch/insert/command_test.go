@@ -56,7 +56,7 @@ func TestCommandResolveRefuses(t *testing.T) {
 		{"rows and count", func(c *Command) { c.Config.Rows = 10 }, []string{"Rows", "Count"}, 0, "{Rows} and {Count} contradict each other"},
 		{"rows and warmup", func(c *Command) { c.Config.Rows = 10 }, []string{"Rows", "Warmup"}, time.Second, "{Warmup} needs {Duration}"},
 		{"bad table", func(c *Command) { c.Table = "a.b.c" }, nil, 0, `table "a.b.c": want db.name`},
-		{"no dsn", func(c *Command) { c.DSN = "" }, nil, 0, "--dsn is required: the ClickHouse server's native address"},
+		{"no dsn", func(c *Command) { c.DSN = "" }, nil, 0, "{DSN} is required: the ClickHouse server's native address"},
 		{"bad dsn", func(c *Command) { c.DSN = "http://u:pw@h:8123" }, nil, 0, "want clickhouse://"},
 		{"empty clients", func(c *Command) { c.Clients = " , " }, nil, 0, "{Clients} is empty: name at least one of ch-go, "},
 		{"unknown client", func(c *Command) { c.Clients = "odbc" }, nil, 0, `unknown client "odbc"; known: ch-go, `},

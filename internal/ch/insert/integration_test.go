@@ -185,8 +185,8 @@ func TestLegacyServer(t *testing.T) {
 		}
 		// ...and a missing one is named.
 		err = a.Prepare(ctx, Table{Database: db, Name: "nope"}, EventTable, false, 0)
-		if !IsTableError(err) || !strings.Contains(err.Error(), "--create") {
-			t.Errorf("Prepare(missing) = %v, want a hint to use --create", err)
+		if !IsTableError(err) || !strings.Contains(err.Error(), "{Create}") {
+			t.Errorf("Prepare(missing) = %v, want a hint to use {Create}", err)
 		}
 		// A server table with no marked column is refused for what it lacks.
 		err = a.Prepare(ctx, Table{Database: "system", Name: "numbers"}, EventTable, true, 0)

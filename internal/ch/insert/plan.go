@@ -69,21 +69,15 @@ func (c Config) schema() Schema {
 // MaxExtraColumns bounds Config.ExtraColumns.
 const MaxExtraColumns = 10_000
 
-// Validate reports the first setting that cannot work.
+// Validate reports the first setting that cannot work, naming settings
+// as {Field} (of Config or load.Config) for the CLI to spell. It is the
+// one place ch insert's rules live: Resolve runs its rows part early so
+// that a contradiction is said before the run settings are checked.
 func (c Config) Validate() error {
+	if err := c.validateRows(); err != nil {
+		return err
+	}
 	switch {
-	case c.Batch < 1:
-		return fmt.Errorf("batch must be at least 1, got %d", c.Batch)
-	case c.Rows < 0:
-		return fmt.Errorf("rows must be at least 1, got %d", c.Rows)
-	case c.BlocksPerInsert < 1:
-		return fmt.Errorf("blocks per insert must be at least 1, got %d", c.BlocksPerInsert)
-	case c.ExtraColumns < 0 || c.ExtraColumns > MaxExtraColumns:
-		return fmt.Errorf("extra columns must be 0 to %d, got %d", MaxExtraColumns, c.ExtraColumns)
-	case c.ExtraColumns > 0 && !c.Create:
-		return errors.New("extra columns shape the table create makes: add create")
-	case c.Rows > 0 && c.Load.Warmup > 0:
-		return errors.New("a warm-up needs a duration: with a row count every row inserted counts")
 	case c.Table.Name == "":
 		return errors.New("no table")
 	case c.DSN.Addr == "":
@@ -105,9 +99,33 @@ func (c Config) Validate() error {
 		return err
 	}
 	if c.Rows > 0 && !cfg.Open() && cfg.Count < int64(cfg.Workers) {
-		return fmt.Errorf("%d rows make %d blocks of %d, fewer than the %d workers: lower the batch or the workers", c.Rows, cfg.Count, c.Batch, cfg.Workers)
+		return fmt.Errorf("{Rows} %d makes %d blocks of {Batch} %d, fewer than {Workers} %d: lower {Batch} or {Workers}", c.Rows, cfg.Count, c.Batch, cfg.Workers)
 	}
 	return cfg.Validate()
+}
+
+// validateRows checks the rows, blocks and table shape asked for.
+func (c Config) validateRows() error {
+	for _, b := range c.Batches {
+		if b < 1 {
+			return fmt.Errorf("{Batch} must be at least 1, got %d", b)
+		}
+	}
+	switch {
+	case c.Batch < 1:
+		return fmt.Errorf("{Batch} must be at least 1, got %d", c.Batch)
+	case c.Rows < 0:
+		return fmt.Errorf("{Rows} must not be negative, got %d", c.Rows)
+	case c.BlocksPerInsert < 1:
+		return fmt.Errorf("{BlocksPerInsert} must be at least 1, got %d", c.BlocksPerInsert)
+	case c.ExtraColumns < 0 || c.ExtraColumns > MaxExtraColumns:
+		return fmt.Errorf("{ExtraColumns} must be 0 to %d, got %d", MaxExtraColumns, c.ExtraColumns)
+	case c.ExtraColumns > 0 && !c.Create:
+		return errors.New("{ExtraColumns} shapes the table {Create} makes: add {Create}")
+	case c.Rows > 0 && c.Load.Warmup > 0:
+		return errors.New("{Warmup} needs {Duration}: with {Rows} every row inserted counts")
+	}
+	return nil
 }
 
 // ForShard makes c one shard's part of a test split by Load.Shard: its
@@ -332,10 +350,10 @@ func (r *runner) run(ctx context.Context, rep plan.Rep) ([]result.Run, error) {
 	var warnings []string
 	if c.BlocksPerInsert > 1 && !cl.Streams {
 		opts.BlocksPerInsert = 1
-		warnings = append(warnings, fmt.Sprintf("--blocks-per-insert %d not honoured: %s cannot stream several blocks through one INSERT, so each block was an INSERT of its own", c.BlocksPerInsert, r.name))
+		warnings = append(warnings, fmt.Sprintf("%d blocks per INSERT not honoured: %s cannot stream several blocks through one INSERT, so each block was an INSERT of its own", c.BlocksPerInsert, r.name))
 	}
 	if !c.NoDelay && !cl.NoDelay {
-		warnings = append(warnings, fmt.Sprintf("--tcp-nodelay=false not honoured: %s has no way to set it", r.name))
+		warnings = append(warnings, fmt.Sprintf("TCP_NODELAY off not honoured: %s has no way to set it", r.name))
 	}
 	cfg, err := c.LoadConfig()
 	if err != nil {
@@ -365,7 +383,7 @@ func (r *runner) run(ctx context.Context, rep plan.Rep) ([]result.Run, error) {
 		defer ext.close()
 		opts.Workers, cfg = ext.pool, externalPhases(cfg)
 		if c.NoDelay && !cl.NoDelay {
-			warnings = append(warnings, fmt.Sprintf("--tcp-nodelay not honoured: %s's library never sets TCP_NODELAY, so Nagle's algorithm was on", r.name))
+			warnings = append(warnings, fmt.Sprintf("TCP_NODELAY not honoured: %s's library never sets it, so Nagle's algorithm was on", r.name))
 		}
 	}
 	wl := NewWorkload(cl, opts, c.Table, blocks, c.Rows)

@@ -92,7 +92,7 @@ func (a *Admin) Prepare(ctx context.Context, t Table, s Schema, create bool, ext
 	}
 	if !create {
 		if !exists {
-			return &TableError{fmt.Sprintf("table %s does not exist: add --create to have dbmeter create it", t.Plain())}
+			return &TableError{fmt.Sprintf("table %s does not exist: add {Create} to have dbmeter create it", t.Plain())}
 		}
 		return a.checkColumns(ctx, t, s)
 	}
@@ -102,7 +102,7 @@ func (a *Admin) Prepare(ctx context.Context, t Table, s Schema, create bool, ext
 			return err
 		}
 		if !marked {
-			return &TableError{fmt.Sprintf("table %s exists and was not created by dbmeter (it has no column with the comment %q): dbmeter will not replace it; drop it yourself, or drop --create to insert into it, or pick another --table", t.Plain(), Mark)}
+			return &TableError{fmt.Sprintf("table %s exists and was not created by dbmeter (it has no column with the comment %q): dbmeter will not replace it; drop it yourself, or drop {Create} to insert into it, or pick another {Table}", t.Plain(), Mark)}
 		}
 		if _, err := a.db.ExecContext(ctx, "DROP TABLE "+t.String()); err != nil {
 			return fmt.Errorf("drop dbmeter's table %s to re-create it: %w", t.Plain(), err)
@@ -167,7 +167,7 @@ func (a *Admin) checkColumns(ctx context.Context, t Table, s Schema) error {
 	if len(problems) > 5 {
 		problems = append(problems[:5], fmt.Sprintf("and %d more", len(problems)-5))
 	}
-	return &TableError{fmt.Sprintf("table %s does not have the %s columns (%s): point --table at another table, or use --create with a new name", t.Plain(), s.Name, strings.Join(problems, ", "))}
+	return &TableError{fmt.Sprintf("table %s does not have the %s columns (%s): point {Table} at another table, or use {Create} with a new name", t.Plain(), s.Name, strings.Join(problems, ", "))}
 }
 
 // Drop removes t if dbmeter created it, and refuses otherwise.

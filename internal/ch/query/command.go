@@ -68,7 +68,7 @@ func (cmd Command) Resolve(raw *load.Config, runFlags func() (load.Config, error
 		cfg.MaxInFlight = cfg.Workers
 	}
 	c.Load, c.Repeat, c.Params = cfg, repeat, params
-	if c.DSN, err = ch.ResolveDSN(cmd.DSN, cmd.Getenv); err != nil {
+	if c.DSN, err = ch.ResolveDSN(cmd.DSN, cmd.Getenv, "MaxOpen", "MaxIdle", "Lifetime"); err != nil {
 		return c, err
 	}
 	if cmd.DSN == "" && c.Params != nil {
@@ -94,8 +94,6 @@ func (cmd Command) Resolve(raw *load.Config, runFlags func() (load.Config, error
 		return c, usage.Errorf("{Timeout} must not be negative, got %s", c.Worker.Timeout)
 	case cmd.given("SelectRows") && c.Preset != "numbers":
 		return c, usage.Errorf("{SelectRows} sizes the numbers preset's reads: add {Preset} numbers")
-	case c.Preset == "numbers" && (c.SelectRows < 1 || c.SelectRows > NumbersRows):
-		return c, usage.Errorf("{SelectRows} must be 1 to %d (the rows of the numbers table), got %d", NumbersRows, c.SelectRows)
 	}
 	c.Listed = (cmd.given("Clients") || c.Worker.Cmd != "") && !slices.Equal(names, []string{"all"})
 	if c.Clients, err = cmd.Lookup(names); err != nil {

@@ -53,7 +53,7 @@ func TestCommandResolveRefuses(t *testing.T) {
 	}{
 		{"no-warmup and warmup", func(c *Command, raw *load.Config) { c.Config.NoWarmup, raw.Warmup = true, time.Second }, []string{"NoWarmup", "Warmup"},
 			"{NoWarmup} and {Warmup} 1s contradict each other: give one"},
-		{"no dsn", func(c *Command, _ *load.Config) { c.DSN = "" }, nil, "--dsn is required: the ClickHouse server's native address"},
+		{"no dsn", func(c *Command, _ *load.Config) { c.DSN = "" }, nil, "{DSN} is required: the ClickHouse server's native address"},
 		{"bad dsn", func(c *Command, _ *load.Config) { c.DSN = "mysql://x" }, nil, "parse DSN"},
 		{"unknown client", func(c *Command, _ *load.Config) { c.Clients = []string{"v1", "odbc"} }, []string{"Clients"}, `unknown client "odbc"`},
 	}

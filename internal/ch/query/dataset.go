@@ -78,7 +78,7 @@ func (d Dataset) Create(ctx context.Context, db *sql.DB) (bool, error) {
 			return false, err
 		}
 		if !ours {
-			return false, fmt.Errorf("database %s %w: pick another with --database", d.Database, ErrNotOurs)
+			return false, fmt.Errorf("database %s %w: pick another with {Database}", d.Database, ErrNotOurs)
 		}
 		same, err := d.sameAsMarker(ctx, db)
 		if err != nil {
@@ -186,7 +186,7 @@ func (d Dataset) LoadRanges(ctx context.Context, db *sql.DB, table string, windo
 		return r, err
 	}
 	if !ok {
-		return r, fmt.Errorf("table %s.%s does not exist: run with --create to make dbmeter's data set", d.Database, table)
+		return r, fmt.Errorf("table %s.%s does not exist: run with {Create} to make dbmeter's data set", d.Database, table)
 	}
 	switch table {
 	case "events":
@@ -209,7 +209,7 @@ func (d Dataset) LoadRanges(ctx context.Context, db *sql.DB, table string, windo
 		return r, fmt.Errorf("read the ranges of %s.%s: %w", d.Database, table, err)
 	}
 	if err := r.check(table); err != nil {
-		return r, fmt.Errorf("%s.%w: run with --create to regenerate it", d.Database, err)
+		return r, fmt.Errorf("%s.%w: run with {Create} to regenerate it", d.Database, err)
 	}
 	return r, nil
 }

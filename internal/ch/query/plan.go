@@ -121,7 +121,7 @@ func (c Config) Validate() error {
 		}
 	}
 	if c.Preset == "numbers" && (c.SelectRows < 1 || c.SelectRows > NumbersRows) {
-		return fmt.Errorf("the numbers preset reads 1 to %d rows, not %d", NumbersRows, c.SelectRows)
+		return fmt.Errorf("{SelectRows} must be 1 to %d (the rows of the numbers table), got %d", NumbersRows, c.SelectRows)
 	}
 	_, _, err := c.Combos()
 	return err
@@ -136,12 +136,12 @@ func (c Config) spec() (Spec, *Preset, error) {
 	case len(c.Mix) > 0:
 		return Spec{Name: MixName}, nil, nil
 	case c.Preset != "" && c.SQL != "":
-		return Spec{}, nil, errors.New("--preset and --query contradict each other: give one")
+		return Spec{}, nil, errors.New("{Preset} and {SQL} contradict each other: give one")
 	case c.Preset == "" && c.SQL == "":
-		return Spec{}, nil, fmt.Errorf("give --preset (%s) or --query SQL", strings.Join(PresetNames(), ", "))
+		return Spec{}, nil, fmt.Errorf("give {Preset} (%s) or {SQL}", strings.Join(PresetNames(), ", "))
 	case c.Preset != "":
 		if len(c.Args) > 0 {
-			return Spec{}, nil, fmt.Errorf("--arg goes with --query; preset %s draws its own parameters", c.Preset)
+			return Spec{}, nil, fmt.Errorf("{Args} goes with {SQL}; preset %s draws its own parameters", c.Preset)
 		}
 		p, ok := Presets()[c.Preset]
 		if !ok {
@@ -150,7 +150,7 @@ func (c Config) spec() (Spec, *Preset, error) {
 		return Spec{}, &p, nil
 	}
 	if n := Placeholders(c.SQL); n != len(c.Args) {
-		return Spec{}, nil, fmt.Errorf("--query has %d ? placeholders but %d --arg values were given: give one --arg per placeholder", n, len(c.Args))
+		return Spec{}, nil, fmt.Errorf("{SQL} has %d ? placeholders but %d {Args} values were given: give one {Args} per placeholder", n, len(c.Args))
 	}
 	args := make([]any, len(c.Args))
 	for i, a := range c.Args {
@@ -163,20 +163,20 @@ func (c Config) spec() (Spec, *Preset, error) {
 // are an error outside Matrix and skipped (each said in skipped) inside it.
 func (c Config) Combos() (combos []Combo, skipped []string, err error) {
 	if len(c.Clients) == 0 {
-		return nil, nil, errors.New("--clients is empty: name at least one client")
+		return nil, nil, errors.New("{Clients} is empty: name at least one client")
 	}
-	for flag, n := range map[string]int{
-		"prepared": len(c.Prepared), "decode": len(c.Decodes), "protocol": len(c.Protocols),
-		"pool-max-open": len(c.MaxOpen), "pool-max-idle": len(c.MaxIdle),
-		"pool-idle-timeout": len(c.IdleTime), "pool-lifetime": len(c.Lifetime),
+	for field, n := range map[string]int{
+		"Prepared": len(c.Prepared), "Decodes": len(c.Decodes), "Protocols": len(c.Protocols),
+		"MaxOpen": len(c.MaxOpen), "MaxIdle": len(c.MaxIdle),
+		"IdleTime": len(c.IdleTime), "Lifetime": len(c.Lifetime),
 	} {
 		if n > 1 && !c.Matrix {
-			return nil, nil, fmt.Errorf("--%s has %d values: add --matrix to run each", flag, n)
+			return nil, nil, fmt.Errorf("{%s} has %d values: add {Matrix} to run each", field, n)
 		}
 	}
 	for _, d := range c.Decodes {
 		if d != Row && d != Column {
-			return nil, nil, fmt.Errorf("--decode %q: want row or column", d)
+			return nil, nil, fmt.Errorf("{Decodes} %q: want row or column", d)
 		}
 	}
 	settings := c.settings()
@@ -197,7 +197,7 @@ func (c Config) Combos() (combos []Combo, skipped []string, err error) {
 				case !n.Client.Speaks(o.Protocol):
 					why = fmt.Sprintf("%s speaks %s, not %s", n.Name, protocolList(n.Client), o.Protocol)
 				case o.Prepared && !n.Client.Prepare:
-					why = fmt.Sprintf("%s has no prepare or bind API (parameters are always inlined): drop --prepared", n.Name)
+					why = fmt.Sprintf("%s has no prepare or bind API (parameters are always inlined): drop {Prepared}", n.Name)
 				}
 				if why != "" {
 					if !c.Matrix {
@@ -381,11 +381,11 @@ func Prepare(ctx context.Context, family string, c Config, server ch.Version) (*
 		p.Notes = append(p.Notes, fmt.Sprintf("skipping %s: %s %s", strings.Join(needs[why], ", "), verb, why))
 	}
 	if len(ok) == 0 {
-		return nil, usage.Wrap(&GateError{fmt.Errorf("no client in --clients can talk to ClickHouse %s: use %s", server, strings.Join(c.supporting(server), " or "))})
+		return nil, usage.Wrap(&GateError{fmt.Errorf("no client in {Clients} can talk to ClickHouse %s: use %s", server, strings.Join(c.supporting(server), " or "))})
 	}
 	if c.HTTPDerived && slices.ContainsFunc(ok, func(cb Combo) bool { return cb.Opts.Protocol == HTTP }) {
 		if err := SameServer(ctx, c.DSN, c.HTTPURL); err != nil {
-			return nil, usage.Errorf("the http client would query %s, which --dsn does not name, and it could not be checked to be the same server (%v): give --http-url", redact.String(c.HTTPURL), err)
+			return nil, usage.Errorf("the http client would query %s, which {DSN} does not name, and it could not be checked to be the same server (%v): give {HTTPURL}", redact.String(c.HTTPURL), err)
 		}
 	}
 	if preset != nil || c.Create {

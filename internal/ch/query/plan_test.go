@@ -36,7 +36,7 @@ func TestConfigCombos(t *testing.T) {
 		err     string
 	}{
 		{"one setting per client", func(*Config) {}, 2, nil, ""},
-		{"two values need matrix", func(c *Config) { c.Decodes = []Decode{Row, Column} }, 0, nil, "add --matrix"},
+		{"two values need matrix", func(c *Config) { c.Decodes = []Decode{Row, Column} }, 0, nil, "add {Matrix}"},
 		{"matrix multiplies", func(c *Config) {
 			c.Matrix, c.Decodes, c.MaxIdle = true, []Decode{Row, Column}, []int{0, 2, 10}
 		}, 12, nil, ""},
@@ -49,7 +49,7 @@ func TestConfigCombos(t *testing.T) {
 		{"a protocol a client lacks", func(c *Config) { c.Clients = c.Clients[:1]; c.Protocols = []Protocol{HTTP} }, 0, nil, "speaks native, not http"},
 		{"bad decode", func(c *Config) { c.Decodes = []Decode{"diagonal"} }, 0, nil, "want row or column"},
 		{"negative pool", func(c *Config) { c.MaxOpen = []int{-1} }, 0, nil, "must not be negative"},
-		{"no clients", func(c *Config) { c.Clients = nil }, 0, nil, "--clients is empty"},
+		{"no clients", func(c *Config) { c.Clients = nil }, 0, nil, "{Clients} is empty"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := baseConfig()
@@ -87,9 +87,9 @@ func TestConfigValidateSpec(t *testing.T) {
 		{"query", func(*Config) {}, ""},
 		{"preset", func(c *Config) { c.SQL, c.Preset = "", "count" }, ""},
 		{"both", func(c *Config) { c.Preset = "count" }, "contradict"},
-		{"neither", func(c *Config) { c.SQL = "" }, "give --preset"},
+		{"neither", func(c *Config) { c.SQL = "" }, "give {Preset}"},
 		{"unknown preset", func(c *Config) { c.SQL, c.Preset = "", "nope" }, `unknown preset "nope"`},
-		{"args with preset", func(c *Config) { c.SQL, c.Preset, c.Args = "", "count", []string{"1"} }, "--arg goes with --query"},
+		{"args with preset", func(c *Config) { c.SQL, c.Preset, c.Args = "", "count", []string{"1"} }, "{Args} goes with {SQL}"},
 		{"too few args", func(c *Config) { c.SQL, c.Args = "SELECT ? + ?", []string{"1"} }, "2 ? placeholders but 1"},
 		{"bad data set", func(c *Config) { c.SQL, c.Preset, c.Data.Users = "", "count", 0 }, "at least one row"},
 	} {
@@ -120,8 +120,8 @@ func TestPrepareGate(t *testing.T) {
 		{"one line for the clients one reason leaves out", []Named{{"v2", modern}, {"v2-sql", modern}, {"v1", native}}, false, 1,
 			"skipping v2, v2-sql: they need ClickHouse 21.8.0 or newer; the server is 18.16.1", ""},
 		{"listed is refused, suggesting every path that can", []Named{{"v2", modern}, {"v1", native}}, true, 0, "",
-			"client v2 needs ClickHouse 21.8.0 or newer, but the server is 18.16.1: pick a client that supports it (v1, v1-too) or point --dsn at a newer server"},
-		{"nothing left", []Named{{"v2", modern}}, false, 0, "", "no client in --clients can talk to ClickHouse 18.16.1: use v1 or v1-too"},
+			"client v2 needs ClickHouse 21.8.0 or newer, but the server is 18.16.1: pick a client that supports it (v1, v1-too) or point {DSN} at a newer server"},
+		{"nothing left", []Named{{"v2", modern}}, false, 0, "", "no client in {Clients} can talk to ClickHouse 18.16.1: use v1 or v1-too"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := baseConfig()

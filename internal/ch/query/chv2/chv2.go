@@ -60,7 +60,7 @@ func options(o query.Options, d *query.Dialer) (*clickhouse.Options, error) {
 	if o.Protocol == query.HTTP {
 		u, err := url.Parse(o.HTTPURL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-			return nil, fmt.Errorf("--http-url %q is not an http:// or https:// address", o.HTTPURL)
+			return nil, fmt.Errorf("{HTTPURL} %q is not an http:// or https:// address", o.HTTPURL)
 		}
 		opts.Protocol, opts.Addr, opts.HttpUrlPath = clickhouse.HTTP, []string{u.Host}, u.Path
 		opts.DialContext = func(ctx context.Context, addr string) (net.Conn, error) { return d.DialContext(ctx, "tcp", addr) }

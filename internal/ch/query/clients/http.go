@@ -43,11 +43,11 @@ func httpIgnores(p query.Pool) []string {
 
 func openHTTP(_ context.Context, o query.Options) (query.Querier, error) {
 	if o.Prepared {
-		return nil, fmt.Errorf("the http client has no parameter binding: run it without --prepared: %w", query.ErrUnsupported)
+		return nil, fmt.Errorf("the http client has no parameter binding: run it without {Prepared}: %w", query.ErrUnsupported)
 	}
 	u, err := url.Parse(o.HTTPURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("--http-url %q is not an http:// address", o.HTTPURL)
+		return nil, fmt.Errorf("{HTTPURL} %q is not an http:// address", o.HTTPURL)
 	}
 	q := u.Query()
 	q.Set("database", o.DSN.Database)

@@ -1,0 +1,123 @@
+package lint
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// flagSpelled finds a flag as a user types it: two dashes and a word, not
+// inside a longer run of dashes or a word (a CSS variable's var(--fg) is
+// not in Go strings, but "a--b" or "----" are not flags either).
+var flagSpelled = regexp.MustCompile(`(?:^|[^-\w])(--[a-z][a-z0-9]*(?:-[a-z0-9]+)*)`)
+
+// othersFlags are flags of other programs that dbmeter starts, which a
+// package must spell to start them: not dbmeter's flags, so not the CLI's.
+var othersFlags = map[string][]string{
+	"internal/ch/insert/clients.go": {"--api"},         // SeasClick's worker script
+	"internal/ch/chtest/outage.go":  {"--config-file"}, // clickhouse-server
+}
+
+// notYetTheCLIs are the packages outside the CLI whose files still
+// spelled dbmeter's flags when this rule was written, being changed by
+// others at the time, with how many they may spell at most: the count can
+// only go down. Each is a message the CLI should spell for the command
+// that runs (families and the core say {Field}).
+var notYetTheCLIs = map[string]int{
+	"internal/metrics":   3, // --pprof-addr
+	"internal/sink":      4, // --metrics-addr, --hdr-log, --json
+	"internal/calibrate": 10,
+	"internal/merge":     12, // hlog.go, check.go's list of output flags
+	"internal/report":    5,  // advice on the command that made a document
+}
+
+// writesCommandLines are the packages whose job is dbmeter command lines
+// themselves, as the CLI's is: a study's steps are dbmeter commands that
+// it completes (--dsn, --json) and checks. (Its own messages still name
+// study run's flags; they should say {Field} as well.)
+var writesCommandLines = []string{"internal/study"}
+
+// flagStrings lists, as "file:line: --flag", every dbmeter flag spelled
+// in a string literal outside the CLI (internal/cli, cmd/), less the
+// other programs' flags above.
+func flagStrings(files []file) map[string][]string {
+	out := map[string][]string{}
+	for _, f := range files {
+		if f.pkg == "internal/cli" || strings.HasPrefix(f.pkg, "internal/cli/") || f.pkg == "cmd" || strings.HasPrefix(f.pkg, "cmd/") || slices.Contains(writesCommandLines, f.pkg) {
+			continue
+		}
+		ast.Inspect(f.ast, func(n ast.Node) bool {
+			lit, ok := n.(*ast.BasicLit)
+			if !ok || lit.Kind != token.STRING {
+				return true
+			}
+			s, err := strconv.Unquote(lit.Value)
+			if err != nil {
+				return true
+			}
+			for _, m := range flagSpelled.FindAllStringSubmatch(s, -1) {
+				if slices.Contains(othersFlags[f.path], m[1]) {
+					continue
+				}
+				out[f.path] = append(out[f.path], fmt.Sprintf("%s: %s", f.fset.Position(lit.Pos()), m[1]))
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// TestOnlyTheCLISpellsFlags: families and the core name a setting by its
+// field ({Field}); only the CLI knows which flag sets it for the command
+// that runs (two commands share a family's messages and not their flags).
+func TestOnlyTheCLISpellsFlags(t *testing.T) {
+	perPkg := map[string][]string{}
+	for path, found := range flagStrings(sources(t)) {
+		pkg := filepath.ToSlash(filepath.Dir(path))
+		perPkg[pkg] = append(perPkg[pkg], found...)
+	}
+	for pkg, found := range perPkg {
+		if max, ok := notYetTheCLIs[pkg]; ok && len(found) <= max {
+			continue
+		}
+		for _, s := range found {
+			t.Errorf("%s: a flag spelled outside the CLI; say {Field} and let the CLI spell it", s)
+		}
+	}
+}
+
+// TestOnlyTheCLISpellsFlagsCatchesOne: the rule fails on a "--something"
+// planted in a family, and not on the same string in the CLI, in a
+// comment, or as a word that only contains dashes.
+func TestOnlyTheCLISpellsFlagsCatchesOne(t *testing.T) {
+	root := t.TempDir()
+	plant := func(path, src string) {
+		t.Helper()
+		full := filepath.Join(root, filepath.FromSlash(path))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	plant("internal/kv/planted.go", "package kv\n\n// --comment is fine\nvar planted = \"raise --something\"\nvar fine = \"a--b ---- x-y\"\n")
+	plant("internal/cli/planted.go", "package cli\n\nvar planted = \"raise --something\"\n")
+	plant("internal/kv/planted_test.go", "package kv\n\nvar planted = \"raise --something\"\n")
+	files, err := sourcesIn(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := flagStrings(files)
+	want := map[string][]string{"internal/kv/planted.go": {filepath.Join(root, "internal/kv/planted.go") + ":4:15: --something"}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("flagStrings over the planted tree = %v, want %v", got, want)
+	}
+}
