@@ -127,8 +127,9 @@ ratio, a verdict for every claim, and the differences between the published
 environment and this one.
 Servers: {pg} in a step is each --dsn postgres://… (else $DBMETER_PG_DSN);
 {clickhouse-legacy} is $DBMETER_CLICKHOUSE_LEGACY_DSN; {clickhouse}, a
-modern ClickHouse, is --dsn clickhouse://… (else $DBMETER_CLICKHOUSE_DSN),
-and without one the protocol stand-in, labelled: its figures are printed,
+modern ClickHouse, is --dsn clickhouse://… (else
+$DBMETER_CLICKHOUSE_MODERN_DSN, else $DBMETER_CLICKHOUSE_DSN unless it is
+the legacy server), and without one the protocol stand-in, labelled: its figures are printed,
 never compared with a published one. A step whose server is not given is
 skipped, and its claims cannot be checked here.`,
 		Args: someArgs("study run needs a study: a built-in id (s1 … s5) or a file"),
