@@ -62,7 +62,7 @@ A client newer than the server is refused with one line naming both versions.`,
 	fs := cmd.Flags()
 	f.Given, f.Getenv = given(fs, chInsertFields()), env.Getenv
 	fs.StringVar(&f.DSN, "dsn", "", "ClickHouse native address: clickhouse://user:password@host:port/db or tcp://host:port?username=…&password=…&database=… (default: $DBMETER_CLICKHOUSE_DSN, which keeps the password out of the process arguments)")
-	fs.StringVar(&f.Clients, "clients", "auto", "client paths, comma-separated, or auto: every path the server's version supports")
+	fs.StringVar(&f.Clients, "clients", "auto", "client paths, comma-separated; auto, alone or in the list, stands for every Go path the server's version supports (auto,php-seasclick adds the PHP client)")
 	f.Config.Batches = []int{100_000}
 	fs.Var((*intList)(&f.Config.Batches), "batch", "rows per block (one operation); a list (10000,100000) runs each as a variant: a sweep")
 	fs.Int64Var(&f.Config.Rows, "rows", 0, "insert this many rows per client and repetition instead of running for --duration")
