@@ -15,7 +15,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/servertest"
 
 	batchv1 "k8s.io/api/batch/v1"
@@ -551,7 +553,7 @@ func TestStartAtScript(t *testing.T) {
 		t.Fatal(p)
 	}
 	at := r.testConfig().Data["START_AT"]
-	if at == "2000-01-01T00:00:00Z" || !regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$`).MatchString(at) {
+	if strings.HasPrefix(at, "unset") || !regexp.MustCompile(`^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$`).MatchString(at) {
 		t.Fatalf("START_AT = %q, want an RFC 3339 UTC time 300s ahead", at)
 	}
 	left, _ := filepath.Glob("overlays/.start-at.*")
@@ -560,6 +562,26 @@ func TestStartAtScript(t *testing.T) {
 	}
 	if err := exec.Command("./start-at.sh", "overlays/null", "soon").Run(); err == nil {
 		t.Fatal("start-at.sh accepted LEAD_SECONDS=soon")
+	}
+}
+
+// TestDefaultStartAtSaysWhatToSet: manifests applied without start-at.sh
+// make every shard fail at once, in a line that says what to set and how
+// (issue 35: the default 2000-01-01 failed as "in the past").
+func TestDefaultStartAtSaysWhatToSet(t *testing.T) {
+	r, err := decode(render(t, "base"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := r.testConfig().Data["START_AT"]
+	_, err = load.ParseStartAt(at, time.Now())
+	if err == nil {
+		t.Fatalf("the default START_AT %q is accepted as a start time", at)
+	}
+	for _, want := range []string{"START_AT", "ConfigMap dbmeter-test", "deploy/kubernetes/start-at.sh"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("--start-at with the default START_AT says %q, which does not name %q", err, want)
+		}
 	}
 }
 

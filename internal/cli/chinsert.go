@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -55,11 +56,15 @@ A client newer than the server is refused with one line naming both versions.`,
 	// run, so no warm-up by default; with --rows every row counts.
 	def.Warmup = 0
 	rf.bind(cmd.Flags(), def)
+	// A block of 100,000 rows takes over a second: 5 × 8 s gives a client
+	// of 60,000 rows/s about 24 blocks, enough for a rows/s unmarked.
+	rf.defaultExtent(extent{repeat: 5, d: 8 * time.Second, also: []string{"rows"}})
 	fs := cmd.Flags()
 	f.Given, f.Getenv = given(fs, chInsertFields()), env.Getenv
 	fs.StringVar(&f.DSN, "dsn", "", "ClickHouse native address: clickhouse://user:password@host:port/db or tcp://host:port?username=…&password=…&database=… (default: $DBMETER_CLICKHOUSE_DSN, which keeps the password out of the process arguments)")
-	fs.StringVar(&f.Clients, "clients", "auto", "client paths, comma-separated, or auto: every path the server's version supports")
-	fs.IntSliceVar(&f.Config.Batches, "batch", []int{100_000}, "rows per block (one operation); a list (10000,100000) runs each as a variant: a sweep")
+	fs.StringVar(&f.Clients, "clients", "auto", "client paths, comma-separated; auto, alone or in the list, stands for every Go path the server's version supports (auto,php-seasclick adds the PHP client)")
+	f.Config.Batches = []int{100_000}
+	fs.Var((*intList)(&f.Config.Batches), "batch", "rows per block (one operation); a list (10000,100000) runs each as a variant: a sweep")
 	fs.Int64Var(&f.Config.Rows, "rows", 0, "insert this many rows per client and repetition instead of running for --duration")
 	fs.StringVar(&f.Table, "table", insert.DefaultDatabase+".event", "target table, db.name (with --schema numbers: "+insert.DefaultDatabase+".numbers)")
 	fs.StringVar(&schema, "schema", insert.EventTable.Name, "the table's columns and rows: event (seed 000's 32-column log table) or numbers (seed 002's ten numeric columns u8 … f64)")
@@ -92,6 +97,7 @@ func runCHInsert(cmd *cobra.Command, env Env, rf *runFlags, f *insert.Command, s
 		return usage.Spell(f.Dump(env.Stdout, rf.cfg.Seed), spelling(cmd.Flags(), chInsertFields()))
 	}
 	rf.sweeps = true
+	rf.applyExtent()
 	c, err := f.Resolve(rf.cfg.Warmup, rf.config, rf.repeat, flagParams(cmd.Flags(), "dump-format"))
 	if err != nil {
 		return usage.Spell(err, spelling(cmd.Flags(), chInsertFields()))

@@ -43,6 +43,9 @@ combination side by side.`,
 	def := load.DefaultConfig()
 	def.Rate = query.DefaultRate
 	rf.bind(cmd.Flags(), def)
+	// 3 × 4 s at the default 100/s: 1,200 queries, enough for a p99.9,
+	// and an interval from three moments of the machine.
+	rf.defaultExtent(extent{repeat: 3, d: 4 * time.Second})
 	fs := cmd.Flags()
 	f.Given, f.Getenv, f.Lookup = given(fs, chQueryFields()), env.Getenv, clients.Resolve
 	data := query.DefaultDataset()
@@ -80,10 +83,15 @@ combination side by side.`,
 }
 
 func runCHQuery(cmd *cobra.Command, env Env, rf *runFlags, f *query.Command, sf *searchFlags) error {
+	if !sf.o.Find { // a capacity search's steps have their own length
+		rf.applyExtent()
+	}
+	rf.sweeps = !sf.o.Find // a capacity search finds one rate per setting
 	c, err := f.Resolve(&rf.cfg, rf.config, rf.repeat, flagParams(cmd.Flags()))
 	if err != nil {
 		return usage.Spell(err, spelling(cmd.Flags(), chQueryFields()))
 	}
+	c.Rates, c.WorkerCounts = rf.rateList(), rf.workerList()
 	search, err := sf.search(&c.Load, "count")
 	if err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"net"
+	"os"
 	"strings"
 	"testing"
 )
@@ -76,6 +77,47 @@ func TestCHDSNFromEnvironment(t *testing.T) {
 		})
 		if code != exitFailed || !strings.Contains(errb.String(), addr) || strings.Contains(out.String()+errb.String(), "s3cretpw") {
 			t.Errorf("%s: exit %d, stderr %q; want exit 1 naming %s, no password", strings.Join(args, " "), code, errb.String(), addr)
+		}
+	}
+}
+
+// TestCHConnectErrorsSayWhatToCheck: the first contact with a ClickHouse
+// server that fails says what to check, in one line, as pg's do (issue 35:
+// "dial tcp 127.0.0.1:5999: connect: connection refused" alone). The wrong
+// password and database need the dev-services server; without it those
+// cases are skipped.
+func TestCHConnectErrorsSayWhatToCheck(t *testing.T) {
+	t.Parallel()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := ln.Addr().String()
+	ln.Close()
+	legacy := os.Getenv("DBMETER_CLICKHOUSE_LEGACY_DSN")
+	tests := []struct {
+		name, dsn, want string
+		server          bool
+	}{
+		{"refused", "tcp://" + closed + "?username=u&password=s3cretpw", "connection refused: is ClickHouse running and listening there, on its native TCP port", false},
+		{"unknown host", "tcp://nohost.invalid:9000?password=s3cretpw", `unknown host "nohost.invalid": check the host name in --dsn`, false},
+		{"wrong password", strings.Replace(legacy, "password=", "password=s3cretpw", 1), "Wrong password for user dbmeter: check the user and password in --dsn", true},
+		{"no database", strings.Replace(legacy, "database=default", "database=nope", 1), "Database nope doesn't exist: create it or name another in --dsn", true},
+	}
+	for _, tc := range tests {
+		if tc.server && legacy == "" {
+			t.Logf("%s: skipped, DBMETER_CLICKHOUSE_LEGACY_DSN is not set", tc.name)
+			continue
+		}
+		for _, cmd := range []string{"insert", "query"} {
+			code, stdout, stderr := run(t, "ch", cmd, "--dsn", tc.dsn, "--clients", "clickhouse-go-v1", "--preset", "count", "--connect-timeout", "3s")
+			if cmd == "insert" {
+				code, stdout, stderr = run(t, "ch", cmd, "--dsn", tc.dsn, "--clients", "clickhouse-go-v1", "--rows", "10", "--connect-timeout", "3s")
+			}
+			lines := strings.Split(strings.TrimSpace(stderr), "\n")
+			if code != exitFailed || len(lines) != 1 || !strings.Contains(lines[0], tc.want) || strings.Contains(stdout+stderr, "s3cretpw") {
+				t.Errorf("ch %s, %s: exit %d, stderr %q; want exit 1 and one line saying %q, no password", cmd, tc.name, code, stderr, tc.want)
+			}
 		}
 	}
 }

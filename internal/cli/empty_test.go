@@ -1,8 +1,12 @@
 package cli
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dbmeter/dbmeter/internal/result"
 )
 
 // A run in which no operation completed shows "no operation completed"
@@ -22,5 +26,79 @@ func TestNothingCompletedFails(t *testing.T) {
 	}
 	if !strings.Contains(errs, "null noop: no operation completed: 1 operations were still running") {
 		t.Errorf("stderr does not say which run completed nothing and why:\n%s", errs)
+	}
+}
+
+// cznic/kv with fsync on commits its writes in a group once a second, so a
+// del cell of 100 ms completes what its window started only when that
+// commit comes, about a second later: each repetition completes one delete
+// per worker, finishing after the window (the engine does not stop for a
+// cancelled context, so the grace cannot cut it). The cell is not empty,
+// but its throughput and percentiles rest on a handful of operations:
+// the table marks them, with the note that says why.
+func TestKVGroupCommitCellMarked(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a second per cznic/kv fsync commit")
+	}
+	t.Parallel()
+	code, out, errs := run(t, "kv", "--engines", "cznic/kv", "--fsync", "true", "--ops", "del", "--repeat", "2", "--dir", t.TempDir())
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var tput, p99 string
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Fields(line)
+		switch {
+		case len(f) > 2 && f[0] == "del" && f[1] == "p99":
+			p99 = f[2]
+		case len(f) > 1 && f[0] == "del" && f[1][0] >= '0' && f[1][0] <= '9': // the throughput row
+			tput = strings.Join(f[1:], " ")
+		}
+	}
+	if !strings.HasSuffix(tput, "†") || !strings.HasSuffix(p99, "†") {
+		t.Errorf("del throughput %q and p99 %q, want both marked †:\n%s", tput, p99, out)
+	}
+	if !strings.Contains(out, "†: from too few operations") {
+		t.Errorf("no note explains †:\n%s", out)
+	}
+}
+
+// A study step whose only failure is a variant that completed nothing
+// (cznic/kv's set in the quick fsync step: its group commit outlasts a
+// 50 ms cell) goes on with that cell shown as empty; any other failure
+// stops it.
+func TestStudyStepOnlyEmpty(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	write := func(name string, runs ...result.Run) string {
+		path := filepath.Join(dir, name)
+		f, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if err := result.Write(f, &result.Document{Schema: result.Schema, Runs: runs}); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	full := result.Run{Family: "kv", Target: "map", Workload: "set", Stats: result.Stats{Ops: 100, DurationS: 0.05}}
+	none := result.Run{Family: "kv", Target: "cznic/kv", Workload: "set", Stats: result.Stats{DurationS: 0.05}}
+	failed := none
+	failed.Errors = 1
+	for _, tt := range []struct {
+		name string
+		code int
+		path string
+		want bool
+	}{
+		{"an empty cell beside full ones", exitFailed, write("empty.json", full, none), true},
+		{"a cell with errors", exitFailed, write("errors.json", full, failed), false},
+		{"no empty cell", exitFailed, write("full.json", full), false},
+		{"a usage error", exitUsage, write("empty2.json", full, none), false},
+	} {
+		if got := onlyEmpty(tt.code, tt.path); got != tt.want {
+			t.Errorf("%s: onlyEmpty = %v, want %v", tt.name, got, tt.want)
+		}
 	}
 }

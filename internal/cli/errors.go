@@ -2,6 +2,13 @@ package cli
 
 import (
 	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/dbmeter/dbmeter/internal/names"
 
 	"github.com/dbmeter/dbmeter/internal/redact"
 	"github.com/dbmeter/dbmeter/internal/usage"
@@ -50,4 +57,25 @@ func scrubbed(err error, secrets []string) error {
 		return usage.Wrap(masked)
 	}
 	return masked
+}
+
+// suggestFlag adds the closest flag of c to pflag's "unknown flag: --x"
+// ("--engine" gets "did you mean --engines?"), as cobra does for commands.
+func suggestFlag(c *cobra.Command, err error) error {
+	name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
+	if !ok {
+		return err
+	}
+	var known []string
+	add := func(f *pflag.Flag) {
+		if !f.Hidden {
+			known = append(known, f.Name)
+		}
+	}
+	c.Flags().VisitAll(add)
+	c.InheritedFlags().VisitAll(add)
+	if best := names.Closest(name, known); best != "" {
+		return fmt.Errorf("%w (did you mean --%s?)", err, best)
+	}
+	return err
 }

@@ -169,6 +169,6 @@ func kvFields() map[string]string {
 		"Engines": "engines", "Ops": "ops", "Fsync": "fsync", "Dir": "dir",
 		"Keys": "keys", "KeySize": "key-size", "ValueSize": "value-size", "Dist": "dist", "Batch": "batch",
 		"InsertOrder": "insert-order", "Distribution": "distribution", "FieldCount": "field-count", "FieldLength": "field-length",
-		"Workers": "workers",
+		"Workers": "workers", "Params": "param",
 	}
 }

@@ -34,6 +34,9 @@ func TestMergeCommand(t *testing.T) {
 	if code != 0 || stdout != "" {
 		t.Fatalf("merge: exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
+	if !strings.Contains(stderr, "warning: "+merge.IntervalUpperBound) {
+		t.Errorf("merge without interval logs: stderr %q, want the warning that interval percentiles are bounds", stderr)
+	}
 	doc, err := result.ReadFile(p("all.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -69,6 +72,11 @@ func TestMergeCommand(t *testing.T) {
 	h, err := merge.NewIntervalLogReader("all.hlog", bytes.NewReader(b)).Next()
 	if code != 0 || err != nil || h == nil || h.TotalCount() != 2 || h.Tag() != "null" {
 		t.Errorf("merge --hdr-log: exit %d, stderr %q, log %q (%v)", code, stderr, b, err)
+	}
+	// Given the interval logs, merge does not say the documents lack what
+	// the logs hold (issue 35), but where each interval's histogram is.
+	if strings.Contains(stderr, "no histogram per interval") || !strings.Contains(stderr, "all.hlog holds each interval's exact merged histogram") {
+		t.Errorf("merge with interval logs: stderr %q", stderr)
 	}
 	code, _, stderr = run(t, "merge", p("s0.json"), p("s1.json"), p("s0.hlog"), "--hdr-log", p("all.hlog"))
 	if code != exitUsage || !strings.Contains(stderr, "one interval log (*.hlog) per shard") {

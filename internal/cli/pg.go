@@ -31,8 +31,9 @@ type pgFlags struct {
 func (f *pgFlags) bind(fs *pflag.FlagSet) {
 	f.fs = fs
 	fs.Bool("help", false, "help for pg")
-	fs.IntSliceVarP(&f.ClientsList, "client", "c", []int{1}, "number of concurrent database clients (sessions); a list (1,4,8) runs each as a variant: a sweep")
-	fs.IntSliceVarP(&f.JobsList, "jobs", "j", []int{1}, "number of threads, as pgbench (must not exceed -c; Go schedules the clients on GOMAXPROCS threads); a list sweeps")
+	f.ClientsList, f.JobsList = []int{1}, []int{1}
+	fs.VarP((*intList)(&f.ClientsList), "client", "c", "number of concurrent database clients (sessions); a list (1,4,8) runs each as a variant: a sweep")
+	fs.VarP((*intList)(&f.JobsList), "jobs", "j", "number of threads, as pgbench (must not exceed -c; Go schedules the clients on GOMAXPROCS threads); a list sweeps")
 	fs.IntVar(&f.Repeat, "repeat", 1, "run every variant (server × driver × -c × -j) this many times, interleaved: all once, then all again; each figure pools them with a 95% interval")
 	fs.IntVarP(&f.Seconds, "time", "T", 0, "duration of the benchmark in seconds")
 	fs.IntVarP(&f.PerClient, "transactions", "t", 10, "number of transactions each client runs (default when -T is not given)")

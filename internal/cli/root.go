@@ -28,8 +28,7 @@ func Main(ctx context.Context, env Env) int {
 	var prof profiler
 	stderr := &commandStderr{w: env.Stderr}
 	env.Stderr = stderr
-	root := newRoot(env)
-	root.PersistentFlags().StringVar(&prof.path, "cpuprofile", "", "write a Go CPU profile of dbmeter itself to this file (go tool pprof reads it)")
+	root := commandTree(env, &prof)
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
 		stderr.spelling = commandSpelling(cmd)
 		return prof.start()
@@ -57,6 +56,14 @@ func Main(ctx context.Context, env Env) int {
 	return code
 }
 
+// commandTree is every command and flag of dbmeter, the profiler's
+// included: what Main runs, and what the docs' flags are checked against.
+func commandTree(env Env, prof *profiler) *cobra.Command {
+	root := newRoot(env)
+	root.PersistentFlags().StringVar(&prof.path, "cpuprofile", "", "write a Go CPU profile of dbmeter itself to this file (go tool pprof reads it)")
+	return root
+}
+
 func newRoot(env Env) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "dbmeter",
@@ -71,7 +78,7 @@ document every report reads.`,
 		RunE:          func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	root.CompletionOptions.DisableDefaultCmd = true
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usage.Wrap(err) })
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usage.Wrap(suggestFlag(c, err)) })
 	root.AddCommand(
 		newKVCmd(env),
 		newPGCmd(env),

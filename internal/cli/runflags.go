@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -24,14 +27,18 @@ type runFlags struct {
 	// workers is --workers as typed; a list is a sweep, for the commands
 	// that set sweeps (the others take one value).
 	workers []int
+	rates   []float64
 	sweeps  bool
+	extent  *extent // the default run, when not the flags' defaults
 }
 
 func (f *runFlags) bind(fs *pflag.FlagSet, def load.Config) {
 	f.fs = fs
 	f.cfg = def
-	fs.IntSliceVar(&f.workers, "workers", []int{def.Workers}, "closed loop: concurrent workers; open loop: workers made up front")
-	fs.Float64Var(&f.cfg.Rate, "rate", def.Rate, "open loop: operations per second in total (0: closed loop)")
+	f.workers = []int{def.Workers}
+	fs.Var((*intList)(&f.workers), "workers", "closed loop: concurrent workers; open loop: workers made up front (ch insert, ch query: a list 1,2,4 sweeps)")
+	f.rates = []float64{def.Rate}
+	fs.Var((*floatList)(&f.rates), "rate", "open loop: operations per second in total (0: closed loop; ch query: a list 50,100 sweeps)")
 	fs.StringVar(&f.arrival, "arrival", string(load.ArrivalConstant), "open-loop arrival process: constant or poisson")
 	fs.IntVar(&f.cfg.MaxInFlight, "max-in-flight", def.MaxInFlight, "open loop: most operations in flight; later arrivals are counted as dropped")
 	fs.DurationVar(&f.cfg.Duration, "duration", def.Duration, "length of the measured window")
@@ -58,16 +65,51 @@ func runFields() map[string]string {
 
 // config checks the flags and returns the load configuration.
 func (f *runFlags) config() (load.Config, error) {
-	if len(f.workers) > 1 && !f.sweeps {
-		return load.Config{}, usagef("--workers takes one value for this command, got %d", len(f.workers))
+	if (len(f.workers) > 1 || len(f.rates) > 1) && !f.sweeps {
+		return load.Config{}, usagef("--workers and --rate take one value for this command")
 	}
-	if len(f.workers) > 0 {
+	if f.changed("workers") {
 		f.cfg.Workers = f.workers[0]
+	}
+	if f.changed("rate") {
+		f.cfg.Rate = f.rates[0]
 	}
 	o := load.Options{Config: f.cfg, Arrival: f.arrival, Repeat: f.repeat, Shard: f.shard, StartAt: f.startAt}
 	fields := runFields()
 	cfg, err := o.Resolve(given(f.fs, fields), f.search != nil && f.search.o.Find, time.Now())
 	return cfg, usage.Spell(err, spelling(f.fs, fields))
+}
+
+// An extent is a command's default run when the user set none of its
+// extent (--duration, --count, --repeat, nor the flags named in also):
+// repeat repetitions of d instead of one of --duration. A default run is
+// then an experiment with an interval on its figures, while a command that
+// says how long to run still runs exactly that.
+type extent struct {
+	repeat int
+	d      time.Duration
+	also   []string
+}
+
+// defaultExtent declares the command's default extent, and shows it in
+// the help; applyExtent applies it.
+func (f *runFlags) defaultExtent(e extent) {
+	f.extent = &e
+	f.fs.Lookup("repeat").DefValue = fmt.Sprintf("1; with no --duration, --count or --repeat: %d repetitions of %s", e.repeat, e.d)
+}
+
+// applyExtent makes the run its default extent unless the user gave one.
+func (f *runFlags) applyExtent() {
+	e := f.extent
+	if e == nil || f.changed("duration") || f.changed("count") || f.changed("repeat") {
+		return
+	}
+	for _, n := range e.also {
+		if f.changed(n) {
+			return
+		}
+	}
+	f.repeat, f.cfg.Duration = e.repeat, e.d
 }
 
 // workerList is --workers when it was given as a list of several values:
@@ -77,6 +119,15 @@ func (f *runFlags) workerList() []int {
 		return nil
 	}
 	return f.workers
+}
+
+// rateList is --rate when it was given as a list of several values: the
+// sweep of a command that sets sweeps; nil otherwise.
+func (f *runFlags) rateList() []float64 {
+	if len(f.rates) < 2 {
+		return nil
+	}
+	return f.rates
 }
 
 // changed says whether the user gave flag name; false before bind.
@@ -92,3 +143,57 @@ func (f *runFlags) limit() (time.Duration, int64) {
 	}
 	return f.cfg.Duration, 0
 }
+
+// intList is a flag of one number or a comma list of them (a sweep where
+// the command sweeps it). It prints as typed, so a single value records
+// in a run's params as a plain number flag's would.
+type intList []int
+
+func (l *intList) Set(s string) error {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		v, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil {
+			return fmt.Errorf("want a whole number or a comma list of them, got %q", s)
+		}
+		out = append(out, v)
+	}
+	*l = out
+	return nil
+}
+
+func (l *intList) String() string {
+	s := make([]string, len(*l))
+	for i, v := range *l {
+		s[i] = strconv.Itoa(v)
+	}
+	return strings.Join(s, ",")
+}
+
+func (l *intList) Type() string { return "intSlice" }
+
+// floatList is intList for numbers with a fraction.
+type floatList []float64
+
+func (l *floatList) Set(s string) error {
+	var out []float64
+	for _, f := range strings.Split(s, ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil {
+			return fmt.Errorf("want a number or a comma list of them, got %q", s)
+		}
+		out = append(out, v)
+	}
+	*l = out
+	return nil
+}
+
+func (l *floatList) String() string {
+	s := make([]string, len(*l))
+	for i, v := range *l {
+		s[i] = strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	return strings.Join(s, ",")
+}
+
+func (l *floatList) Type() string { return "floatSlice" }

@@ -141,6 +141,7 @@ func TestQuickStudies(t *testing.T) {
 	getenv := map[string]string{
 		"DBMETER_CLICKHOUSE_LEGACY_DSN": servertest.Env(t, "DBMETER_CLICKHOUSE_LEGACY_DSN"),
 		"DBMETER_CLICKHOUSE_DSN":        os.Getenv("DBMETER_CLICKHOUSE_DSN"),
+		"DBMETER_CLICKHOUSE_MODERN_DSN": os.Getenv("DBMETER_CLICKHOUSE_MODERN_DSN"),
 	}
 	pgDSN := servertest.PostgresDB(t)
 	dir := t.TempDir()

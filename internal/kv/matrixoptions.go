@@ -3,6 +3,7 @@ package kv
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -67,6 +68,9 @@ func newMatrix(o MatrixOptions) (*Matrix, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := paramsSelected(params, list); err != nil {
+		return nil, err
+	}
 	mixed := slices.Contains(ops, "setmixed") || slices.Contains(ops, "getmixed")
 	if mixed && o.Load.Workers < 2 {
 		return nil, fmt.Errorf("setmixed/getmixed need {Workers} 2 or more (one writer, the rest readers), got %d", o.Load.Workers)
@@ -93,13 +97,34 @@ func engineNames(list []string) ([]string, error) {
 	if len(out) == 1 && out[0] == "all" {
 		return Names(), nil
 	}
+	var bad []string
 	for _, n := range out {
 		if _, err := Lookup(n); errors.Is(err, ErrUnknownEngine) {
-			return nil, names.Unknown("{Engines}", n, Names())
+			bad = append(bad, n)
 		}
+	}
+	if len(bad) > 0 { // every one at once, not one per run of the command
+		return nil, names.UnknownAll("{Engines}", bad, Names())
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("{Engines} is empty: give one or more of %s", strings.Join(Names(), ", "))
 	}
 	return out, nil
+}
+
+// paramsSelected refuses a parameter for an engine the run does not
+// measure: it would be ignored, and the user believe it applied.
+func paramsSelected(params map[string]map[string]string, engines []string) error {
+	var off []string
+	for _, e := range slices.Sorted(maps.Keys(params)) {
+		if !slices.Contains(engines, e) {
+			for _, k := range slices.Sorted(maps.Keys(params[e])) {
+				off = append(off, e+"."+k)
+			}
+		}
+	}
+	if len(off) == 0 {
+		return nil
+	}
+	return fmt.Errorf("{Params} %s: no such engine in {Engines} (%s): add the engine or drop the parameter", strings.Join(off, ", "), strings.Join(engines, ", "))
 }

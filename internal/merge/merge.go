@@ -58,6 +58,12 @@ func (m *Merged) Write(w io.Writer) error { return encode(w, m.doc) }
 // Document is the merged document as a result.Document, for the reporters.
 func (m *Merged) Document() *result.Document { return plain(m.doc) }
 
+// IntervalUpperBound is Merge's warning that the merged document's
+// interval percentiles are bounds, not exact: the documents hold no
+// histogram per interval. The shards' interval logs (*.hlog) do, and
+// their merge is exact (MergeIntervalLogFiles).
+const IntervalUpperBound = "interval p50/p99 are the highest shard's, an upper bound of the merged value: the documents hold no histogram per interval"
+
 // Merge combines the documents of every shard of one test into the
 // document that test would have written on one machine: counts summed,
 // histograms added and summarised again (a percentile is never averaged),
@@ -84,7 +90,7 @@ func Merge(ctx context.Context, ins []Input) (*Merged, error) {
 		m.Warnings = append(m.Warnings, warns...)
 	}
 	if slices.ContainsFunc(m.doc.Runs, func(r run) bool { return len(r.Intervals) > 0 }) && len(ins) > 1 {
-		m.Warnings = append(m.Warnings, "interval p50/p99 are the highest shard's, an upper bound of the merged value: the documents hold no histogram per interval")
+		m.Warnings = append(m.Warnings, IntervalUpperBound)
 	}
 	return m, nil
 }

@@ -17,7 +17,7 @@ func Parse(what, list string, known []string) ([]string, error) {
 	if strings.TrimSpace(list) == "all" {
 		return append([]string(nil), known...), nil
 	}
-	var out []string
+	var out, bad []string
 	seen := map[string]bool{}
 	for _, raw := range strings.Split(list, ",") {
 		name := strings.TrimSpace(raw)
@@ -25,12 +25,16 @@ func Parse(what, list string, known []string) ([]string, error) {
 			continue
 		}
 		if !contains(known, name) {
-			return nil, Unknown(what, name, known)
+			bad = append(bad, name)
+			continue
 		}
 		if !seen[name] {
 			seen[name] = true
 			out = append(out, name)
 		}
+	}
+	if len(bad) > 0 {
+		return nil, UnknownAll(what, bad, known)
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("%s is empty: give one or more of %s", what, strings.Join(known, ", "))
@@ -51,6 +55,22 @@ func contains(list []string, s string) bool {
 // it) that is not in known.
 func Unknown(what, name string, known []string) error {
 	return NotIn(what+" value", name, known)
+}
+
+// UnknownAll is Unknown for every bad name of a list at once, each with
+// its closest known name, so that one run of the command shows them all.
+func UnknownAll(what string, bad, known []string) error {
+	if len(bad) == 1 {
+		return Unknown(what, bad[0], known)
+	}
+	parts := make([]string, len(bad))
+	for i, name := range bad {
+		parts[i] = fmt.Sprintf("%q", name)
+		if best := Closest(name, known); best != "" {
+			parts[i] += fmt.Sprintf(" (did you mean %q?)", best)
+		}
+	}
+	return fmt.Errorf("unknown %s values %s; known: %s", what, strings.Join(parts, ", "), strings.Join(known, ", "))
 }
 
 // NotIn is the error for a name of a kind (an "engine", a "--ops value")

@@ -23,6 +23,8 @@ func TestParse(t *testing.T) {
 		{list: "map", wantErr: `did you mean "map:memory"`},
 		{list: "zzzzzzzz", wantErr: `unknown --engines value "zzzzzzzz"; known:`}, // too far for a guess
 		{list: " , ", wantErr: "--engines is empty"},
+		// Every bad name at once, each with its guess (issue 35: only the first was said).
+		{list: "pebbles,bbolt,badgr", wantErr: `unknown --engines values "pebbles" (did you mean "pebble"?), "badgr" (did you mean "badger"?); known: badger, bbolt, pebble, map:memory`},
 	}
 	for _, tt := range tests {
 		got, err := names.Parse("--engines", tt.list, known)

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/dbmeter/dbmeter/internal/result"
@@ -68,7 +69,7 @@ func emptyReason(reps []result.Run) string {
 	var errs int64
 	byKind := map[string]int64{}
 	var window float64
-	interrupted := false
+	interrupted, abandoned := false, false
 	for _, r := range reps {
 		errs += r.Errors
 		for k, n := range r.ErrorKinds {
@@ -76,10 +77,13 @@ func emptyReason(reps []result.Run) string {
 		}
 		window += r.DurationS
 		interrupted = interrupted || r.Interrupted
+		abandoned = abandoned || slices.ContainsFunc(r.Warnings, func(w string) bool { return strings.Contains(w, "abandoned") })
 	}
 	switch {
 	case interrupted:
 		return "interrupted before any operation finished"
+	case abandoned:
+		return "its operations outlasted the window and the grace after it and were abandoned: one takes longer than that"
 	case byKind["unfinished"] > 0 && byKind["unfinished"] == errs:
 		return fmt.Sprintf("%d operations were still running when the grace after the window ran out: one takes longer than the window and its grace", errs)
 	case errs > 0:

@@ -75,7 +75,7 @@ func TestKVTablesShowTheDisk(t *testing.T) {
 			t.Errorf("%q is not under the fsync-on header (at %d, header at %d):\n%s", s, i, on, out)
 		}
 	}
-	want := "disk  /data/kv: ext4 on nvme0n1, Samsung SSD 980, nvme, kernel flag non-rotational  ·  one fsync (8,192 B write + fdatasync, 200 probes): p50 150µs  p99 2.00ms  min 100µs  =  4,000/s"
+	want := "disk  /data/kv: ext4 on nvme0n1, Samsung SSD 980, nvme, kernel flag non-rotational  ·  one fsync (8,192 B write + fdatasync, 200 probes): p50 150µs  p99 2.00ms  min 100µs  mean 250µs (4,000/s)"
 	if !strings.Contains(out, want+"\n") {
 		t.Errorf("disk line: want %q in:\n%s", want, out)
 	}
@@ -102,7 +102,7 @@ func TestDiskSummary(t *testing.T) {
 		want string
 	}{
 		{result.Disk{FS: "ext4", Rotational: true}, "ext4 (kernel flag rotational)"},
-		{result.Disk{FS: "xfs", Fsync: ssdProbe}, "xfs (kernel flag non-rotational), one fsync p50 150µs (4,000/s)"},
+		{result.Disk{FS: "xfs", Fsync: ssdProbe}, "xfs (kernel flag non-rotational), one fsync p50 150µs, mean 250µs (4,000/s)"},
 		{result.Disk{}, ""},
 	}
 	for _, tt := range tests {

@@ -66,6 +66,10 @@ func pgSummary(w io.Writer, r result.Run) error {
 	l := r.Latency
 	fmt.Fprintf(w, "latency percentiles: p50 %s  p90 %s  p99 %s  p99.9 %s  max %s ms\n",
 		ms(float64(l.P50)), ms(float64(l.P90)), ms(float64(l.P99)), ms(float64(l.P999)), ms(float64(l.Max)))
+	if fewForPercentile(0.99, r.Ops) || fewForPercentile(0.999, r.Ops) {
+		fmt.Fprintf(w, "  (from %d transactions: a percentile q needs 1/(1−q) of them, so the p99.9%s the maximum)\n",
+			r.Ops, map[bool]string{true: " and the p99 are", false: " is"}[fewForPercentile(0.99, r.Ops)])
+	}
 	if r.Mode == "open" {
 		s := r.Service
 		fmt.Fprintf(w, "service time (from the actual start): p50 %s  p99 %s  max %s ms\n",

@@ -79,6 +79,7 @@ func TestPGTablesCountMode(t *testing.T) {
 		"number of transactions actually processed: 78/80\n",
 		"number of failed transactions: 2 (2.500%)\n",
 		"rate limit schedule lag: avg 0.120 (max 4.567) ms\n", // pgbench's line
+		"(from 78 transactions: a percentile q needs 1/(1−q) of them, so the p99.9 and the p99 are the maximum)\n",
 	} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("pg report lacks %q:\n%s", want, b.String())

@@ -56,3 +56,37 @@ func TestServerTimeAtResolution(t *testing.T) {
 		}
 	}
 }
+
+// TestCHServerStatsSaidOnce: runs against a server that keeps no figures
+// (ch null-server) share one notice, not one per run (issue 35: eight);
+// runs with figures, or with different reasons, keep their own blocks.
+func TestCHServerStatsSaidOnce(t *testing.T) {
+	t.Parallel()
+	const why = "the server's own figures: the server keeps no system.events or system.query_log (not a ClickHouse server's statistics)"
+	none := func(target string, lines ...string) result.Run {
+		return result.Run{Family: "ch", Target: target, Workload: "count", Repeat: 1, ServerStats: &result.ServerStats{Unavailable: lines}}
+	}
+	withEvents := none("v1", "system.query_log: off")
+	withEvents.ServerStats.Events = map[string]int64{"Query": 10}
+	tests := []struct {
+		name         string
+		runs         []result.Run
+		notice, runN int // "for every run" lines, per-run blocks
+	}{
+		{"eight clients, one reason", []result.Run{none("a", why), none("b", why), none("c", why), none("d", why), none("e", why), none("f", why), none("g", why), none("h", why)}, 1, 0},
+		{"different reasons", []result.Run{none("a", why), none("b", "other")}, 0, 2},
+		{"one run has figures", []result.Run{none("a", "system.query_log: off"), withEvents}, 0, 2},
+		{"one run", []result.Run{none("a", why)}, 0, 1},
+	}
+	for _, tc := range tests {
+		var b strings.Builder
+		chServerStatsText(&b, tc.runs)
+		out := b.String()
+		if n := strings.Count(out, "for every run: "); n != tc.notice {
+			t.Errorf("%s: %d shared notices, want %d:\n%s", tc.name, n, tc.notice, out)
+		}
+		if n := strings.Count(out, "(rep 1): where the time goes"); n != tc.runN {
+			t.Errorf("%s: %d per-run blocks, want %d:\n%s", tc.name, n, tc.runN, out)
+		}
+	}
+}

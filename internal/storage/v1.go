@@ -9,6 +9,9 @@ import (
 	"strings"
 )
 
+// unlimitedBPS is a bandwidth limit no device reaches.
+const unlimitedBPS = 1 << 60
+
 // v1 is cgroup v1: blkio's throttle files and memory.limit_in_bytes, in
 // one directory per controller.
 type v1 struct{}
@@ -22,6 +25,12 @@ func (v1) limit(dirs map[string]string, d Device, p Profile) error {
 		{"blkio.throttle.write_iops_device", p.WriteIOPS},
 		{"blkio.throttle.read_bps_device", p.ReadBPS},
 		{"blkio.throttle.write_bps_device", p.WriteBPS},
+	}
+	if p.ReadIOPS <= 0 && p.WriteIOPS <= 0 && p.ReadBPS <= 0 && p.WriteBPS <= 0 {
+		// The kernel keeps a device's throttle counters only once some
+		// cgroup limits it: a limit no device reaches (1 EiB/s) turns them
+		// on for a profile without IO limits (nvme), in dbmeter's cgroup.
+		files[2].v = unlimitedBPS
 	}
 	for _, f := range files {
 		if f.v <= 0 {

@@ -113,3 +113,32 @@ func TestMountsAndPaths(t *testing.T) {
 		}
 	}
 }
+
+func TestV1WritesThrottleFiles(t *testing.T) {
+	d := Device{Name: "vda", Major: 254}
+	files := []string{"blkio.throttle.read_iops_device", "blkio.throttle.write_iops_device", "blkio.throttle.read_bps_device", "blkio.throttle.write_bps_device"}
+	for _, tc := range []struct {
+		p    Profile
+		want []string // per file, "" when untouched
+	}{
+		{Profile{ReadIOPS: 150, WriteIOPS: 150, ReadBPS: 200 << 20, WriteBPS: 200 << 20}, []string{"254:0 150", "254:0 150", "254:0 209715200", "254:0 209715200"}},
+		{Profile{WriteIOPS: 50}, []string{"", "254:0 50", "", ""}},
+		// No IO limit (nvme): a bandwidth no device reaches, so that the
+		// kernel keeps the device's counters at all.
+		{Profile{MemoryBytes: 256 << 20}, []string{"", "", "254:0 1152921504606846976", ""}},
+	} {
+		init := map[string]string{"memory.limit_in_bytes": ""}
+		for _, f := range files {
+			init[f] = ""
+		}
+		dir := cgroupfsDir(t, init)
+		if err := (v1{}).limit(map[string]string{"blkio": dir, "memory": dir}, d, tc.p); err != nil {
+			t.Fatal(err)
+		}
+		for i, f := range files {
+			if got, _ := os.ReadFile(filepath.Join(dir, f)); string(got) != tc.want[i] {
+				t.Errorf("%+v: %s = %q, want %q", tc.p, f, got, tc.want[i])
+			}
+		}
+	}
+}

@@ -106,7 +106,7 @@ func tableView(t *Table, steps map[string]*StepRun) TableView {
 	}
 	tv.Note = strings.Join(why, "; ")
 	if standin {
-		tv.Note = strings.TrimPrefix(tv.Note+"; measured against the protocol stand-in, not a server (no modern ClickHouse given: DBMETER_CLICKHOUSE_DSN unset): printed, never compared", "; ")
+		tv.Note = strings.TrimPrefix(tv.Note+"; measured against the protocol stand-in, not a server ("+NoModern+"): printed, never compared", "; ")
 	}
 	for _, row := range t.rows {
 		cells := make([]Cell, len(t.Header))
@@ -198,7 +198,7 @@ func (v *View) measuredValue(r Ref) (float64, string) {
 	case c.Measured == nil:
 		return 0, r.String() + ": " + c.Why
 	case c.Measured.Standin:
-		return 0, r.String() + ": measured against the protocol stand-in, which is not a server (no modern ClickHouse given: DBMETER_CLICKHOUSE_DSN unset)"
+		return 0, r.String() + ": measured against the protocol stand-in, which is not a server (" + NoModern + ")"
 	}
 	return c.Measured.Value, ""
 }

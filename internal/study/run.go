@@ -65,7 +65,9 @@ type Runner interface {
 //	{clickhouse-legacy}  --dsn $DBMETER_CLICKHOUSE_LEGACY_DSN (ClickHouse 18.16)
 //	{clickhouse}         --dsn of a modern ClickHouse (study run --dsn
 //	                     clickhouse://… or tcp://…, else
-//	                     $DBMETER_CLICKHOUSE_DSN), else the protocol stand-in
+//	                     $DBMETER_CLICKHOUSE_MODERN_DSN, else
+//	                     $DBMETER_CLICKHOUSE_DSN unless it is the legacy
+//	                     server), else the protocol stand-in
 func Placeholders() []string { return []string{"{pg}", "{clickhouse-legacy}", "{clickhouse}"} }
 
 // Options are how a study runs here.
@@ -175,12 +177,14 @@ func expand(line string, o Options) (args []string, standin bool, stop func(), w
 			args = append(args, "--dsn", d)
 		case "{clickhouse}":
 			dsns := dsnsOf(o.DSNs, "clickhouse://", "tcp://")
-			if len(dsns) == 0 && getenv("DBMETER_CLICKHOUSE_DSN") != "" {
-				dsns = []string{getenv("DBMETER_CLICKHOUSE_DSN")}
+			if len(dsns) == 0 {
+				if d := modernDSN(getenv); d != "" {
+					dsns = []string{d}
+				}
 			}
 			if len(dsns) == 0 {
 				if o.Standin == nil {
-					return nil, false, stop, "no modern ClickHouse server given (DBMETER_CLICKHOUSE_DSN unset)"
+					return nil, false, stop, NoModern
 				}
 				d, s, err := o.Standin()
 				if err != nil {
@@ -228,6 +232,23 @@ func CheckSteps(s *Study, parse func(args []string) error) Errors {
 		}
 	}
 	return es
+}
+
+// NoModern says why a step's modern ClickHouse is the stand-in.
+const NoModern = "no modern ClickHouse given (DBMETER_CLICKHOUSE_MODERN_DSN unset, and DBMETER_CLICKHOUSE_DSN unset or the 18.16 server of DBMETER_CLICKHOUSE_LEGACY_DSN)"
+
+// modernDSN is the modern ClickHouse the environment names:
+// DBMETER_CLICKHOUSE_MODERN_DSN, else DBMETER_CLICKHOUSE_DSN unless it is
+// the legacy server (scripts/dev-services.sh exports its 18.16 server as
+// both).
+func modernDSN(getenv func(string) string) string {
+	if d := getenv("DBMETER_CLICKHOUSE_MODERN_DSN"); d != "" {
+		return d
+	}
+	if d := getenv("DBMETER_CLICKHOUSE_DSN"); d != "" && d != getenv("DBMETER_CLICKHOUSE_LEGACY_DSN") {
+		return d
+	}
+	return ""
 }
 
 func dsnsOf(dsns []string, prefixes ...string) []string {

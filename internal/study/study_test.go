@@ -263,3 +263,24 @@ func TestServersByOrder(t *testing.T) {
 		t.Errorf("two servers: %s (%s), want a verdict", c.Verdict, c.Reason)
 	}
 }
+
+// The modern ClickHouse comes from --dsn, DBMETER_CLICKHOUSE_MODERN_DSN,
+// or DBMETER_CLICKHOUSE_DSN unless that is the legacy 18.16 server (as
+// scripts/dev-services.sh exports it); else the stand-in.
+func TestModernClickHouse(t *testing.T) {
+	tests := []struct {
+		name string
+		env  map[string]string
+		want string
+	}{
+		{"none", nil, ""},
+		{"modern", map[string]string{"DBMETER_CLICKHOUSE_MODERN_DSN": "tcp://m"}, "tcp://m"},
+		{"dsn is another server", map[string]string{"DBMETER_CLICKHOUSE_DSN": "tcp://d", "DBMETER_CLICKHOUSE_LEGACY_DSN": "tcp://l"}, "tcp://d"},
+		{"dsn is the legacy server", map[string]string{"DBMETER_CLICKHOUSE_DSN": "tcp://l", "DBMETER_CLICKHOUSE_LEGACY_DSN": "tcp://l"}, ""},
+	}
+	for _, tt := range tests {
+		if got := modernDSN(func(k string) string { return tt.env[k] }); got != tt.want {
+			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}

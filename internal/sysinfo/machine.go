@@ -93,12 +93,34 @@ func (m *Monitor) snap() snapshot {
 	return s
 }
 
-// ticksOf sums the CPU time, reaped children's included, of the pids in set.
-func ticksOf(s snapshot, set map[int]bool) uint64 {
+// ticksBetween is the CPU time, reaped children's included, that the
+// processes of a set used from a to b. A process counts when it is in the
+// set at either snapshot, by its own growth: the target's backends are
+// only seen while dbmeter is connected to them, so a set that changes
+// between a and b must not move a process's whole lifetime in or out of
+// the interval. A process that ended in between is in its parent's reaped
+// time at b; one that started in between counts from zero; a pid whose
+// time went back is a new process under a reused pid.
+func ticksBetween(a, b snapshot, inA, inB map[int]bool) uint64 {
 	var n uint64
-	for pid := range set {
-		p := s.procs[pid]
-		n += p.ticks + p.reaped
+	add := func(pid int) {
+		q, ok := b.procs[pid]
+		if !ok {
+			return
+		}
+		tb := q.ticks + q.reaped
+		if p, ok := a.procs[pid]; ok && p.ticks+p.reaped <= tb {
+			tb -= p.ticks + p.reaped
+		}
+		n += tb
+	}
+	for pid := range inB {
+		add(pid)
+	}
+	for pid := range inA {
+		if !inB[pid] {
+			add(pid)
+		}
 	}
 	return n
 }
@@ -125,10 +147,8 @@ func (m *Monitor) interval(a, b snapshot) (result.MachineInterval, bool) {
 		return result.MachineInterval{}, false
 	}
 	cores := func(ticks float64) float64 { return max(0, ticks/userHZ/secs) }
-	// A process of the tree that ended between a and b is in its parent's
-	// reaped time at b, so each snapshot is summed over its own tree.
-	own := float64(ticksOf(b, b.own)) - float64(ticksOf(a, a.own))
-	tgt := float64(ticksOf(b, b.tgt)) - float64(ticksOf(a, a.tgt))
+	own := float64(ticksBetween(a, b, a.own, b.own))
+	tgt := float64(ticksBetween(a, b, a.tgt, b.tgt))
 	busy := float64(b.cpu.busy - a.cpu.busy)
 	return result.MachineInterval{
 		TS:          b.at.Sub(m.begin).Seconds(),
@@ -171,6 +191,34 @@ func (m *Monitor) countNames(a, b snapshot) {
 	}
 }
 
+// averaged is the run's state as the intervals saw it, each weighted by its
+// length. It sums the intervals rather than comparing the first snapshot
+// with the last, since the target's processes are recognised only while
+// dbmeter is connected to them: at the first and last snapshot they may
+// not be, and their time would count as other processes'.
+func averaged(ivs []result.MachineInterval) (result.MachineInterval, bool) {
+	var out result.MachineInterval
+	var prev, total float64
+	for _, iv := range ivs {
+		w := iv.TS - prev
+		prev = iv.TS
+		total += w
+		out.OwnCores += w * iv.OwnCores
+		out.TargetCores += w * iv.TargetCores
+		out.OthersCores += w * iv.OthersCores
+		out.StealPct += w * iv.StealPct
+	}
+	if total <= 0 {
+		return out, false
+	}
+	out.TS = prev
+	out.OwnCores /= total
+	out.TargetCores /= total
+	out.OthersCores /= total
+	out.StealPct /= total
+	return out, true
+}
+
 // Stop ends the watch and returns what it saw, the reference taken so far
 // included, with Busy judged.
 func (m *Monitor) Stop() *result.Machine {
@@ -182,7 +230,9 @@ func (m *Monitor) Stop() *result.Machine {
 	out := m.m
 	out.End = readLoadAvg()
 	out.Seconds = m.last.at.Sub(m.begin).Seconds()
-	if iv, ok := m.interval(m.first, m.last); ok {
+	if iv, ok := averaged(out.Intervals); ok {
+		out.OwnCores, out.TargetCores, out.OthersCores, out.StealPct = iv.OwnCores, iv.TargetCores, iv.OthersCores, iv.StealPct
+	} else if iv, ok := m.interval(m.first, m.last); ok {
 		out.OwnCores, out.TargetCores, out.OthersCores, out.StealPct = iv.OwnCores, iv.TargetCores, iv.OthersCores, iv.StealPct
 	}
 	secs := max(out.Seconds, 1e-9)

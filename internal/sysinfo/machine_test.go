@@ -110,3 +110,50 @@ func TestMonitorCountsHogs(t *testing.T) {
 		})
 	}
 }
+
+// A process's time counts in the interval it was spent in, whichever set it
+// was seen in. The target's backends are seen only while dbmeter is
+// connected: one that drops out of the target set between two samples
+// (the run closed its connections) must not move its whole lifetime into
+// other processes' time, which once read "busiest interval 219.86" cores
+// on a 2-core machine.
+func TestIntervalSetsThatChange(t *testing.T) {
+	t0 := time.Unix(1000, 0)
+	backend := func(ticks uint64) map[int]proc {
+		return map[int]proc{1: {comm: "dbmeter", ticks: 50}, 7: {comm: "postgres", ticks: ticks}}
+	}
+	tests := []struct {
+		name         string
+		aTgt, bTgt   map[int]bool
+		wantTgt      float64
+		wantOthersLE float64
+	}{
+		{"target seen at both", map[int]bool{7: true}, map[int]bool{7: true}, 0.5, 0.01},
+		{"target gone at the end", map[int]bool{7: true}, map[int]bool{}, 0.5, 0.01},
+		{"target found in the middle", map[int]bool{}, map[int]bool{7: true}, 0.5, 0.01},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m := &Monitor{begin: t0}
+			// 100 ticks a second; the backend used 50 of the 100 busy
+			// ticks of this second after 2,000,000 in its life before.
+			a := snapshot{at: t0, ok: true, cpu: cpuTimes{busy: 1000, total: 5000}, procs: backend(2_000_000), own: map[int]bool{1: true}, tgt: tt.aTgt}
+			b := snapshot{at: t0.Add(time.Second), ok: true, cpu: cpuTimes{busy: 1050, total: 5200}, procs: backend(2_000_050), own: map[int]bool{1: true}, tgt: tt.bTgt}
+			iv, ok := m.interval(a, b)
+			if !ok {
+				t.Fatal("no interval")
+			}
+			if iv.TargetCores != tt.wantTgt || iv.OthersCores > tt.wantOthersLE {
+				t.Errorf("target %.2f cores, others %.2f: want target %.2f and others at most %.2f", iv.TargetCores, iv.OthersCores, tt.wantTgt, tt.wantOthersLE)
+			}
+		})
+	}
+}
+
+// The run's averages are its intervals' weighted by their lengths.
+func TestAveragedIntervals(t *testing.T) {
+	got, ok := averaged([]result.MachineInterval{{TS: 1, OthersCores: 2, TargetCores: 1}, {TS: 4, OthersCores: 0, TargetCores: 1}})
+	if !ok || got.OthersCores != 0.5 || got.TargetCores != 1 {
+		t.Errorf("averaged = %+v, %v; want others 0.5, target 1", got, ok)
+	}
+}

@@ -88,7 +88,7 @@ func (cmd Command) Resolve(warmup time.Duration, runFlags func() (load.Config, e
 	if c.WorkerCmd != "" && !cmd.given("Clients") {
 		clients = "worker" // a WorkerCmd alone runs the user's worker
 	}
-	if clients != "auto" {
+	if strings.TrimSpace(clients) != Auto {
 		for n := range strings.SplitSeq(clients, ",") {
 			if n = strings.TrimSpace(n); n != "" && !slices.Contains(c.Clients, n) {
 				c.Clients = append(c.Clients, n)

@@ -19,12 +19,16 @@ import (
 	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
+// Auto, in Config.Clients, stands for every Go client path the server
+// supports; "auto" alone is Clients empty.
+const Auto = "auto"
+
 // Config is one `ch insert` command: the client paths, the rows, the
 // table, and how to drive the load.
 type Config struct {
 	DSN ch.DSN
-	// Clients names the paths to run; empty: every registered path the
-	// server supports ("auto").
+	// Clients names the paths to run; empty: every registered Go path the
+	// server supports (Auto, which may also be one name of the list).
 	Clients []string
 	Table   Table
 	// Schema is the table's shape and the rows' generator; zero: EventTable.
@@ -90,7 +94,7 @@ func (c Config) Validate() error {
 		return errors.New("the client worker needs {WorkerCmd}: the program that speaks the worker protocol (docs/worker-protocol.md)")
 	}
 	for _, n := range c.Clients {
-		if _, err := Lookup(n); err != nil {
+		if _, err := Lookup(n); err != nil && n != Auto {
 			return err
 		}
 	}
@@ -172,6 +176,14 @@ func (c Config) Gate(server ch.Version) (ok []string, refused []error) {
 		return auto, nil
 	}
 	for _, n := range c.Clients {
+		if n == Auto { // in a list: the Go clients the server supports, there
+			for _, a := range auto {
+				if !slices.Contains(ok, a) && !slices.Contains(c.Clients, a) {
+					ok = append(ok, a)
+				}
+			}
+			continue
+		}
 		cl, _ := Lookup(n)
 		if err := ch.CheckServer(n, server, cl.MinServer); err != nil {
 			refused = append(refused, ch.Suggest(err, supported))

@@ -82,6 +82,10 @@ func TestConfigGate(t *testing.T) {
 		{"auto on 18.16 keeps the v1 paths silently", nil, old, []string{"clickhouse-go-v1", "clickhouse-go-v1-column", "sqlx-v1"}, 0},
 		{"auto on a modern server keeps every Go path, no external one", nil, modern, goPaths(), 0},
 		{"listed modern clients on 18.16 are refused", []string{"ch-go", "clickhouse-go-v1"}, old, []string{"clickhouse-go-v1"}, 1},
+		// issue 35: "--clients auto,php-seasclick" was "unknown client auto"
+		{"auto in a list is the Go paths there, beside the named", []string{"auto", "php-seasclick"}, old,
+			[]string{"clickhouse-go-v1", "clickhouse-go-v1-column", "sqlx-v1", "php-seasclick"}, 0},
+		{"auto in a list runs a named path once", []string{"sqlx-v1", "auto"}, old, []string{"sqlx-v1", "clickhouse-go-v1", "clickhouse-go-v1-column"}, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := validConfig()

@@ -76,7 +76,12 @@ type Config struct {
 	// Worker configures the clients that run as worker processes.
 	Worker Worker
 	Load   load.Config
-	Repeat int
+	// Rates and WorkerCounts, when given, replace Load.Rate and
+	// Load.Workers by lists: every combination runs once per client and
+	// setting (a sweep), each a variant of its own.
+	Rates        []float64
+	WorkerCounts []int
+	Repeat       int
 	// Params are the command's settings as every run records them.
 	Params map[string]string
 }
@@ -396,15 +401,54 @@ func Prepare(ctx context.Context, family string, c Config, server ch.Version) (*
 	// Interleaved: every client and setting once, then all again, so that
 	// the settings compared see the same moments of the machine.
 	p.Plan = plan.Plan{Family: family, Repeat: c.Repeat, Seed: c.Load.Seed, Interleave: true}
-	for _, cb := range ok {
-		r := &runner{c: c, combo: cb, spec: spec, server: server}
-		st := plan.Step{Target: cb.Name, Workload: spec.Name, Run: r.run}
-		for _, m := range c.Mix {
-			st.Ops = append(st.Ops, m.Name)
+	variants := c.loadVariants()
+	for _, v := range variants {
+		for _, cb := range ok {
+			r := &runner{c: v, combo: cb, spec: spec, server: server}
+			target := cb.Name
+			if len(variants) > 1 {
+				target += fmt.Sprintf(" rate=%g workers=%d", v.Load.Rate, v.Load.Workers)
+			}
+			st := plan.Step{Target: target, Workload: spec.Name, Run: r.run}
+			for _, m := range c.Mix {
+				st.Ops = append(st.Ops, m.Name)
+			}
+			p.Plan.Steps = append(p.Plan.Steps, st)
 		}
-		p.Plan.Steps = append(p.Plan.Steps, st)
 	}
 	return p, nil
+}
+
+// loadVariants is c once per combination of Rates and WorkerCounts, the
+// rate varying slowest; c alone when neither is a list. With both a rate
+// and workers, the workers also bound the queries in flight, as a single
+// --rate with --workers does.
+func (c Config) loadVariants() []Config {
+	rates, workers := c.Rates, c.WorkerCounts
+	if len(rates) == 0 {
+		rates = []float64{c.Load.Rate}
+	}
+	if len(workers) == 0 {
+		workers = []int{c.Load.Workers}
+	}
+	if len(rates) == 1 && len(workers) == 1 {
+		return []Config{c}
+	}
+	var out []Config
+	for _, ix := range plan.Cross(len(rates), len(workers)) {
+		v := c
+		v.Load.Rate, v.Load.Workers = rates[ix[0]], workers[ix[1]]
+		if v.Load.Open() && len(c.WorkerCounts) > 0 {
+			v.Load.MaxInFlight = v.Load.Workers
+		}
+		v.Params = maps.Clone(c.Params)
+		if v.Params != nil {
+			v.Params["rate"] = strconv.FormatFloat(v.Load.Rate, 'f', -1, 64)
+			v.Params["workers"] = strconv.Itoa(v.Load.Workers)
+		}
+		out = append(out, v)
+	}
+	return out
 }
 
 // prepareData makes (with Create) and reads dbmeter's data set, and binds

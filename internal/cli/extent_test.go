@@ -1,0 +1,71 @@
+package cli
+
+import (
+	"testing"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/dbmeter/dbmeter/internal/load"
+)
+
+// A command's default run is its declared extent (repetitions of a
+// shorter window) only when the user set no extent of their own: a command
+// that says how long or how often to run runs exactly that.
+func TestDefaultExtent(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name       string
+		args       []string
+		wantRepeat int
+		wantDur    time.Duration
+	}{
+		{"nothing given: the default experiment", nil, 5, 8 * time.Second},
+		{"a duration: once, that long", []string{"--duration", "3s"}, 1, 3 * time.Second},
+		{"a repeat: that many of the flag's duration", []string{"--repeat", "2"}, 2, load.DefaultDuration},
+		{"a count: once", []string{"--count", "100"}, 1, load.DefaultDuration},
+		{"a row count (also): once", []string{"--rows", "1000"}, 1, load.DefaultDuration},
+		{"other flags leave the default", []string{"--workers", "2"}, 5, 8 * time.Second},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
+			var rf runFlags
+			rf.bind(fs, load.DefaultConfig())
+			fs.Int64("rows", 0, "")
+			rf.defaultExtent(extent{repeat: 5, d: 8 * time.Second, also: []string{"rows"}})
+			if err := fs.Parse(tt.args); err != nil {
+				t.Fatal(err)
+			}
+			rf.applyExtent()
+			if rf.repeat != tt.wantRepeat || rf.cfg.Duration != tt.wantDur {
+				t.Errorf("repeat %d × %s, want %d × %s", rf.repeat, rf.cfg.Duration, tt.wantRepeat, tt.wantDur)
+			}
+		})
+	}
+}
+
+// --workers and --rate take one value or a list; one value records in the
+// run's params as the plain number it is, as before they took lists.
+func TestNumberListsRecordAsTyped(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		args          []string
+		workers, rate string
+	}{
+		{nil, "1", "0"},
+		{[]string{"--workers", "4", "--rate", "100"}, "4", "100"},
+		{[]string{"--workers", "1,2", "--rate", "50,100.5"}, "1,2", "50,100.5"},
+	} {
+		fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
+		var rf runFlags
+		rf.bind(fs, load.DefaultConfig())
+		if err := fs.Parse(tt.args); err != nil {
+			t.Fatal(err)
+		}
+		p := flagParams(fs)
+		if p["workers"] != tt.workers || p["rate"] != tt.rate {
+			t.Errorf("%v: params workers %q rate %q, want %q %q", tt.args, p["workers"], p["rate"], tt.workers, tt.rate)
+		}
+	}
+}
