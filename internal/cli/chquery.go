@@ -138,7 +138,7 @@ func chQueryFields() map[string]string {
 		"MaxOpen": "pool-max-open", "MaxIdle": "pool-max-idle", "IdleTime": "pool-idle-timeout", "Lifetime": "pool-lifetime",
 		"Clients": "clients", "NoWarmup": "no-warmup", "Preset": "preset", "SelectRows": "select-rows",
 		"QueriesFile": "queries-file",
-		"Cmd": "worker-cmd", "Timeout": "worker-timeout",
+		"Cmd":         "worker-cmd", "Timeout": "worker-timeout",
 		"Workers": "workers", "Rate": "rate", "Warmup": "warmup", "MaxInFlight": "max-in-flight",
 	}
 }
