@@ -244,10 +244,11 @@ func TestStudyCompareMachine(t *testing.T) {
 
 // Every step's command lines, both forms, are parsed as dbmeter parses
 // them before anything runs: a mistyped flag is a mistake of the file,
-// named by its line; every built-in study's steps parse.
+// named by its line; every built-in study's steps parse, and so do those
+// of the study files docs/studies/ ships.
 func TestStudyStepsParsed(t *testing.T) {
 	t.Parallel()
-	for _, id := range []string{"s1", "s2", "s3", "s4", "s5"} {
+	for _, id := range []string{"s1", "s2", "s3", "s4", "s5", "../../docs/studies/s4-storage.yaml"} {
 		if code, _, stderr := run(t, "study", "show", id); code != 0 {
 			t.Errorf("study show %s: exit %d: %s", id, code, stderr)
 		}

@@ -284,3 +284,50 @@ func TestModernClickHouse(t *testing.T) {
 		}
 	}
 }
+
+// {pg} is every PostgreSQL server given; {pg1} and {pg2} the first and
+// the second alone (a step under --storage-profile runs one server), and a
+// step naming a server past those given is skipped, saying how many were.
+func TestPostgresPlaceholders(t *testing.T) {
+	two := Options{DSNs: []string{"postgres://a/x", "clickhouse://c/y", "postgres://b/x"}}
+	one := Options{Getenv: func(k string) string { return map[string]string{"DBMETER_PG_DSN": "postgres://e/x"}[k] }}
+	tests := []struct {
+		name, line string
+		o          Options
+		want, why  string
+	}{
+		{"all", "pg {pg} -S", two, "pg --dsn postgres://a/x --dsn postgres://b/x -S", ""},
+		{"first", "pg {pg1} -S", two, "pg --dsn postgres://a/x -S", ""},
+		{"second", "pg {pg2} -S", two, "pg --dsn postgres://b/x -S", ""},
+		{"first of the environment's", "pg {pg1} -S", one, "pg --dsn postgres://e/x -S", ""},
+		{"second of one", "pg {pg2} -S", one, "", "{pg2} is the PostgreSQL server given second, and 1 was given"},
+		{"none", "pg {pg1} -S", Options{}, "", "no PostgreSQL server given"},
+	}
+	for _, tt := range tests {
+		args, _, _, why := expand(tt.line, tt.o)
+		if got := strings.Join(args, " "); got != tt.want || !strings.HasPrefix(why, tt.why) || (tt.why == "") != (why == "") {
+			t.Errorf("%s: %q (why %q), want %q (why %q)", tt.name, got, why, tt.want, tt.why)
+		}
+	}
+}
+
+// A placeholder may carry DSN parameters for its step: each DSN it stands
+// for gets them, after the parameters the DSN has.
+func TestPlaceholderParameters(t *testing.T) {
+	env := map[string]string{"DBMETER_CLICKHOUSE_LEGACY_DSN": "clickhouse://l:9000/default", "DBMETER_PG_DSN": "postgres://e/x?sslmode=disable"}
+	o := Options{Getenv: func(k string) string { return env[k] }}
+	tests := []struct{ line, want string }{
+		{"ch insert {clickhouse-legacy?compress=lz4} --batch 5", "ch insert --dsn clickhouse://l:9000/default?compress=lz4 --batch 5"},
+		{"pg {pg?application_name=s} -S", "pg --dsn postgres://e/x?sslmode=disable&application_name=s -S"},
+		{"ch insert {clickhouse-legacy}", "ch insert --dsn clickhouse://l:9000/default"},
+	}
+	for _, tt := range tests {
+		args, _, _, why := expand(tt.line, o)
+		if got := strings.Join(args, " "); got != tt.want || why != "" {
+			t.Errorf("%s: %q (%s), want %q", tt.line, got, why, tt.want)
+		}
+	}
+	if _, err := Parse("t.yaml", []byte(strings.Replace(goodStudy, "run: null --duration 100ms", "run: null {nope?compress=lz4}", 1))); err == nil || !strings.Contains(err.Error(), "unknown placeholder {nope?compress=lz4}") {
+		t.Errorf("an unknown placeholder with parameters: %v", err)
+	}
+}

@@ -135,7 +135,7 @@ func (v *validator) command(field, line string, required bool) {
 		if strings.HasPrefix(w, "--json") || w == "--quiet" {
 			v.add(field, "%s is set by study run itself: remove it", w)
 		}
-		if strings.HasPrefix(w, "{") && strings.HasSuffix(w, "}") && !slices.Contains(Placeholders(), w) {
+		if name, _ := placeholder(w); strings.HasPrefix(w, "{") && strings.HasSuffix(w, "}") && !slices.Contains(Placeholders(), name) {
 			v.add(field, "unknown placeholder %s: known are %s", w, strings.Join(Placeholders(), ", "))
 		}
 	}
