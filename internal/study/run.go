@@ -181,7 +181,7 @@ func expand(line string, o Options) (args []string, standin bool, stop func(), w
 			if w != "{pg}" {
 				n := int(w[3] - '0')
 				if len(dsns) < n {
-					return nil, false, stop, fmt.Sprintf("%s is the PostgreSQL server given %s, and %d was given (study run --dsn postgres://… once per server)", w, ordinal(n), len(dsns))
+					return nil, false, stop, fmt.Sprintf("%s is the PostgreSQL server given %s, and %d was given: give study run one PostgreSQL server per cluster the study compares", w, ordinal(n), len(dsns))
 				}
 				dsns = dsns[n-1 : n]
 			}
