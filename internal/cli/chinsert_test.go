@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -196,5 +198,49 @@ func TestCHClientTooNew(t *testing.T) {
 				t.Errorf("stderr has %d lines, want one: %q", n+1, stderr)
 			}
 		})
+	}
+}
+
+// TestCHInsertBatchSweep is #36's "ch insert --batch 10000,100000 runs as
+// a sweep" against dev-services' 18.16, scaled down: one table with a row
+// per batch size, each its repetitions pooled, and repetitions interleaved
+// (every batch size once, then again), each run with every row counted.
+func TestCHInsertBatchSweep(t *testing.T) {
+	dsn := legacyDSN(t)
+	d, err := ch.ParseDSN(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := fmt.Sprintf("dbmeter_chi_%08x", rand.Uint32())
+	t.Cleanup(func() { dropDB(t, d, db) })
+	out := filepath.Join(t.TempDir(), "r.json")
+	code, stdout, stderr := run(t, "ch", "insert", "--dsn", dsn, "--create", "--table", db+".event", "--clients", "clickhouse-go-v1",
+		"--batch", "10000,100000", "--rows", "100000", "--repeat", "2", "--json", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if n := strings.Count(stdout, "ch insert: rows per second by client"); n != 1 {
+		t.Errorf("%d insert tables, want one for the sweep:\n%s", n, stdout)
+	}
+	for _, batch := range []string{"10000", "100000"} {
+		row := regexp.MustCompile(`(?m)^clickhouse-go-v1 +insert +\S+ +1 +` + batch + ` .* 200,000 +ok +0 +2$`)
+		if !row.MatchString(stdout) {
+			t.Errorf("no row for --batch %s with 2 repetitions pooled (200,000 rows, all counted):\n%s", batch, stdout)
+		}
+	}
+	doc, err := result.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	for _, r := range doc.Runs {
+		order = append(order, fmt.Sprintf("rep %d batch %s", r.Repeat, r.Params["batch"]))
+		if r.Rows != 100000 || r.Errors != 0 || r.Extra["rows_counted"] != 100000 {
+			t.Errorf("rep %d batch %s: %d rows, %d errors, %.0f counted; want 100000, 0, 100000", r.Repeat, r.Params["batch"], r.Rows, r.Errors, r.Extra["rows_counted"])
+		}
+	}
+	want := []string{"rep 1 batch 10000", "rep 1 batch 100000", "rep 2 batch 10000", "rep 2 batch 100000"}
+	if !slices.Equal(order, want) {
+		t.Errorf("runs in the order %q, want %q (interleaved)", order, want)
 	}
 }
