@@ -68,13 +68,7 @@ func TestCHInsertDump(t *testing.T) {
 // server, scaled down: clickhouse-go-v1 inserts and the rows reconcile;
 // listed modern clients are each refused with one line; exit 1.
 func TestCHInsertLegacy(t *testing.T) {
-	dsn := legacyDSN(t)
-	d, err := ch.ParseDSN(dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	db := fmt.Sprintf("dbmeter_chi_%08x", rand.Uint32())
-	t.Cleanup(func() { dropDB(t, d, db) })
+	dsn, d, db := legacyScratch(t)
 	out := filepath.Join(t.TempDir(), "r.json")
 	code, stdout, stderr := run(t, "ch", "insert", "--dsn", dsn, "--create", "--table", db+".event",
 		"--clients", "clickhouse-go-v1,ch-go,clickhouse-go-column", "--rows", "3000", "--batch", "1000", "--json", out)
@@ -122,6 +116,19 @@ func dropDB(t *testing.T, d ch.DSN, db string) {
 	}
 }
 
+// legacyScratch gates a test on dev-services' 18.16 and names a database
+// of its own there, dropped when the test ends.
+func legacyScratch(t *testing.T) (dsn string, d ch.DSN, db string) {
+	dsn = legacyDSN(t)
+	d, err := ch.ParseDSN(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db = fmt.Sprintf("dbmeter_chi_%08x", rand.Uint32())
+	t.Cleanup(func() { dropDB(t, d, db) })
+	return dsn, d, db
+}
+
 // legacyDSN gates a test on dev-services' 18.16.
 func legacyDSN(t *testing.T) string {
 	return servertest.Env(t, "DBMETER_CLICKHOUSE_LEGACY_DSN")
@@ -131,13 +138,7 @@ func legacyDSN(t *testing.T) string {
 // 18.16: every measured operation, and only those, has its phases
 // recorded (the runner's window rule), so each phase's count is ops.
 func TestCHPhasesCountEveryOp(t *testing.T) {
-	dsn := legacyDSN(t)
-	d, err := ch.ParseDSN(dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	db := fmt.Sprintf("dbmeter_chi_%08x", rand.Uint32())
-	t.Cleanup(func() { dropDB(t, d, db) })
+	dsn, _, db := legacyScratch(t)
 	for _, tc := range []struct {
 		name   string
 		args   []string
@@ -206,13 +207,7 @@ func TestCHClientTooNew(t *testing.T) {
 // per batch size, each its repetitions pooled, and repetitions interleaved
 // (every batch size once, then again), each run with every row counted.
 func TestCHInsertBatchSweep(t *testing.T) {
-	dsn := legacyDSN(t)
-	d, err := ch.ParseDSN(dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	db := fmt.Sprintf("dbmeter_chi_%08x", rand.Uint32())
-	t.Cleanup(func() { dropDB(t, d, db) })
+	dsn, _, db := legacyScratch(t)
 	out := filepath.Join(t.TempDir(), "r.json")
 	code, stdout, stderr := run(t, "ch", "insert", "--dsn", dsn, "--create", "--table", db+".event", "--clients", "clickhouse-go-v1",
 		"--batch", "10000,100000", "--rows", "100000", "--repeat", "2", "--json", out)
