@@ -11,6 +11,9 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/dbmeter/dbmeter/internal/kv/engine"
+	"github.com/dbmeter/dbmeter/internal/kv/kvycsb"
+	"github.com/dbmeter/dbmeter/internal/kv/workload"
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/plan"
 	"github.com/dbmeter/dbmeter/internal/result"
@@ -21,10 +24,10 @@ import (
 // operation on one engine in one fsync mode, one repetition) gets a store
 // of its own, in the same state: see openCell.
 type Matrix struct {
-	Engines []Engine
+	Engines []engine.Engine
 	Ops     []string // checked by CheckOps
 	Fsync   []bool   // the modes, in order
-	Spec    Spec
+	Spec    workload.Spec
 	// Params holds the user's knobs per engine name, without the prefix.
 	Params map[string]map[string]string
 	// Dir is an existing directory for the engines' directories.
@@ -34,7 +37,7 @@ type Matrix struct {
 	Repeat int
 	// Flags are recorded in every run's params, before the kv keys.
 	Flags map[string]string
-	YCSB  YCSBSpec
+	YCSB  kvycsb.Spec
 	// IO, when set, reads what the kernel counted on the data's device
 	// for this process (a storage profile's cgroup): each cell records
 	// what its measured window did.
@@ -115,8 +118,8 @@ func (m *Matrix) cells() []string {
 // disk before and after. An engine that keeps data gets a copy of the
 // template for its fsync mode and seed, which openCell made once; a memory
 // engine is preloaded afresh.
-func (m *Matrix) cell(ctx context.Context, e Engine, sync bool, op string, r plan.Rep, tpl *templates) (runs []result.Run, err error) {
-	if isYCSB(op) {
+func (m *Matrix) cell(ctx context.Context, e engine.Engine, sync bool, op string, r plan.Rep, tpl *templates) (runs []result.Run, err error) {
+	if kvycsb.IsOp(op) {
 		// YCSB's records are not the matrix's keys: a YCSB cell loads a
 		// store of its own (ycsb-load starts from an empty one), never a
 		// copy of the template.
@@ -146,7 +149,7 @@ func (m *Matrix) cell(ctx context.Context, e Engine, sync bool, op string, r pla
 	// The cell before left garbage (a memtable's arenas, a batch's
 	// buffers): collected now, untimed, rather than in this cell's window.
 	runtime.GC()
-	o := Options{Dir: dir, Sync: sync, Params: m.Params[e.Name]}
+	o := engine.Options{Dir: dir, Sync: sync, Params: m.Params[e.Name]}
 	rssReset := resetPeakRSS()
 	var c *cellStore
 	if e.Persistent() {
@@ -202,7 +205,7 @@ func (m *Matrix) cell(ctx context.Context, e Engine, sync bool, op string, r pla
 const closeTimeout = 10 * time.Second
 
 // closeWithin closes s, giving up after d.
-func closeWithin(s Store, d time.Duration) error {
+func closeWithin(s engine.Store, d time.Duration) error {
 	done := make(chan error, 1)
 	go func() {
 		defer func() {
@@ -223,35 +226,35 @@ func closeWithin(s Store, d time.Duration) error {
 // op runs one workload on c's store and returns its runs.
 func (m *Matrix) op(ctx context.Context, c *cellStore, engine, op string, cfg load.Config, params map[string]string, r plan.Rep) ([]result.Run, error) {
 	params = maps.Clone(params)
-	var w Workload
+	var w workload.Workload
 	var end func()
 	switch op {
 	case "set":
-		ws := NewSet(c.s, c.d, cfg)
+		ws := workload.NewSet(c.s, c.d, cfg)
 		w, end = ws, ws.End
 	case "update":
-		wu, err := NewUpdate(c.s, c.d)
+		wu, err := workload.NewUpdate(c.s, c.d)
 		if err != nil {
 			return nil, err
 		}
 		w = wu
 	case "get":
-		wg, err := NewGet(c.s, c.d)
+		wg, err := workload.NewGet(c.s, c.d)
 		if err != nil {
 			return nil, err
 		}
 		w = wg
 	case "setmixed", "getmixed":
-		wm, err := NewMixed(c.s, c.d)
+		wm, err := workload.NewMixed(c.s, c.d)
 		if err != nil {
 			return nil, err
 		}
 		w, end = wm, wm.End
 	case "batchset":
-		wb := NewBatchSet(c.s, c.d, cfg)
+		wb := workload.NewBatchSet(c.s, c.d, cfg)
 		w, end = wb, wb.End
 	case "del":
-		wd, err := NewDel(c.s, c.d)
+		wd, err := workload.NewDel(c.s, c.d)
 		if err != nil {
 			return nil, err
 		}
@@ -292,7 +295,7 @@ func (m *Matrix) op(ctx context.Context, c *cellStore, engine, op string, cfg lo
 			run.Workload = name
 			run = res.Fill(run, cfg, i)
 			run.Workers = 1 // the writer
-			if i == mixedGet {
+			if i == workload.MixedGet {
 				run.Workers = cfg.Workers - 1
 			}
 			runs = append(runs, run)
@@ -348,7 +351,7 @@ func withWorkload(r result.Run, op string) result.Run {
 
 // params are the run's flags plus what the kv family adds: the fsync mode,
 // the engine's durable-write switch and every engine knob.
-func (m *Matrix) params(e Engine, knobs map[string]string, sync bool) map[string]string {
+func (m *Matrix) params(e engine.Engine, knobs map[string]string, sync bool) map[string]string {
 	p := maps.Clone(m.Flags)
 	if p == nil {
 		p = map[string]string{}
