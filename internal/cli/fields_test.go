@@ -17,6 +17,8 @@ import (
 	"github.com/dbmeter/dbmeter/internal/ch/insert"
 	"github.com/dbmeter/dbmeter/internal/ch/query"
 	"github.com/dbmeter/dbmeter/internal/kv"
+	"github.com/dbmeter/dbmeter/internal/kv/kvycsb"
+	"github.com/dbmeter/dbmeter/internal/kv/workload"
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/pg"
 	"github.com/dbmeter/dbmeter/internal/ycsb"
@@ -50,14 +52,14 @@ func TestFieldsAreSpelled(t *testing.T) {
 		flags  *pflag.FlagSet
 		types  []any
 	}{
-		{[]string{"pg", "pg/script"}, pgFields(), pgFlagSet(), []any{pg.Command{}}},
+		{[]string{"pg", "pg/script", "pg/bench", "pg/driver", "pg/initdb", "pg/server", "pg/serverstats"}, pgFields(), pgFlagSet(), []any{pg.Command{}, load.Config{}}},
 		{[]string{"load"}, runFields(), runFlagSet(), []any{load.Config{}, load.Options{}}},
 		{[]string{"capacity"}, searchFields("count"), runFlagSet(), []any{capacity.Options{}, load.Config{}}},
 		{[]string{"capacity"}, searchFields("transactions"), pgFlagSet(), []any{capacity.Options{}, load.Config{}}},
 		{[]string{"ch", "ch/insert"}, chInsertFields(), newCHInsertCmd(Env{}).Flags(), []any{insert.Command{}, insert.Config{}, load.Config{}}},
 		{[]string{"ch", "ch/query", "ch/query/clients", "ch/query/chv2"}, chQueryFields(), newCHQueryCmd(Env{}).Flags(),
 			[]any{query.Command{}, query.Config{}, query.Worker{}, query.Dataset{}, load.Config{}}},
-		{[]string{"kv"}, kvFields(), kvFlagSet, []any{kv.MatrixOptions{}, kv.Matrix{}, kv.Spec{}, kv.YCSBSpec{}, ycsb.Record{}, load.Config{}}},
+		{[]string{"kv", "kv/engine", "kv/workload", "kv/kvycsb"}, kvFields(), kvFlagSet, []any{kv.MatrixOptions{}, kv.Matrix{}, workload.Spec{}, kvycsb.Spec{}, ycsb.Record{}, load.Config{}}},
 	}
 	tokens := regexp.MustCompile(`\{([A-Z][A-Za-z]*)\}`)
 	for _, tt := range tests {

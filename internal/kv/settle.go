@@ -1,7 +1,6 @@
 package kv
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -9,63 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
-	"time"
 
-	"github.com/syndtr/goleveldb/leveldb/util"
 	"golang.org/x/sys/unix"
 )
-
-// Settler is a Store with background work of its own (an LSM tree's
-// memtable flushes and compactions). Settle writes what it buffers in
-// memory to its tables, compacts the whole key range and returns when no
-// background work is left, so that every cell of a matrix starts from the
-// same layout on disk, whatever the engine would have been doing next.
-type Settler interface {
-	Settle(ctx context.Context) error
-}
-
-var (
-	_ Settler = (*pebbleStore)(nil)
-	_ Settler = (*goleveldbStore)(nil)
-)
-
-// keysEnd sorts after every key dbmeter writes (decimal digits).
-var keysEnd = []byte{0xff}
-
-func (s *pebbleStore) Settle(ctx context.Context) error {
-	if err := s.db.Flush(); err != nil {
-		return fmt.Errorf("flush: %w", err)
-	}
-	if err := s.db.Compact(ctx, nil, keysEnd, true); err != nil {
-		return fmt.Errorf("compact: %w", err)
-	}
-	// A compaction the flush triggered may still run.
-	return waitIdle(ctx, func() bool {
-		m := s.db.Metrics()
-		return m.Compact.NumInProgress == 0 && m.Flush.NumInProgress == 0
-	})
-}
-
-// Settle compacts the memtable and every level: goleveldb does both, and
-// waits for them, in CompactRange.
-func (s *goleveldbStore) Settle(context.Context) error {
-	if err := s.db.CompactRange(util.Range{}); err != nil {
-		return fmt.Errorf("compact: %w", err)
-	}
-	return nil
-}
-
-// waitIdle polls idle until it holds or ctx ends.
-func waitIdle(ctx context.Context, idle func() bool) error {
-	for !idle() {
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(5 * time.Millisecond):
-		}
-	}
-	return nil
-}
 
 // syncTree fsyncs every file under dir and dir itself, so that a cell
 // starts with nothing of the preload left in the page cache to write back:
@@ -122,9 +67,13 @@ func diskBytes(dir string) (int64, error) {
 	return total, err
 }
 
-// copyTree copies the regular files under from into to, which exists.
-func copyTree(from, to string) error {
-	return filepath.WalkDir(from, func(path string, d fs.DirEntry, err error) error {
+// copyTree copies the regular files under from into to, which exists, and
+// fsyncs what it wrote, so that no write-back of the copy lands in a
+// cell's measured window. A file whose name shared matches is linked
+// instead (a hard link: no bytes copied, nothing to sync): the engine
+// never changes it, and deleting it only drops the cell's link.
+func copyTree(from, to string, shared func(name string) bool) error {
+	err := filepath.WalkDir(from, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -138,9 +87,15 @@ func copyTree(from, to string) error {
 			return os.MkdirAll(dst, 0o755)
 		case !d.Type().IsRegular():
 			return nil
+		case shared != nil && shared(d.Name()) && os.Link(path, dst) == nil:
+			return nil
 		}
 		return copyFile(path, dst)
 	})
+	if err != nil {
+		return err
+	}
+	return syncDirs(to)
 }
 
 func copyFile(from, to string) error {
@@ -156,12 +111,39 @@ func copyFile(from, to string) error {
 	// On a filesystem that shares blocks between files (xfs with reflink,
 	// btrfs), the copy is a clone: no data is read or written until a cell
 	// writes, so a preloaded store of millions of keys costs each cell
-	// almost nothing. Elsewhere (ext4) the bytes are copied.
-	if unix.IoctlFileClone(int(out.Fd()), int(in.Fd())) == nil {
-		return out.Close()
+	// almost nothing. Elsewhere (ext4) the bytes are copied, in the kernel
+	// (copy_file_range, which xfs also turns into a clone).
+	if unix.IoctlFileClone(int(out.Fd()), int(in.Fd())) != nil {
+		if _, err := io.Copy(out, in); err != nil {
+			return errors.Join(err, out.Close())
+		}
 	}
-	_, err = io.Copy(out, in)
-	return errors.Join(err, out.Close())
+	if err := out.Sync(); err != nil {
+		return errors.Join(fmt.Errorf("fsync %s: %w", to, err), out.Close())
+	}
+	return out.Close()
+}
+
+// syncDirs fsyncs dir and every directory under it, so that the entries
+// a copy made are on disk too.
+func syncDirs(dir string) error {
+	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		serr := f.Sync()
+		if cerr := f.Close(); serr == nil {
+			serr = cerr
+		}
+		if serr != nil {
+			return fmt.Errorf("fsync %s: %w", path, serr)
+		}
+		return nil
+	})
 }
 
 // emptyDir removes everything in dir, keeping dir.

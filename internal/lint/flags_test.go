@@ -35,7 +35,6 @@ var notYetTheCLIs = map[string]int{
 	"internal/sink":      4, // --metrics-addr, --hdr-log, --json
 	"internal/calibrate": 10,
 	"internal/merge":     12, // hlog.go, check.go's list of output flags
-	"internal/report":    5,  // advice on the command that made a document
 }
 
 // writesCommandLines are the packages whose job is dbmeter command lines
