@@ -31,11 +31,7 @@ var othersFlags = map[string][]string{
 // only go down. Each is a message the CLI should spell for the command
 // that runs (families and the core say {Field}).
 var notYetTheCLIs = map[string]int{
-	"internal/metrics":   3, // --pprof-addr
-	"internal/sink":      4, // --metrics-addr, --hdr-log, --json
-	"internal/calibrate": 10,
-	"internal/merge":     12, // hlog.go, check.go's list of output flags
-	"internal/report":    5,  // advice on the command that made a document
+	"internal/report": 4, // advice on the command that made a document
 }
 
 // writesCommandLines are the packages whose job is dbmeter command lines

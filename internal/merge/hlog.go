@@ -273,7 +273,7 @@ func ReadArgs(args []string, hdrLog string) ([]Input, []string, error) {
 		}
 	}
 	if (len(hlogs) > 0 || hdrLog != "") && (hdrLog == "" || len(hlogs) != len(docs)) {
-		return nil, nil, usage.Errorf("give one interval log (*.hlog) per shard document and --hdr-log OUT.hlog for their merge")
+		return nil, nil, usage.Errorf("give one interval log (*.hlog) per shard document and {HDRLog} OUT.hlog for their merge")
 	}
 	ins := make([]Input, 0, len(docs))
 	for _, p := range docs {
