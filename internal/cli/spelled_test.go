@@ -128,10 +128,7 @@ func TestOutputMessagesSpelledForTheCommand(t *testing.T) {
 	}
 	defer srv.Close()
 	dir := t.TempDir()
-	doc := filepath.Join(dir, "r.json")
-	if code, _, stderr := run(t, "null", "--duration", "20ms", "--warmup", "0", "--quiet", "--json", doc); code != 0 {
-		t.Fatalf("null run: exit %d: %s", code, stderr)
-	}
+	doc := filepath.Join(dir, "r.json") // merge refuses its arguments before it reads any
 	nowhere := "/nonexistent-dir/r"
 	kv := []string{"kv", "--engines", "badger", "--ops", "set", "--keys", "10", "--duration", "20ms", "--warmup", "0", "--dir", filepath.Join(dir, "kv")}
 	chQuery := []string{"ch", "query", "--dsn", "clickhouse://" + srv.Addr() + "/default", "--preset", "count", "--clients", "ch-go", "--duration", "20ms"}
@@ -148,7 +145,7 @@ func TestOutputMessagesSpelledForTheCommand(t *testing.T) {
 		{"null json", []string{"null", "--json", nowhere + ".json"}, 2, "cannot write --json " + nowhere + ".json"},
 		{"calibrate json", []string{"calibrate", "--json", nowhere + ".json"}, 2, "cannot write --json " + nowhere + ".json"},
 		{"calibrate md", []string{"calibrate", "--md", nowhere + ".md"}, 2, "cannot write --md " + nowhere + ".md"},
-		{"null checkpoint", []string{"null", "--duration", "20ms", "--warmup", "0", "--quiet", "--json", "/dev/full"}, 1, "cannot checkpoint --json /dev/full"},
+		{"null checkpoint", []string{"null", "--duration", "200ms", "--warmup", "0", "--quiet", "--json", "/dev/full"}, 1, "cannot checkpoint --json /dev/full"},
 		{"calibrate rate", []string{"calibrate", "--rate", "0"}, 2, "--rate must be positive, got 0"},
 		{"calibrate max-cpu", []string{"calibrate", "--max-cpu", "-1"}, 2, "--max-cpu must be positive, got -1"},
 		{"calibrate max-floor-ratio", []string{"calibrate", "--max-floor-ratio", "0"}, 2, "--max-floor-ratio must be positive, got 0"},
