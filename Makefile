@@ -4,7 +4,7 @@ TAGS      ?= rocksdb
 FUZZTIME  ?= 5s
 SERVICES  := scripts/dev-services.sh
 
-.PHONY: build test unit services services-down bench fuzz faults race kv
+.PHONY: build test unit services services-down bench fuzz faults race kv scripts-test
 
 # The binary records which commit it was built from, and -dirty when the
 # checkout had uncommitted changes (`dbmeter version`, every result's
@@ -34,19 +34,21 @@ build:
 # starts another pair, and make test's closing `down` stops only its own.
 test: export DBMETER_SERVICES_STATE := /tmp/dbmeter-make-test.$(shell echo $$PPID).state
 test:
-	@$(call stage,1/6 Debian packages for the build and the tests: scripts/deps.sh test)
+	@$(call stage,1/7 Debian packages for the build and the tests: scripts/deps.sh test)
 	scripts/deps.sh test
-	@$(call stage,2/6 PostgreSQL 15 and ClickHouse 18.16 on loopback: $(SERVICES) up)
+	@$(call stage,2/7 PostgreSQL 15 and ClickHouse 18.16 on loopback: $(SERVICES) up)
 	$(SERVICES) up
 	@set -e; trap '$(SERVICES) down' EXIT; eval "$$($(SERVICES) env)"; \
-	  $(call stage,3/6 every package against them: go test ./... (the longest stage; a package prints ok when it ends)); \
+	  $(call stage,3/7 every package against them: go test ./... (the longest stage; a package prints ok when it ends)); \
 	  $(call ticking,DBMETER_E2E=1 $(GO) test -tags '$(TAGS)' -count=1 -timeout 40m ./...); \
-	  $(call stage,4/6 the concurrent core under the race detector: make race); \
+	  $(call stage,4/7 the concurrent core under the race detector: make race); \
 	  $(call ticking,$(MAKE) --no-print-directory race); \
-	  $(call stage,5/6 ClickHouse outage tests on servers of their own: make faults); \
+	  $(call stage,5/7 ClickHouse outage tests on servers of their own: make faults); \
 	  $(call ticking,$(MAKE) --no-print-directory faults); \
-	  $(call stage,6/6 every fuzz target for $(FUZZTIME): make fuzz); \
+	  $(call stage,6/7 every fuzz target for $(FUZZTIME): make fuzz); \
 	  $(MAKE) --no-print-directory fuzz; \
+	  $(call stage,7/7 the scripts' own tests: make scripts-test); \
+	  $(MAKE) --no-print-directory scripts-test; \
 	  $(call stage,done)
 
 # stage prints a stage's line with the time since make test began;
@@ -94,6 +96,13 @@ faults:
 # whether that input fails again on replay.
 fuzz:
 	@GO='$(GO)' scripts/fuzz.sh '$(FUZZTIME)'
+
+# The scripts make test stands on have tests of their own: dev-services
+# (up, env, stale state, down) on a state file of its own, and the fuzz
+# stage on a throwaway module. About 20 s together.
+scripts-test:
+	bash scripts/dev-services_test.sh
+	GO='$(GO)' bash scripts/fuzz_test.sh
 
 # The main job: the embedded K/V engine matrix, rocksdb included, from the
 # stamped binary so that the result names its commit. More flags:

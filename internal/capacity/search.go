@@ -52,12 +52,48 @@ type StepFunc func(ctx context.Context, rate float64, confirm bool) ([]result.Ru
 // Step and Verdict set, and the answer. A step that fails with an error
 // ends the search with that error; the runs so far are returned.
 func (s Search) Find(ctx context.Context, step StepFunc) ([]result.Run, result.Capacity, error) {
-	start := s.Start
+	start, floor, raised := s.startAndFloor()
+	f := &finder{
+		s: s, ctx: ctx, step: step, hi: math.Inf(1),
+		ans: result.Capacity{SLO: s.SLO.Text, Limit: "objective", LatencyLimitNs: s.SLO.latencyLimit()},
+	}
+	if raised != "" {
+		f.ans.Warnings = append(f.ans.Warnings, raised)
+	}
+	if err := f.bracket(start, floor, s.precision()); err != nil {
+		return f.all, f.ans, err
+	}
+	f.ans.FirstFailingRate = f.hi
+	if math.IsInf(f.hi, 1) {
+		f.ans.FirstFailingRate = 0
+	}
+	if f.lo == 0 {
+		f.ans.Limit = "none"
+		return f.all, f.ans, f.noRate()
+	}
+	f.ans.MaxRate = f.lo
+	if err := f.confirm(max(s.Confirm, 1)); err != nil {
+		return f.all, f.ans, err
+	}
+	if f.lastBad != nil {
+		f.ans.Limit = s.limitOf(f.lastBad)
+	}
+	if n := len(f.ans.ContradictedRates); n > 0 {
+		f.ans.Warnings = append(f.ans.Warnings, fmt.Sprintf("steps contradicted each other at %s/s (a rate failed, then passed when run again; a third step decided): the machine or the target is noisy, and the answer is less certain than the search's precision", joinRates(f.ans.ContradictedRates)))
+	}
+	return f.all, f.ans, nil
+}
+
+// startAndFloor gives the first rate tried and the slowest one. A step
+// needs enough operations for the objective's percentile, so the floor
+// rises with a short step, and the start with it; raised says so when it
+// moved the start.
+func (s Search) startAndFloor() (start, floor float64, raised string) {
+	start = s.Start
 	if start <= 0 {
 		start = DefaultStart
 	}
-	floor := lowest
-	var raised string
+	floor = lowest
 	if s.Step > 0 {
 		floor = max(floor, float64(s.SLO.MinOps())/s.Step.Seconds())
 		if floor > start {
@@ -66,112 +102,119 @@ func (s Search) Find(ctx context.Context, step StepFunc) ([]result.Run, result.C
 			start = floor
 		}
 	}
-	precision := s.Precision
-	if precision <= 0 {
-		precision = DefaultPrecision
-	}
-	var (
-		all     []result.Run
-		ans     = result.Capacity{SLO: s.SLO.Text, Limit: "objective", LatencyLimitNs: s.SLO.latencyLimit()}
-		lastBad *result.Run
-	)
-	if raised != "" {
-		ans.Warnings = append(ans.Warnings, raised)
-	}
-	try := func(rate float64, confirm bool) (bool, error) {
-		runs, err := step(ctx, rate, confirm)
-		if len(runs) == 0 {
-			if err == nil {
-				err = fmt.Errorf("step at %g/s measured nothing", rate)
-			}
-			return false, err
-		}
-		k := len(ans.Steps) + 1
-		pass, reason := s.SLO.Check(&runs[0])
-		for i := range runs {
-			runs[i].Step = k
-			runs[i].Verdict = &result.Verdict{Pass: pass, Reason: reason, Confirm: confirm}
-		}
-		ans.Steps = append(ans.Steps, k)
-		all = append(all, runs...)
-		if s.OnStep != nil {
-			s.OnStep(runs)
-		}
-		if !pass {
-			lastBad = &all[len(all)-len(runs)]
-		}
-		return pass, err
-	}
+	return start, floor, raised
+}
 
-	// lo passed and hi failed; probe tries a rate and moves one of them.
-	// A failing step is run again before it bounds the search: on a
-	// noisy machine one slow second fails a rate the target sustains,
-	// and a bound once set is never tried again. When the two disagree,
-	// a third step decides, and the answer says the steps contradicted
-	// each other.
-	lo, hi := 0.0, math.Inf(1)
-	probe := func(rate float64) error {
-		pass, err := try(rate, false)
-		if err == nil && !pass && ctx.Err() == nil {
-			if pass, err = try(rate, false); err == nil && pass && ctx.Err() == nil {
-				ans.ContradictedRates = append(ans.ContradictedRates, rate)
-				pass, err = try(rate, false)
-			}
-		}
-		if pass {
-			lo = rate
-		} else {
-			hi = rate
-		}
-		return err
+func (s Search) precision() float64 {
+	if s.Precision <= 0 {
+		return DefaultPrecision
 	}
+	return s.Precision
+}
+
+// finder is one search under way: the runs so far, the answer being
+// built, and the bracket, lo passed and hi failed.
+type finder struct {
+	s       Search
+	ctx     context.Context
+	step    StepFunc
+	all     []result.Run
+	ans     result.Capacity
+	lastBad *result.Run
+	lo, hi  float64
+}
+
+// try runs one step at rate, judges it against the objective and records
+// its runs.
+func (f *finder) try(rate float64, confirm bool) (bool, error) {
+	runs, err := f.step(f.ctx, rate, confirm)
+	if len(runs) == 0 {
+		if err == nil {
+			err = fmt.Errorf("step at %g/s measured nothing", rate)
+		}
+		return false, err
+	}
+	k := len(f.ans.Steps) + 1
+	pass, reason := f.s.SLO.Check(&runs[0])
+	for i := range runs {
+		runs[i].Step = k
+		runs[i].Verdict = &result.Verdict{Pass: pass, Reason: reason, Confirm: confirm}
+	}
+	f.ans.Steps = append(f.ans.Steps, k)
+	f.all = append(f.all, runs...)
+	if f.s.OnStep != nil {
+		f.s.OnStep(runs)
+	}
+	if !pass {
+		f.lastBad = &f.all[len(f.all)-len(runs)]
+	}
+	return pass, err
+}
+
+// probe tries a rate and moves one end of the bracket. A failing step is
+// run again before it bounds the search: on a noisy machine one slow
+// second fails a rate the target sustains, and a bound once set is never
+// tried again. When the two disagree, a third step decides, and the
+// answer says the steps contradicted each other.
+func (f *finder) probe(rate float64) error {
+	pass, err := f.try(rate, false)
+	if err == nil && !pass && f.ctx.Err() == nil {
+		if pass, err = f.try(rate, false); err == nil && pass && f.ctx.Err() == nil {
+			f.ans.ContradictedRates = append(f.ans.ContradictedRates, rate)
+			pass, err = f.try(rate, false)
+		}
+	}
+	if pass {
+		f.lo = rate
+	} else {
+		f.hi = rate
+	}
+	return err
+}
+
+// bracket ramps up until a rate fails; if the first fails, it goes down
+// until one passes (no lower than floor); then it bisects until the
+// bracket is within precision.
+func (f *finder) bracket(start, floor, precision float64) error {
 	var err error
-	// Ramp up until a rate fails; if the first fails, go down until one
-	// passes; then bisect.
-	for rate := start; err == nil && math.IsInf(hi, 1) && ctx.Err() == nil; rate *= 2 {
-		err = probe(rate)
+	for rate := start; err == nil && math.IsInf(f.hi, 1) && f.ctx.Err() == nil; rate *= 2 {
+		err = f.probe(rate)
 	}
-	for err == nil && lo == 0 && hi > floor && ctx.Err() == nil {
-		err = probe(max(hi/4, floor))
+	for err == nil && f.lo == 0 && f.hi > floor && f.ctx.Err() == nil {
+		err = f.probe(max(f.hi/4, floor))
 	}
-	for err == nil && lo > 0 && (hi-lo)/hi > precision && ctx.Err() == nil {
-		err = probe((lo + hi) / 2)
+	for err == nil && f.lo > 0 && (f.hi-f.lo)/f.hi > precision && f.ctx.Err() == nil {
+		err = f.probe((f.lo + f.hi) / 2)
 	}
-	if err != nil {
-		return all, ans, err
+	return err
+}
+
+// noRate is the error of a search where no rate met the objective: what
+// was tried, and whether dbmeter itself, not the target, made it fail.
+func (f *finder) noRate() error {
+	why := ""
+	if f.lastBad != nil && f.s.limitOf(f.lastBad) == "client" {
+		why = fmt.Sprintf("; the last step failed on dbmeter's own schedule lag (p99 %s) or CPU, not on the target: the machine is too busy to measure this objective", time.Duration(f.lastBad.Lag.P99).Round(time.Millisecond/10))
 	}
-	ans.FirstFailingRate = hi
-	if math.IsInf(hi, 1) {
-		ans.FirstFailingRate = 0
-	}
-	if lo == 0 {
-		ans.Limit = "none"
-		why := ""
-		if lastBad != nil && s.limitOf(lastBad) == "client" {
-			why = fmt.Sprintf("; the last step failed on dbmeter's own schedule lag (p99 %s) or CPU, not on the target: the machine is too busy to measure this objective", time.Duration(lastBad.Lag.P99).Round(time.Millisecond/10))
+	return fmt.Errorf("%w: no rate met %s; tried %s/s, down to the slowest whose step holds enough operations for the objective (longer steps go lower)%s", ErrNoRate, f.s.SLO.Text, triedRates(f.all), why)
+}
+
+// confirm runs the answer n more times so it carries its spread; a failing
+// confirmation is a warning that the answer sits at the objective's edge.
+func (f *finder) confirm(n int) error {
+	for range n {
+		if f.ctx.Err() != nil {
+			return nil
 		}
-		return all, ans, fmt.Errorf("%w: no rate met %s; tried %s/s, down to the slowest whose step holds enough operations for the objective (longer steps go lower)%s", ErrNoRate, s.SLO.Text, triedRates(all), why)
-	}
-	ans.MaxRate = lo
-	for range max(s.Confirm, 1) {
-		if ctx.Err() != nil {
-			break
-		}
-		pass, err := try(lo, true)
+		pass, err := f.try(f.lo, true)
 		if err != nil {
-			return all, ans, err
+			return err
 		}
 		if !pass {
-			ans.Warnings = append(ans.Warnings, fmt.Sprintf("a confirmation step at %s/s failed (%s): the answer is at the edge of the objective", rateText(lo), all[len(all)-1].Verdict.Reason))
+			f.ans.Warnings = append(f.ans.Warnings, fmt.Sprintf("a confirmation step at %s/s failed (%s): the answer is at the edge of the objective", rateText(f.lo), f.all[len(f.all)-1].Verdict.Reason))
 		}
 	}
-	if lastBad != nil {
-		ans.Limit = s.limitOf(lastBad)
-	}
-	if n := len(ans.ContradictedRates); n > 0 {
-		ans.Warnings = append(ans.Warnings, fmt.Sprintf("steps contradicted each other at %s/s (a rate failed, then passed when run again; a third step decided): the machine or the target is noisy, and the answer is less certain than the search's precision", joinRates(ans.ContradictedRates)))
-	}
-	return all, ans, nil
+	return nil
 }
 
 // ErrNoRate says a search found no rate that met its objective: a failed

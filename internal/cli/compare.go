@@ -10,13 +10,9 @@ import (
 	"github.com/dbmeter/dbmeter/internal/report"
 )
 
-func newCompareCmd(env Env) *cobra.Command {
-	var format, out string
-	var vary []string
-	cmd := &cobra.Command{
-		Use:   "compare BASE.json NEW.json | BASE.json... -- NEW.json...",
-		Short: "Compare result documents (two, or several per side) figure by figure, with significance",
-		Long: `compare matches the runs of two result documents by family, target,
+// compareLong is compare's help: what it matches, what it pools, and when
+// it calls a change significant.
+const compareLong = `compare matches the runs of two result documents by family, target,
 workload and the params that define them: not how long they ran (--duration,
 --repeat, --seed), not how they were observed (--json, --hdr-log, --progress,
 --no-disk-probe and the like), and not the lists that chose what ran
@@ -40,8 +36,9 @@ runs that have the knob (the engines it applies to) are compared. With
 nothing compared, compare exits 1.
 
 --format gobench writes the documents in Go's benchmark format instead, for
-benchstat (golang.org/x/perf/cmd/benchstat); it also takes a single file.`,
-		Example: `  dbmeter null --repeat 6 --json base.json
+benchstat (golang.org/x/perf/cmd/benchstat); it also takes a single file.`
+
+const compareExample = `  dbmeter null --repeat 6 --json base.json
   dbmeter null --repeat 6 --json new.json
   dbmeter compare base.json new.json
   dbmeter compare monday.json tuesday.json -- friday.json
@@ -52,27 +49,23 @@ benchstat (golang.org/x/perf/cmd/benchstat); it also takes a single file.`,
 
   dbmeter compare --format gobench base.json > base.txt
   dbmeter compare --format gobench new.json > new.txt
-  benchstat base.txt new.txt`,
+  benchstat base.txt new.txt`
+
+func newCompareCmd(env Env) *cobra.Command {
+	var format, out string
+	var vary []string
+	cmd := &cobra.Command{
+		Use:     "compare BASE.json NEW.json | BASE.json... -- NEW.json...",
+		Short:   "Compare result documents (two, or several per side) figure by figure, with significance",
+		Long:    compareLong,
+		Example: compareExample,
 	}
 	f := cmd.Flags()
 	f.StringVar(&format, "format", "text", "output format: text or gobench")
 	f.StringVarP(&out, "output", "o", "-", "write to this file instead of stdout")
 	f.StringArrayVar(&vary, "vary", nil, "a knob (a run param such as bbolt.freelist_type) whose settings to compare, repeatable")
 	cmd.Args = func(cmd *cobra.Command, args []string) error {
-		dash := cmd.ArgsLenAtDash()
-		switch {
-		case format != "text" && format != "gobench":
-			return usagef("unknown --format %q: want text or gobench", format)
-		case format == "gobench" && len(args) == 0:
-			return usagef("compare --format gobench needs at least one result document")
-		case format == "text" && dash == 0:
-			return usagef("compare needs at least one base document before --")
-		case format == "text" && dash > 0 && dash == len(args):
-			return usagef("compare needs at least one new document after --")
-		case format == "text" && dash < 0 && len(args) != 2:
-			return usagef("compare needs two result documents, BASE.json and NEW.json, or several per side: BASE.json... -- NEW.json...; got %d", len(args))
-		}
-		return nil
+		return compareArgs(format, cmd.ArgsLenAtDash(), len(args))
 	}
 	cmd.RunE = runE(func(cmd *cobra.Command, args []string) error {
 		srcs, err := report.ReadSources(args...)
@@ -95,4 +88,22 @@ benchstat (golang.org/x/perf/cmd/benchstat); it also takes a single file.`,
 		})
 	})
 	return cmd
+}
+
+// compareArgs checks compare's documents: n of them, split at dash (-1
+// with no --), for the output format.
+func compareArgs(format string, dash, n int) error {
+	switch {
+	case format != "text" && format != "gobench":
+		return usagef("unknown --format %q: want text or gobench", format)
+	case format == "gobench" && n == 0:
+		return usagef("compare --format gobench needs at least one result document")
+	case format == "text" && dash == 0:
+		return usagef("compare needs at least one base document before --")
+	case format == "text" && dash > 0 && dash == n:
+		return usagef("compare needs at least one new document after --")
+	case format == "text" && dash < 0 && n != 2:
+		return usagef("compare needs two result documents, BASE.json and NEW.json, or several per side: BASE.json... -- NEW.json...; got %d", n)
+	}
+	return nil
 }

@@ -42,13 +42,8 @@ type kvFlags struct {
 	storage string
 }
 
-func newKVCmd(env Env) *cobra.Command {
-	var rf runFlags
-	var kf kvFlags
-	cmd := &cobra.Command{
-		Use:   "kv",
-		Short: "Benchmark embedded K/V engines: engine × operation throughput and latency",
-		Long: `kv runs each operation (set, update, get, del, setmixed/getmixed, batchset) on
+// kvLong is kv's help: what each operation does.
+const kvLong = `kv runs each operation (set, update, get, del, setmixed/getmixed, batchset) on
 each embedded engine and prints a throughput table and a latency table per
 fsync mode, operations as rows and engines as columns, each cell its --repeat
 runs pooled, with its 95% confidence interval. Every cell runs on a store of
@@ -70,61 +65,83 @@ of its own loaded with --keys records (YCSB's recordcount):
 
   ycsb-load  YCSB's load phase, timed: every record inserted once
   ycsb-a … ycsb-f  workloads A–F with YCSB's mixes and key distributions;
-             each reports the whole mix and each operation in it`,
-		Example: `  dbmeter kv
+             each reports the whole mix and each operation in it`
+
+const kvExample = `  dbmeter kv
   dbmeter kv --engines pebble,badger --ops set,get --fsync both --duration 5s
   dbmeter kv --engines badger --param badger.value_threshold=64 --json kv.json
-  dbmeter kv --engines pebble,badger --ops ycsb-load,ycsb-a,ycsb-e --keys 100000 --duration 10s`,
-		Args: noArgs,
+  dbmeter kv --engines pebble,badger --ops ycsb-load,ycsb-a,ycsb-e --keys 100000 --duration 10s`
+
+func newKVCmd(env Env) *cobra.Command {
+	var rf runFlags
+	var kf kvFlags
+	cmd := &cobra.Command{
+		Use:     "kv",
+		Short:   "Benchmark embedded K/V engines: engine × operation throughput and latency",
+		Long:    kvLong,
+		Example: kvExample,
+		Args:    noArgs,
 	}
-	cmd.RunE = runE(func(cmd *cobra.Command, _ []string) (runErr error) {
-		if rf.changed("shard") || rf.changed("start-at") {
-			return usagef("kv runs embedded engines on this machine only: drop --shard and --start-at")
-		}
-		cfg, err := rf.config()
-		if err != nil {
-			return err
-		}
-		if !rf.changed("progress") && cfg.Duration > 0 {
-			cfg.Interval = max(cfg.Duration/kvSnapshots, time.Millisecond)
-			rf.cfg.Interval = cfg.Interval
-		}
-		spelled := spelling(cmd.Flags(), kvFields())
-		m, err := kv.NewMatrix(kv.MatrixOptions{Engines: kf.engines, Ops: kf.ops, Fsync: kf.fsync, Spec: kf.spec, Params: kf.params,
-			Load: cfg, Repeat: rf.repeat, Flags: flagParams(cmd.Flags()), YCSB: kf.ycsb})
-		if err != nil {
-			return usage.Spell(err, spelled)
-		}
-		var storageRec *result.Storage
-		prof, err := parseStorageProfile(kf.storage)
-		if err != nil {
-			return err
-		}
-		dir, cleanup, err := kv.PrepareDir(kf.dir)
-		if err != nil {
-			return usage.Spell(err, spelled)
-		}
-		defer func() { runErr = errors.Join(runErr, cleanup()) }()
-		if prof != nil {
-			// dbmeter moves itself, every thread, into the profile's cgroup
-			// for the run: the engines run in its process (docs/storage.md).
-			sg, err := applyStorage(cmd.Context(), env.Stderr, prof, dir, "dbmeter, the process that runs the engines")
-			if err != nil {
-				return err
-			}
-			defer func() { runErr = errors.Join(runErr, sg.remove()) }()
-			m.IO = sg.g
-			storageRec = sg.rec
-		}
-		s, err := newSession(env, "kv", rf.output, dir)
-		if err != nil {
-			return err
-		}
-		s.Doc().Env.Disk.Storage = storageRec
-		m.Dir = dir
-		s.showProgress(&rf)
-		return s.Execute(cmd.Context(), m.Plan())
+	cmd.RunE = runE(func(cmd *cobra.Command, _ []string) error {
+		return runKV(cmd, env, &rf, &kf)
 	})
+	bindKVFlags(cmd, &rf, &kf)
+	return cmd
+}
+
+// runKV runs the matrix the flags ask for: its cells in a directory of
+// their own, under a storage profile when one is given.
+func runKV(cmd *cobra.Command, env Env, rf *runFlags, kf *kvFlags) (runErr error) {
+	if rf.changed("shard") || rf.changed("start-at") {
+		return usagef("kv runs embedded engines on this machine only: drop --shard and --start-at")
+	}
+	cfg, err := rf.config()
+	if err != nil {
+		return err
+	}
+	if !rf.changed("progress") && cfg.Duration > 0 {
+		cfg.Interval = max(cfg.Duration/kvSnapshots, time.Millisecond)
+		rf.cfg.Interval = cfg.Interval
+	}
+	spelled := spelling(cmd.Flags(), kvFields())
+	m, err := kv.NewMatrix(kv.MatrixOptions{Engines: kf.engines, Ops: kf.ops, Fsync: kf.fsync, Spec: kf.spec, Params: kf.params,
+		Load: cfg, Repeat: rf.repeat, Flags: flagParams(cmd.Flags()), YCSB: kf.ycsb})
+	if err != nil {
+		return usage.Spell(err, spelled)
+	}
+	var storageRec *result.Storage
+	prof, err := parseStorageProfile(kf.storage)
+	if err != nil {
+		return err
+	}
+	dir, cleanup, err := kv.PrepareDir(kf.dir)
+	if err != nil {
+		return usage.Spell(err, spelled)
+	}
+	defer func() { runErr = errors.Join(runErr, cleanup()) }()
+	if prof != nil {
+		// dbmeter moves itself, every thread, into the profile's cgroup
+		// for the run: the engines run in its process (docs/storage.md).
+		sg, err := applyStorage(cmd.Context(), env.Stderr, prof, dir, "dbmeter, the process that runs the engines")
+		if err != nil {
+			return err
+		}
+		defer func() { runErr = errors.Join(runErr, sg.remove()) }()
+		m.IO = sg.g
+		storageRec = sg.rec
+	}
+	s, err := newSession(env, "kv", rf.output, dir)
+	if err != nil {
+		return err
+	}
+	s.Doc().Env.Disk.Storage = storageRec
+	m.Dir = dir
+	s.showProgress(rf)
+	return s.Execute(cmd.Context(), m.Plan())
+}
+
+// bindKVFlags binds the shared run flags, with kv's defaults, and kv's own.
+func bindKVFlags(cmd *cobra.Command, rf *runFlags, kf *kvFlags) {
 	def := load.DefaultConfig()
 	def.Workers = max(2, runtime.GOMAXPROCS(0))
 	def.Duration = kvDefaultDuration
@@ -158,7 +175,6 @@ of its own loaded with --keys records (YCSB's recordcount):
 			panic(err) // a flag renamed in runflags.go
 		}
 	}
-	return cmd
 }
 
 // kvFields names the flag that sets each field the kv family names in its

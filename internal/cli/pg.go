@@ -14,7 +14,9 @@ import (
 
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/pg"
+	"github.com/dbmeter/dbmeter/internal/pg/driver"
 	"github.com/dbmeter/dbmeter/internal/pg/script"
+	"github.com/dbmeter/dbmeter/internal/pg/serverstats"
 	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
@@ -73,7 +75,7 @@ func (f *pgFlags) bind(fs *pflag.FlagSet) {
 	fs.StringVar(&f.SeedSpec, "random-seed", strconv.Itoa(load.DefaultSeed), "seed for every random choice: an unsigned integer, time or rand, as pgbench (the result records it)")
 	fs.DurationVar(&f.ConnectTimeout, "connect-timeout", 5*time.Second, "give up connecting to a server after this long (libpq's connect_timeout, unless the DSN sets one)")
 	fs.StringArrayVar(&f.DSNs, "dsn", nil, "server to benchmark, postgres://user:password@host:port/db or key=value form (repeat for several servers side by side); default: -h/-p/-U/DBNAME and PG* variables")
-	fs.StringSliceVar(&f.Drivers, "driver", []string{"pgx"}, "Go drivers to benchmark, repeatable or comma-separated: "+strings.Join(pg.DriverNames(), ", "))
+	fs.StringSliceVar(&f.Drivers, "driver", []string{"pgx"}, "Go drivers to benchmark, repeatable or comma-separated: "+strings.Join(driver.Names(), ", "))
 	fs.StringVarP(&f.Host, "host", "h", "", "database server host or socket directory (default: PGHOST)")
 	fs.StringVarP(&f.Port, "port", "p", "", "database server port (default: PGPORT)")
 	fs.StringVarP(&f.User, "username", "U", "", "database user name (default: PGUSER)")
@@ -83,7 +85,7 @@ func (f *pgFlags) bind(fs *pflag.FlagSet) {
 	fs.StringVar(&f.Shard, "shard", "", "run part I of N of the test (I/N, 0-based): -c and -R are divided among the shards, :client_id runs on across them; merge with 'dbmeter merge'")
 	fs.StringVar(&f.StartAt, "start-at", "", "start at this wall-clock time, RFC 3339 or +DURATION from now, so that shards measure the same seconds")
 	fs.BoolVar(&f.NoServerStats, "no-server-stats", false, "do not read the server's own figures (pg_stat_statements, pg_stat_database, wait events of the run's backends)")
-	fs.DurationVar(&f.ServerStatsInterval, "server-stats-interval", pg.DefaultServerStatsInterval, "sample the run's backends' wait events this often")
+	fs.DurationVar(&f.ServerStatsInterval, "server-stats-interval", serverstats.DefaultInterval, "sample the run's backends' wait events this often")
 	fs.StringVar(&f.storage, "storage-profile", "", "run the server under a storage class: hdd, sata-ssd, nvme, provisioned, or limits riops=N,wiops=N,rbps=SIZE,wbps=SIZE,mem=SIZE (a local cluster; root; see docs/storage.md)")
 	fs.StringVar(&f.storageServer, "storage-server", "", "--storage-profile: the cluster to place, by data directory or postmaster PID (default: the dev-services cluster)")
 	f.search.bind(fs, nil)
@@ -108,6 +110,8 @@ func pgFields() map[string]string {
 		"ConnectTimeout": "connect-timeout", "DSNs": "dsn", "Drivers": "driver", "Host": "host", "Port": "port",
 		"User": "username", "Force": "force", "Warmup": "warmup", "Grace": "grace", "Shard": "shard", "StartAt": "start-at",
 		"NoServerStats": "no-server-stats", "ServerStatsInterval": "server-stats-interval",
+		// load's name for the clients, in its messages about sharding them
+		"Workers": "client",
 	}
 }
 

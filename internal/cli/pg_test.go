@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dbmeter/dbmeter/internal/pg"
+	"github.com/dbmeter/dbmeter/internal/pg/server"
 	"github.com/dbmeter/dbmeter/internal/result"
 	"github.com/dbmeter/dbmeter/internal/servertest"
 )
@@ -50,7 +50,7 @@ func pgbenchRun(t *testing.T, dsn string, args ...string) (tps float64, txns int
 func pgSums(t *testing.T, dsn string) (history, deltas, abalance int64) {
 	t.Helper()
 	ctx := context.Background()
-	conn, err := pg.Connect(ctx, dsn)
+	conn, err := server.Connect(ctx, dsn)
 	if err != nil {
 		t.Fatal(err)
 	}

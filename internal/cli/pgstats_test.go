@@ -8,7 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dbmeter/dbmeter/internal/pg"
+	"github.com/dbmeter/dbmeter/internal/pg/driver"
+	"github.com/dbmeter/dbmeter/internal/pg/server"
 	"github.com/dbmeter/dbmeter/internal/result"
 	"github.com/dbmeter/dbmeter/internal/servertest"
 )
@@ -40,7 +41,7 @@ func TestPGServerStats(t *testing.T) {
 	if code, _, stderr := runPGCmd(t, "-i", "-s", "1", "--dsn", dsn); code != 0 {
 		t.Fatalf("dbmeter pg -i: exit %d: %s", code, stderr)
 	}
-	for _, drv := range pg.DriverNames() {
+	for _, drv := range driver.Names() {
 		t.Run(drv, func(t *testing.T) {
 			r, stdout := pgRunDoc(t, "-S", "-c", "4", "-T", "2", "--dsn", dsn, "--driver", drv)
 			s := r.ServerStats
@@ -93,7 +94,7 @@ func TestPGServerTimeJoin(t *testing.T) {
 func TestPGServerStatsUnavailable(t *testing.T) {
 	dsn := servertest.PostgresDB(t)
 	ctx := context.Background()
-	conn, err := pg.Connect(ctx, dsn)
+	conn, err := server.Connect(ctx, dsn)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 	"github.com/dbmeter/dbmeter/internal/ch/insert"
 	"github.com/dbmeter/dbmeter/internal/ch/query/clients"
 	"github.com/dbmeter/dbmeter/internal/kv"
-	"github.com/dbmeter/dbmeter/internal/pg"
+	"github.com/dbmeter/dbmeter/internal/pg/driver"
 )
 
 // Every family words an unknown name the same way: the closest name, if
@@ -27,7 +27,7 @@ func TestUnknownNames(t *testing.T) {
 			`unknown engine "pebbel" (did you mean "pebble"?); known: ` + strings.Join(kv.Names(), ", ")},
 		{"kv", func(n string) error { _, err := kv.Lookup(n); return err }, "zzzzzzzz",
 			`unknown engine "zzzzzzzz"; known: ` + strings.Join(kv.Names(), ", ")},
-		{"pg", func(n string) error { _, err := pg.LookupDriver(n); return err }, "pgx5",
+		{"pg", func(n string) error { _, err := driver.Lookup(n); return err }, "pgx5",
 			`unknown driver "pgx5" (did you mean "pgx"?); known: pgx, pgx-stdlib, pq`},
 		{"ch insert", func(n string) error { _, err := insert.Lookup(n); return err }, "clickhouse-go-v3",
 			`unknown client "clickhouse-go-v3" (did you mean "clickhouse-go-v1"?); known: ` + strings.Join(insert.Names(), ", ")},
@@ -45,7 +45,7 @@ func TestUnknownNames(t *testing.T) {
 // kv's order is the display order (TestEngineOrderCoversRegistry).
 func TestRegistriesSorted(t *testing.T) {
 	t.Parallel()
-	for family, names := range map[string][]string{"pg": pg.DriverNames(), "ch insert": insert.Names(), "ch query": clients.Names()} {
+	for family, names := range map[string][]string{"pg": driver.Names(), "ch insert": insert.Names(), "ch query": clients.Names()} {
 		if !slices.IsSorted(names) {
 			t.Errorf("%s registry is not written sorted: %q", family, names)
 		}

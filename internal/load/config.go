@@ -93,15 +93,25 @@ func (s Shard) Sharded() bool { return s.Count > 0 }
 // Split returns shard s's part of total: total/Count, the remainder going
 // one each to the lowest indices.
 func (s Shard) Split(total int64) int64 {
+	_, n := s.Part(total)
+	return n
+}
+
+// Part returns shard s's share of total numbered items (workers,
+// clients): the number of its first among all and how many it has. The
+// shards' parts, in index order, number the items as one process would.
+func (s Shard) Part(total int64) (first, n int64) {
 	if !s.Sharded() {
-		return total
+		return 0, total
 	}
-	n := int64(s.Count)
-	part := total / n
-	if int64(s.Index) < total%n {
+	count := int64(s.Count)
+	part, rem := total/count, total%count
+	idx := int64(s.Index)
+	first = idx*part + min(idx, rem)
+	if idx < rem {
 		part++
 	}
-	return part
+	return first, part
 }
 
 // stream is the random stream id of stream id within the shard.

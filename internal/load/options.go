@@ -1,7 +1,6 @@
 package load
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/dbmeter/dbmeter/internal/usage"
@@ -60,33 +59,11 @@ func (o Options) Resolve(given func(field string) bool, search bool, now time.Ti
 	if err := cfg.validateSettings(); err != nil {
 		return cfg, usage.Wrap(err)
 	}
-	if cfg, err = o.split(cfg, now); err != nil {
+	if cfg, _, err = (ShardSpec{Shard: o.Shard, StartAt: o.StartAt}).Apply(cfg, now); err != nil {
 		return cfg, usage.Wrap(err)
 	}
 	if cfg.Open() && !given("MaxInFlight") {
 		cfg.MaxInFlight = max(cfg.MaxInFlight, cfg.Workers)
 	}
 	return cfg, usage.Wrap(cfg.Validate())
-}
-
-// split applies Shard, dividing the test's totals among the shards, and
-// StartAt.
-func (o Options) split(cfg Config, now time.Time) (Config, error) {
-	if o.Shard != "" {
-		sh, err := ParseShard(o.Shard)
-		if err != nil {
-			return cfg, fmt.Errorf("{Shard} %w", err)
-		}
-		if cfg, err = cfg.ForShard(sh); err != nil {
-			return cfg, err
-		}
-	}
-	if o.StartAt != "" {
-		t, err := ParseStartAt(o.StartAt, now)
-		if err != nil {
-			return cfg, fmt.Errorf("{StartAt} %w", err)
-		}
-		cfg.StartAt = t
-	}
-	return cfg, nil
 }

@@ -128,3 +128,112 @@ func TestConfigForShard(t *testing.T) {
 		t.Error("a closed loop of 1 worker split in 2 shards was accepted")
 	}
 }
+
+// The shards' parts number the items as one process would: each part
+// starts where the lower shards' end, and together they cover all.
+func TestShardPart(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		total      int64
+		count      int
+		wantFirsts []int64
+	}{
+		{10, 3, []int64{0, 4, 7}},
+		{2, 4, []int64{0, 1, 2, 2}},
+		{9, 1, []int64{0}},
+	}
+	for _, tt := range tests {
+		var firsts []int64
+		next := int64(0)
+		for i := range tt.count {
+			sh := load.Shard{Index: i, Count: tt.count}
+			first, n := sh.Part(tt.total)
+			if first != next || n != sh.Split(tt.total) {
+				t.Errorf("shard %d/%d of %d: Part = %d, %d; want %d, %d", i, tt.count, tt.total, first, n, next, sh.Split(tt.total))
+			}
+			firsts = append(firsts, first)
+			next = first + n
+		}
+		if !slices.Equal(firsts, tt.wantFirsts) || next != tt.total {
+			t.Errorf("Part(%d) over %d shards starts at %v and ends at %d, want %v and %d", tt.total, tt.count, firsts, next, tt.wantFirsts, tt.total)
+		}
+	}
+}
+
+// A pool of clients (pgbench's -c, open loop too) divides as closed loop's
+// workers do; each client keeps its quota of a count, and the shards
+// together run the whole test.
+func TestConfigForPoolShard(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name                 string
+		workers              int
+		count                int64
+		rate                 float64
+		wantWorkers, wantMax []int
+		wantCounts           []int64
+		wantErr              bool
+	}{
+		{name: "closed, 3 clients x 10 over 2", workers: 3, count: 30, wantWorkers: []int{2, 1}, wantCounts: []int64{20, 10}},
+		{name: "closed, uneven count", workers: 3, count: 10, wantWorkers: []int{2, 1}, wantCounts: []int64{7, 3}},
+		{name: "open, 5 clients at 100/s", workers: 5, rate: 100, wantWorkers: []int{3, 2}, wantMax: []int{3, 2}},
+		{name: "open, 4 clients x 5 at 100/s", workers: 4, count: 20, rate: 100, wantWorkers: []int{2, 2}, wantMax: []int{2, 2}, wantCounts: []int64{10, 10}},
+		{name: "fewer clients than shards, open loop too", workers: 1, rate: 100, wantErr: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := load.DefaultConfig()
+			cfg.Workers, cfg.MaxInFlight, cfg.Count, cfg.Rate = tt.workers, tt.workers, tt.count, tt.rate
+			if tt.count > 0 {
+				cfg.Duration = 0
+			}
+			var total int64
+			for i := range 2 {
+				c, err := cfg.ForPoolShard(load.Shard{Index: i, Count: 2})
+				if tt.wantErr {
+					if err == nil {
+						t.Fatalf("shard %d: accepted", i)
+					}
+					return
+				}
+				if err != nil {
+					t.Fatalf("shard %d: %v", i, err)
+				}
+				if c.Workers != tt.wantWorkers[i] || c.Rate != tt.rate/2 {
+					t.Errorf("shard %d: %d workers at %g/s, want %d at %g/s", i, c.Workers, c.Rate, tt.wantWorkers[i], tt.rate/2)
+				}
+				if tt.wantMax != nil && c.MaxInFlight != tt.wantMax[i] {
+					t.Errorf("shard %d: MaxInFlight %d, want %d", i, c.MaxInFlight, tt.wantMax[i])
+				}
+				if tt.wantCounts != nil && c.Count != tt.wantCounts[i] {
+					t.Errorf("shard %d: count %d, want %d", i, c.Count, tt.wantCounts[i])
+				}
+				total += c.Count
+			}
+			if total != tt.count {
+				t.Errorf("the shards run %d in all, want %d", total, tt.count)
+			}
+		})
+	}
+}
+
+// ShardSpec.Apply parses the shard and the start and says where the
+// shard's workers start among the test's.
+func TestShardSpecApply(t *testing.T) {
+	t.Parallel()
+	now := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
+	cfg := load.DefaultConfig()
+	cfg.Workers = 5
+	got, first, err := load.ShardSpec{Shard: "1/2", StartAt: "+30s"}.Apply(cfg, now)
+	if err != nil || first != 3 || got.Workers != 2 || !got.StartAt.Equal(now.Add(30*time.Second)) {
+		t.Errorf("Apply(1/2, +30s) = %d workers from %d starting %s, %v; want 2 from 3 at %s", got.Workers, first, got.StartAt, err, now.Add(30*time.Second))
+	}
+	if _, first, err := (load.ShardSpec{}).Apply(cfg, now); err != nil || first != 0 {
+		t.Errorf("an unsplit test: first %d, %v", first, err)
+	}
+	for _, bad := range []load.ShardSpec{{Shard: "2/2"}, {StartAt: "soon"}} {
+		if _, _, err := bad.Apply(cfg, now); err == nil {
+			t.Errorf("Apply(%+v) accepted", bad)
+		}
+	}
+}

@@ -20,7 +20,7 @@ import (
 	"github.com/dbmeter/dbmeter/internal/hist"
 	"github.com/dbmeter/dbmeter/internal/kv"
 	"github.com/dbmeter/dbmeter/internal/null"
-	"github.com/dbmeter/dbmeter/internal/pg"
+	"github.com/dbmeter/dbmeter/internal/pg/bench"
 	"github.com/dbmeter/dbmeter/internal/result"
 )
 
@@ -397,9 +397,9 @@ func TestMergeFamilyFigures(t *testing.T) {
 		a, b   float64 // shard 0 has 100 operations, shard 1 300, rows twice that
 		want   float64
 	}{
-		{"pg", pg.FigureDeclarations(), "retries", 3, 4, 7},
-		{"pg", pg.FigureDeclarations(), "deadlock_failures", 1, 0, 1},
-		{"pg", pg.FigureDeclarations(), "command_0_1_latency_ns_mean", 10, 20, 17.5},
+		{"pg", bench.FigureDeclarations(), "retries", 3, 4, 7},
+		{"pg", bench.FigureDeclarations(), "deadlock_failures", 1, 0, 1},
+		{"pg", bench.FigureDeclarations(), "command_0_1_latency_ns_mean", 10, 20, 17.5},
 		{"ch insert", insert.FigureDeclarations(), "rows_unverified", 0, 1, 1},
 		{"ch insert", insert.FigureDeclarations(), "client_cpu_us_per_row", 2, 4, 3.5},
 		{"ch query", query.FigureDeclarations(), "pool_waits", 5, 6, 11},

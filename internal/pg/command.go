@@ -14,7 +14,12 @@ import (
 
 	"github.com/dbmeter/dbmeter/internal/capacity"
 	"github.com/dbmeter/dbmeter/internal/load"
+	"github.com/dbmeter/dbmeter/internal/pg/bench"
+	"github.com/dbmeter/dbmeter/internal/pg/driver"
+	"github.com/dbmeter/dbmeter/internal/pg/initdb"
 	"github.com/dbmeter/dbmeter/internal/pg/script"
+	"github.com/dbmeter/dbmeter/internal/pg/server"
+	"github.com/dbmeter/dbmeter/internal/pg/serverstats"
 	"github.com/dbmeter/dbmeter/internal/plan"
 	"github.com/dbmeter/dbmeter/internal/redact"
 	"github.com/dbmeter/dbmeter/internal/result"
@@ -84,8 +89,8 @@ func (f *Command) given(name string) bool { return f.Given != nil && f.Given(nam
 type Prepared struct {
 	dsns    []string
 	drivers []string
-	mode    QueryMode
-	scripts []Weighted
+	mode    driver.QueryMode
+	scripts []bench.Weighted
 	builtin bool // some script is built in, so the pgbench tables must exist
 	vars    map[string]script.Value
 	// points are the variants the numeric lists ask for (one when none
@@ -121,7 +126,7 @@ func (f *Command) Prepare(args []string) (*Prepared, error) {
 	if err != nil {
 		return nil, err
 	}
-	mode, err := ParseMode(f.Protocol)
+	mode, err := driver.ParseMode(f.Protocol)
 	if err != nil {
 		return nil, err
 	}
@@ -137,7 +142,7 @@ func (f *Command) Prepare(args []string) (*Prepared, error) {
 		return nil, err
 	}
 	for i, d := range p.dsns {
-		p.dsns[i] = WithConnectTimeout(d, f.ConnectTimeout)
+		p.dsns[i] = server.WithConnectTimeout(d, f.ConnectTimeout)
 	}
 	if p.drivers, err = ParseDrivers(f.Drivers); err != nil {
 		return nil, err
@@ -192,36 +197,17 @@ func (f *Command) sweep() ([]*Command, error) {
 	return out, nil
 }
 
-// shardPlan gives this shard its clients (ids running on from the lower
-// shards'), its part of -R, and the common start.
+// shardPlan gives this shard its part of the test's clients, numbered on
+// from the lower shards' (pgbench's client ids), of -R and of -t (per
+// client), and the common start. The clients are load's workers, a fixed
+// pool in open loop too (load.ForPoolShard).
 func (f *Command) shardPlan(p *point) error {
-	p.clients, p.totalClients = f.Clients, f.Clients
-	if f.Shard != "" {
-		sh, err := load.ParseShard(f.Shard)
-		if err != nil {
-			return fmt.Errorf("{Shard} %w", err)
-		}
-		if f.Clients < sh.Count {
-			return fmt.Errorf("{Clients} %d cannot be divided among %d shards: give at least %d", f.Clients, sh.Count, sh.Count)
-		}
-		for i := range sh.Index {
-			p.clientOffset += int(load.Shard{Index: i, Count: sh.Count}.Split(int64(f.Clients)))
-		}
-		p.clients = int(sh.Split(int64(f.Clients)))
-		cfg := &p.load
-		cfg.Shard, cfg.Workers, cfg.MaxInFlight = sh, p.clients, p.clients
-		cfg.Rate /= float64(sh.Count)
-		if cfg.Count > 0 {
-			cfg.Count = int64(f.PerClient) * int64(p.clients) // -t is per client
-		}
+	spec := load.ShardSpec{Shard: f.Shard, StartAt: f.StartAt, Pool: true}
+	cfg, first, err := spec.Apply(p.load, time.Now())
+	if err != nil {
+		return err
 	}
-	if f.StartAt != "" {
-		t, err := load.ParseStartAt(f.StartAt, time.Now())
-		if err != nil {
-			return fmt.Errorf("{StartAt} %w", err)
-		}
-		p.load.StartAt = t
-	}
+	p.load, p.clientOffset, p.clients, p.totalClients = cfg, first, cfg.Workers, f.Clients
 	return nil
 }
 
@@ -234,13 +220,13 @@ func (f *Command) Init(ctx context.Context, p *Prepared, quiet bool) error {
 	if f.ForeignKeys && !strings.Contains(steps, "f") {
 		steps += "f"
 	}
-	ic := InitConfig{Scale: f.Scale, Fillfactor: f.Fillfactor, Steps: steps, Force: f.Force, Log: f.Stderr,
+	ic := initdb.Config{Scale: f.Scale, Fillfactor: f.Fillfactor, Steps: steps, Force: f.Force, Log: f.Stderr,
 		Quiet: f.QuietInit || quiet, Partitions: f.Partitions, PartitionMethod: f.PartitionMethod, Unlogged: f.Unlogged,
 		Tablespace: f.Tablespace, IndexTablespace: f.IndexTablespace}
 	if err := ic.Validate(); err != nil {
 		return usage.Wrap(err)
 	}
-	return redact.Err(InitServers(ctx, p.dsns, ic, f.Stderr), p.Secrets...)
+	return redact.Err(initdb.Servers(ctx, p.dsns, ic, f.Stderr), p.Secrets...)
 }
 
 // Plan is one step per server × driver × variant of the numeric lists;
@@ -256,14 +242,14 @@ func (f *Command) Plan(p *Prepared) plan.Plan {
 		ops = append(ops, w.Name)
 	}
 	for i, dsn := range p.dsns {
-		var srv *Server
+		var srv *server.Server
 		for _, drv := range p.drivers {
 			for _, pt := range p.points {
 				out.Steps = append(out.Steps, plan.Step{Target: targets[i] + "/" + drv + p.variantLabel(pt), Workload: WorkloadName(p.scripts), Ops: ops,
 					Run: func(ctx context.Context, r plan.Rep) ([]result.Run, error) {
 						if srv == nil {
 							var err error
-							if srv, err = PrepareServer(ctx, dsn, targets[i], p.builtin, f.Scale, f.given("Scale"), f.Stderr); err != nil {
+							if srv, err = server.Prepare(ctx, dsn, targets[i], p.builtin, f.Scale, f.given("Scale"), f.Stderr); err != nil {
 								return nil, err
 							}
 						}
@@ -289,104 +275,141 @@ func (p *Prepared) variantLabel(pt point) string {
 }
 
 // runOne measures repetition r of variant pt (f is pt.cmd) through one
-// driver.
-func (f *Command) runOne(ctx context.Context, p *Prepared, pt point, r plan.Rep, srv *Server, drvName string) (result.Run, error) {
-	params := f.variantParams()
-	drv, _ := LookupDriver(drvName)
-	vars := map[string]script.Value{"scale": script.Int(srv.Scale)}
-	for k, v := range p.vars {
-		vars[k] = v
-	}
+// driver: pgbench's vacuum, then the run with the server's own figures
+// read around its measured window, then the run's record.
+func (f *Command) runOne(ctx context.Context, p *Prepared, pt point, r plan.Rep, srv *server.Server, drvName string) (result.Run, error) {
 	defer func() { p.runs++ }()
 	// The run's own backends are the ones with this name, for the server
 	// figures' wait-event samples.
 	app := fmt.Sprintf("dbmeter-%d-%d", os.Getpid(), p.runs)
-	bench, err := NewBench(Config{Driver: drv, DSN: WithApplicationName(srv.DSN, app), Mode: p.mode, Scripts: p.scripts, Vars: vars,
-		Seed: r.Seed, Throttled: pt.load.Rate > 0 || p.Search != nil, Clients: pt.clients, ClientOffset: pt.clientOffset, TotalClients: pt.totalClients, Threads: min(f.Jobs, pt.clients),
-		Debug: f.Stderr, Timed: f.given("Seconds") || p.Search != nil,
-		MaxTries: maxTries(f.MaxTries), LatencyLimit: f.LatencyLimit, VerboseErrors: verboseTo(f.VerboseErrors, f.Stderr),
-		ConnectPerTx: f.Connect, PerCommand: f.PerCommand, Log: f.txLog(p.runs)})
+	b, err := f.newBench(p, pt, r, srv, drvName, app)
 	if err != nil {
 		return result.Run{}, usage.Wrap(err)
 	}
 	if !f.NoVacuum {
-		if err := PreRunVacuum(ctx, srv, f.VacuumAll, f.Force, f.Stderr); err != nil {
+		if err := server.PreRunVacuum(ctx, srv, f.VacuumAll, f.Force, f.Stderr); err != nil {
 			return result.Run{}, err
 		}
 	}
 	target := srv.Target + "/" + drvName
-	var watch load.Watcher
+	cfg, params := f.repConfig(pt, r)
+	stats := f.startServerStats(ctx, p, srv, app, target, &cfg)
+	res, err := load.Run(ctx, cfg, b.Ops(), b.NewWorker, f.watcher(p, pt, r, target))
+	capture := stats()
+	if err != nil {
+		if capture != nil {
+			capture.Finish(ctx, 0)
+		}
+		return result.Run{}, fmt.Errorf("%s: %w", target, startError(srv.DSN, err))
+	}
+	if err := b.CloseLogs(); err != nil {
+		return result.Run{}, fmt.Errorf("%s: transaction log: %w", target, err)
+	}
+	f.sayFailures(p, target, b)
+	run := res.Fill(result.Run{
+		Family:   "pg",
+		Target:   target,
+		Workload: WorkloadName(p.scripts),
+		Params:   params,
+		Server:   "PostgreSQL " + srv.Version,
+		Repeat:   r.N,
+	}, cfg, -1)
+	if capture != nil {
+		run.ServerStats = capture.Finish(ctx, run.Ops+run.Errors)
+	}
+	b.Describe(&run, res, cfg, bench.Figures{DSN: srv.DSN, Scale: srv.Scale, Driver: drvName, Jobs: f.Jobs})
+	return run, nil
+}
+
+// newBench is the Bench of one run: this variant's clients, through
+// driver drvName, on srv, its connections named app.
+func (f *Command) newBench(p *Prepared, pt point, r plan.Rep, srv *server.Server, drvName, app string) (*bench.Bench, error) {
+	drv, err := driver.Lookup(drvName)
+	if err != nil {
+		return nil, err
+	}
+	vars := map[string]script.Value{"scale": script.Int(srv.Scale)}
+	maps.Copy(vars, p.vars)
+	return bench.NewBench(bench.Config{Driver: drv, DSN: server.WithApplicationName(srv.DSN, app), Mode: p.mode, Scripts: p.scripts, Vars: vars,
+		Seed: r.Seed, Throttled: pt.load.Rate > 0 || p.Search != nil, Clients: pt.clients, ClientOffset: pt.clientOffset, TotalClients: pt.totalClients, Threads: min(f.Jobs, pt.clients),
+		Debug: f.Stderr, Timed: f.given("Seconds") || p.Search != nil,
+		MaxTries: maxTries(f.MaxTries), LatencyLimit: f.LatencyLimit, VerboseErrors: verboseTo(f.VerboseErrors, f.Stderr),
+		ConnectPerTx: f.Connect, PerCommand: f.PerCommand, Log: f.txLog(p.runs)})
+}
+
+// repConfig is the load of repetition r and the settings its run
+// records: a capacity search's step sets its own rate.
+func (f *Command) repConfig(pt point, r plan.Rep) (load.Config, map[string]string) {
+	cfg, params := pt.load, f.variantParams()
+	cfg.Seed = r.Seed
+	if r.Rate > 0 {
+		cfg.Rate, cfg.Queue = r.Rate, bench.RateQueue(r.Rate)
+		params["rate"] = strconv.FormatFloat(r.Rate, 'f', -1, 64)
+	}
+	return cfg, params
+}
+
+// watcher is what watches the run: pgbench's -P lines, suffixed with the
+// step when the plan has several, and the plan's own watcher.
+func (f *Command) watcher(p *Prepared, pt point, r plan.Rep, target string) load.Watcher {
+	var ws load.Watchers
 	if f.Progress > 0 {
 		suffix := ""
 		if len(p.dsns)*len(p.drivers)*len(p.points) > 1 || f.Repeat > 1 {
 			suffix = fmt.Sprintf(" [%s%s #%d]", target, p.variantLabel(pt), r.N)
 		}
-		watch = NewProgress(f.Stderr, suffix, f.Rate > 0, f.ProgressStamp)
+		ws = append(ws, NewProgress(f.Stderr, suffix, f.Rate > 0, f.ProgressStamp))
 	}
-	if mw := r.Watch; mw != nil {
-		if watch != nil {
-			watch = load.Watchers{watch, mw}
-		} else {
-			watch = mw
+	if r.Watch != nil {
+		ws = append(ws, r.Watch)
+	}
+	switch len(ws) {
+	case 0:
+		return nil
+	case 1:
+		return ws[0]
+	}
+	return ws
+}
+
+// startServerStats starts reading the server's own figures outside the
+// measured window: before it, or, after a warm-up, when it begins (the
+// server then also counts the few transactions in flight at that
+// instant), through cfg's OnMeasure, which must not block the runner. The
+// function it returns waits for the start and gives the capture, nil when
+// there is none.
+func (f *Command) startServerStats(ctx context.Context, p *Prepared, srv *server.Server, app, target string, cfg *load.Config) func() *serverstats.Capture {
+	var stats *serverstats.Capture
+	if f.NoServerStats {
+		return func() *serverstats.Capture { return nil }
+	}
+	begin := func() {
+		var err error
+		if stats, err = serverstats.Start(ctx, srv.DSN, app, f.serverStatsInterval()); err != nil {
+			fmt.Fprintf(f.Stderr, "dbmeter pg: %s: %s; measuring without them\n", target, redact.Line(redact.Err(err, p.Secrets...)))
 		}
 	}
-	cfg := pt.load
-	cfg.Seed = r.Seed
-	if r.Rate > 0 { // a capacity search step
-		cfg.Rate, cfg.Queue = r.Rate, RateQueue(r.Rate)
-		params = maps.Clone(params)
-		params["rate"] = strconv.FormatFloat(r.Rate, 'f', -1, 64)
-	}
-	var stats *statsCapture
 	var starting sync.WaitGroup
-	if !f.NoServerStats {
-		// Outside the measured window: before it, or, after a warm-up, when
-		// it begins (the server then also counts the few transactions in
-		// flight at that instant).
-		begin := func() {
-			var err error
-			if stats, err = startStats(ctx, srv.DSN, app, f.serverStatsInterval()); err != nil {
-				fmt.Fprintf(f.Stderr, "dbmeter pg: %s: %s; measuring without them\n", target, redact.Line(redact.Err(err, p.Secrets...)))
-			}
-		}
-		if cfg.Warmup == 0 {
-			begin()
-		} else {
-			// OnMeasure must not block the runner.
-			cfg.OnMeasure = func() { starting.Go(begin) }
-		}
+	if cfg.Warmup == 0 {
+		begin()
+	} else {
+		cfg.OnMeasure = func() { starting.Go(begin) }
 	}
-	res, err := load.Run(ctx, cfg, bench.Ops(), bench.NewWorker, watch)
-	starting.Wait()
-	if err != nil {
-		if stats != nil {
-			stats.finish(ctx, 0)
-		}
-		return result.Run{}, fmt.Errorf("%s: %w", target, startError(srv.DSN, err))
+	return func() *serverstats.Capture {
+		starting.Wait()
+		return stats
 	}
-	if err := bench.CloseLogs(); err != nil {
-		return result.Run{}, fmt.Errorf("%s: transaction log: %w", target, err)
-	}
-	if err := bench.LastError(); err != nil && len(bench.Aborts()) == 0 {
-		// The counts say how many failed; this says why, once.
+}
+
+// sayFailures tells why transactions failed, once (the counts say how
+// many), and why each aborted client was aborted.
+func (f *Command) sayFailures(p *Prepared, target string, b *bench.Bench) {
+	if err := b.LastError(); err != nil && len(b.Aborts()) == 0 {
 		fmt.Fprintf(f.Stderr, "dbmeter pg: %s: last transaction error: %s\n", target, redact.Line(redact.Err(err, p.Secrets...)))
 	}
-	for _, a := range bench.Aborts() {
+	for _, a := range b.Aborts() {
 		fmt.Fprintf(f.Stderr, "dbmeter pg: %s: %s\n", target, redact.Err(errors.New(a), p.Secrets...))
 	}
-	run := res.Fill(result.Run{
-		Family:   "pg",
-		Target:   target,
-		Workload: WorkloadName(p.scripts),
-		Params:   maps.Clone(params),
-		Server:   "PostgreSQL " + srv.Version,
-		Repeat:   r.N,
-	}, cfg, -1)
-	if stats != nil {
-		run.ServerStats = stats.finish(ctx, run.Ops+run.Errors)
-	}
-	bench.Describe(&run, res, cfg, Figures{Server: srv, Driver: drvName, Jobs: f.Jobs})
-	return run, nil
 }
 
 // variantParams are the settings a run of this variant records: the
@@ -405,11 +428,11 @@ func (f *Command) serverStatsInterval() time.Duration {
 	if f.ServerStatsInterval > 0 {
 		return f.ServerStatsInterval
 	}
-	return DefaultServerStatsInterval
+	return serverstats.DefaultInterval
 }
 
 // txLog is -l, or nil.
-func (f *Command) txLog(run int) *TxLog {
+func (f *Command) txLog(run int) *bench.TxLog {
 	if !f.Log {
 		return nil
 	}
@@ -433,19 +456,19 @@ func verboseTo(on bool, w io.Writer) io.Writer {
 
 // startError explains a client that could not connect at the start.
 func startError(dsn string, err error) error {
-	if Classify(err) == load.KindConnection || SQLState(err) != "" {
-		return ConnectError(dsn, err)
+	if driver.Classify(err) == load.KindConnection || driver.SQLState(err) != "" {
+		return server.ConnectError(dsn, err)
 	}
 	return err
 }
 
-// Endpoints names the servers the command connects to, as Endpoint does
+// Endpoints names the servers the command connects to, as server.Endpoint does
 // ("host:port" or "/socket/dir:port"), for a caller that must know which
 // server it is (a storage profile placing it in a cgroup).
 func (p *Prepared) Endpoints() ([]string, error) {
 	var out []string
 	for _, d := range p.dsns {
-		hp, _, err := Endpoint(d)
+		hp, _, err := server.Endpoint(d)
 		if err != nil {
 			return nil, err
 		}

@@ -1,7 +1,6 @@
 package pg
 
 import (
-	"context"
 	crand "crypto/rand"
 	"encoding/binary"
 	"errors"
@@ -13,7 +12,10 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dbmeter/dbmeter/internal/pg/bench"
+	"github.com/dbmeter/dbmeter/internal/pg/driver"
 	"github.com/dbmeter/dbmeter/internal/pg/script"
+	"github.com/dbmeter/dbmeter/internal/pg/server"
 	"github.com/dbmeter/dbmeter/internal/redact"
 )
 
@@ -46,7 +48,7 @@ func Servers(s ServerSpec) (dsns, secrets []string, err error) {
 			return nil, nil, errors.New("give the server with {DSNs} or with {Host}/{Port}/{User}/DBNAME, not both")
 		}
 		for _, d := range s.DSNs {
-			if _, _, err := Endpoint(d); err != nil {
+			if _, _, err := server.Endpoint(d); err != nil {
 				return nil, nil, fmt.Errorf("{DSNs} %s: %v", redact.String(d), errors.Unwrap(err))
 			}
 			secrets = append(secrets, redact.Values(d)...)
@@ -59,7 +61,7 @@ func Servers(s ServerSpec) (dsns, secrets []string, err error) {
 		}
 		return getenv(name)
 	}
-	ci := ConnInfo{
+	ci := server.ConnInfo{
 		Host:     or(s.Host, "PGHOST"),
 		Port:     or(s.Port, "PGPORT"),
 		User:     or(s.User, "PGUSER"),
@@ -71,7 +73,7 @@ func Servers(s ServerSpec) (dsns, secrets []string, err error) {
 		ci.DBName = ci.User // libpq's default
 	}
 	dsn := ci.DSN()
-	if _, _, err := Endpoint(dsn); err != nil {
+	if _, _, err := server.Endpoint(dsn); err != nil {
 		return nil, nil, fmt.Errorf("bad connection settings: %v", errors.Unwrap(err))
 	}
 	return []string{dsn}, secrets, nil
@@ -83,13 +85,13 @@ func TargetNames(dsns []string) []string {
 	out := make([]string, len(dsns))
 	count := map[string]int{}
 	for i, d := range dsns {
-		hp, _, _ := Endpoint(d)
+		hp, _, _ := server.Endpoint(d)
 		out[i] = hp
 		count[hp]++
 	}
 	for i, d := range dsns {
 		if count[out[i]] > 1 {
-			_, db, _ := Endpoint(d)
+			_, db, _ := server.Endpoint(d)
 			out[i] += "/" + db
 		}
 	}
@@ -108,7 +110,7 @@ type ScriptSpec struct {
 // one variable namespace (a client's scripts share its variables), and
 // says whether a built-in is among them (the pgbench tables must then
 // exist). Its errors are mistakes in the command line or the scripts.
-func LoadScripts(s ScriptSpec) (ws []Weighted, builtin bool, err error) {
+func LoadScripts(s ScriptSpec) (ws []bench.Weighted, builtin bool, err error) {
 	specs := append([]string(nil), s.Builtins...)
 	if s.SelectOnly {
 		specs = append(specs, "select-only")
@@ -129,7 +131,7 @@ func LoadScripts(s ScriptSpec) (ws []Weighted, builtin bool, err error) {
 		if err != nil {
 			return nil, false, err
 		}
-		ws = append(ws, Weighted{Name: full, Script: sc, Weight: w})
+		ws = append(ws, bench.Weighted{Name: full, Script: sc, Weight: w})
 		builtin = true
 	}
 	for _, spec := range s.Files {
@@ -145,7 +147,7 @@ func LoadScripts(s ScriptSpec) (ws []Weighted, builtin bool, err error) {
 		if err != nil {
 			return nil, false, err
 		}
-		ws = append(ws, Weighted{Name: filepath.Base(path), Script: sc, Weight: w})
+		ws = append(ws, bench.Weighted{Name: filepath.Base(path), Script: sc, Weight: w})
 	}
 	total := 0
 	for _, w := range ws {
@@ -177,7 +179,7 @@ func ParseDrivers(names []string) ([]string, error) {
 	seen := map[string]bool{}
 	for _, d := range names {
 		d = strings.TrimSpace(d)
-		if _, err := LookupDriver(d); err != nil {
+		if _, err := driver.Lookup(d); err != nil {
 			return nil, err
 		}
 		if !seen[d] {
@@ -186,7 +188,7 @@ func ParseDrivers(names []string) ([]string, error) {
 		}
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("{Drivers} needs at least one of: %s", strings.Join(DriverNames(), ", "))
+		return nil, fmt.Errorf("{Drivers} needs at least one of: %s", strings.Join(driver.Names(), ", "))
 	}
 	return out, nil
 }
@@ -208,7 +210,7 @@ func ParseDefines(defs []string) (map[string]script.Value, []string, error) {
 }
 
 // WorkloadName names a run's scripts: the script, or NAME@W+NAME@W.
-func WorkloadName(ws []Weighted) string {
+func WorkloadName(ws []bench.Weighted) string {
 	if len(ws) == 1 {
 		return ws[0].Name
 	}
@@ -239,94 +241,15 @@ func ParseSeed(s string) (uint64, error) {
 	return v, nil
 }
 
-// Server is what a run needs to know about one server.
-type Server struct {
-	DSN, Target, Version string
-	// Scale is :scale: read from pgbench_branches when built-in scripts
-	// run, else the -s given.
-	Scale int64
-}
-
-// PrepareServer connects once to read the server's version and, when
-// built-in scripts run, to check the pgbench tables and read the scale. A
-// -s (scaleGiven) that disagrees with the tables gets pgbench's warning on
-// warn.
-func PrepareServer(ctx context.Context, dsn, target string, builtin bool, scale int64, scaleGiven bool, warn io.Writer) (*Server, error) {
-	conn, err := Connect(ctx, dsn)
-	if err != nil {
-		return nil, err
-	}
-	defer conn.Close(context.Background())
-	srv := &Server{DSN: dsn, Target: target, Scale: scale}
-	if srv.Version, err = ServerVersion(ctx, conn); err != nil {
-		return nil, err
-	}
-	if !builtin {
-		return srv, nil
-	}
-	st, err := ReadTables(ctx, conn)
-	if err != nil {
-		return nil, err
-	}
-	_, db, _ := Endpoint(dsn)
-	if err := CheckTables(st, fmt.Sprintf("database %q on %s", db, target)); err != nil {
-		return nil, err
-	}
-	tables, err := Scale(ctx, conn)
-	if err != nil {
-		return nil, err
-	}
-	if scaleGiven && tables != scale {
-		fmt.Fprintf(warn, "dbmeter pg: %s: scale option ignored, using count from pgbench_branches table (%d)\n", target, tables)
-	}
-	srv.Scale = tables
-	return srv, nil
-}
-
-// PreRunVacuum is pgbench's vacuum before a run, on its own connection,
-// with pgbench's progress words on log: the branches and tellers, the
-// history emptied (only a history dbmeter created, unless force), and with
-// all (-v) the accounts too.
-func PreRunVacuum(ctx context.Context, srv *Server, all, force bool, log io.Writer) error {
-	conn, err := Connect(ctx, srv.DSN)
-	if err != nil {
-		return err
-	}
-	defer conn.Close(context.Background())
-	st, err := ReadTables(ctx, conn)
-	if err != nil {
-		return err
-	}
-	fmt.Fprint(log, "starting vacuum...")
-	truncated, err := Vacuum(ctx, conn, st, force)
-	if err != nil {
-		fmt.Fprintln(log)
-		return fmt.Errorf("%s: %w", srv.Target, err)
-	}
-	fmt.Fprintln(log, "end.")
-	if all {
-		fmt.Fprint(log, "starting vacuum pgbench_accounts...")
-		if err := VacuumAccounts(ctx, conn, st); err != nil {
-			fmt.Fprintln(log)
-			return fmt.Errorf("%s: %w", srv.Target, err)
-		}
-		fmt.Fprintln(log, "end.")
-	}
-	if st.Exists["pgbench_history"] && !truncated {
-		fmt.Fprintf(log, "dbmeter pg: %s: pgbench_history was not created by dbmeter, so it was not emptied (pgbench would; {Force} to allow)\n", srv.Target)
-	}
-	return nil
-}
-
 // FileTxLog is -l writing files as pgbench names them: PREFIX.PID for the
 // first thread, PREFIX.PID.THREAD for the others. run > 0 (a further
 // server or driver of the same invocation) writes PREFIX-(run+1).PID….
-func FileTxLog(prefix string, run int, aggregate time.Duration, samplingRate float64) *TxLog {
+func FileTxLog(prefix string, run int, aggregate time.Duration, samplingRate float64) *bench.TxLog {
 	if run > 0 {
 		prefix = fmt.Sprintf("%s-%d", prefix, run+1)
 	}
 	pid := os.Getpid()
-	return &TxLog{
+	return &bench.TxLog{
 		Aggregate:    aggregate,
 		SamplingRate: samplingRate,
 		Open: func(thread int) (io.WriteCloser, error) {

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/dbmeter/dbmeter/internal/load"
+	"github.com/dbmeter/dbmeter/internal/pg/bench"
+	"github.com/dbmeter/dbmeter/internal/pg/driver"
 )
 
 // Validate reports the first setting pgbench would refuse, in pgbench's
@@ -67,7 +69,7 @@ func (f *Command) loadConfig() load.Config {
 	cfg.Warmup = f.Warmup
 	cfg.Grace = f.Grace
 	cfg.Seed = f.Seed
-	cfg.Classify = Classify
+	cfg.Classify = driver.Classify
 	cfg.Interval = time.Second
 	if f.Progress > 0 {
 		cfg.Interval = time.Duration(f.Progress) * time.Second
@@ -80,13 +82,8 @@ func (f *Command) loadConfig() load.Config {
 	}
 	if f.Rate > 0 {
 		cfg.Rate = f.Rate
-		cfg.Queue = RateQueue(f.Rate)
+		cfg.Queue = bench.RateQueue(f.Rate)
 		cfg.SkipLate = f.LatencyLimit
 	}
 	return cfg
 }
-
-// RateQueue is how many -R arrivals may wait for a busy client: a minute's
-// worth, as pgbench lets its schedule fall behind without bound, within
-// what fits in memory.
-func RateQueue(rate float64) int { return int(min(max(rate*60, 1000), 1<<20)) }

@@ -345,13 +345,44 @@ func Prepare(ctx context.Context, family string, c Config, server ch.Version) (*
 	for _, s := range skipped {
 		p.Notes = append(p.Notes, "skipping "+s)
 	}
-	var ok []Combo
+	ok, notes, err := c.gate(combos, server)
+	if err != nil {
+		return nil, err
+	}
+	p.Notes = append(p.Notes, notes...)
+	if len(ok) == 0 {
+		return nil, usage.Wrap(&GateError{fmt.Errorf("no client in {Clients} can talk to ClickHouse %s: use %s", server, strings.Join(c.supporting(server), " or "))})
+	}
+	if c.HTTPDerived && slices.ContainsFunc(ok, func(cb Combo) bool { return cb.Opts.Protocol == HTTP }) {
+		if err := SameServer(ctx, c.DSN, c.HTTPURL); err != nil {
+			return nil, usage.Errorf("the http client would query %s, which {DSN} does not name, and it could not be checked to be the same server (%v): give {HTTPURL}", redact.String(c.HTTPURL), err)
+		}
+	}
+	if preset != nil || c.Create {
+		var note string
+		if spec, note, err = c.prepareData(ctx, preset, spec); err != nil {
+			return nil, err
+		}
+		if note != "" {
+			p.Notes = append(p.Notes, note)
+		}
+	}
+	// Interleaved: every client and setting once, then all again, so that
+	// the settings compared see the same moments of the machine.
+	p.Plan = plan.Plan{Family: family, Repeat: c.Repeat, Seed: c.Load.Seed, Interleave: true, Steps: c.steps(ok, spec, server)}
+	return p, nil
+}
+
+// gate keeps the combos whose client can talk to server. A client that
+// needs a newer server is skipped with one note per minimum version, naming its
+// clients, unless the clients were listed by hand: then it is an error.
+func (c Config) gate(combos []Combo, server ch.Version) (ok []Combo, notes []string, err error) {
 	told := map[string]bool{}
 	var tooNew []string // one line per minimum version, naming its clients
 	needs := map[string][]string{}
 	for _, cb := range combos {
 		if err := c.DSN.Check(cb.Name, cb.Client.DSN); err != nil {
-			return nil, usage.Wrap(err)
+			return nil, nil, usage.Wrap(err)
 		}
 		err := ch.CheckServer(cb.Name, server, cb.Client.minServer(cb.Opts.Protocol))
 		if err == nil {
@@ -359,7 +390,7 @@ func Prepare(ctx context.Context, family string, c Config, server ch.Version) (*
 			continue
 		}
 		if c.Listed {
-			return nil, usage.Wrap(&GateError{ch.Suggest(err, c.supporting(server))})
+			return nil, nil, usage.Wrap(&GateError{ch.Suggest(err, c.supporting(server))})
 		}
 		if !told[cb.Name] {
 			var old *ch.TooOldError
@@ -378,29 +409,14 @@ func Prepare(ctx context.Context, family string, c Config, server ch.Version) (*
 		if len(needs[why]) > 1 {
 			verb = "they need"
 		}
-		p.Notes = append(p.Notes, fmt.Sprintf("skipping %s: %s %s", strings.Join(needs[why], ", "), verb, why))
+		notes = append(notes, fmt.Sprintf("skipping %s: %s %s", strings.Join(needs[why], ", "), verb, why))
 	}
-	if len(ok) == 0 {
-		return nil, usage.Wrap(&GateError{fmt.Errorf("no client in {Clients} can talk to ClickHouse %s: use %s", server, strings.Join(c.supporting(server), " or "))})
-	}
-	if c.HTTPDerived && slices.ContainsFunc(ok, func(cb Combo) bool { return cb.Opts.Protocol == HTTP }) {
-		if err := SameServer(ctx, c.DSN, c.HTTPURL); err != nil {
-			return nil, usage.Errorf("the http client would query %s, which {DSN} does not name, and it could not be checked to be the same server (%v): give {HTTPURL}", redact.String(c.HTTPURL), err)
-		}
-	}
-	if preset != nil || c.Create {
-		var note string
-		var err error
-		if spec, note, err = c.prepareData(ctx, preset, spec); err != nil {
-			return nil, err
-		}
-		if note != "" {
-			p.Notes = append(p.Notes, note)
-		}
-	}
-	// Interleaved: every client and setting once, then all again, so that
-	// the settings compared see the same moments of the machine.
-	p.Plan = plan.Plan{Family: family, Repeat: c.Repeat, Seed: c.Load.Seed, Interleave: true}
+	return ok, notes, nil
+}
+
+// steps makes one step per load variant and client, variants outermost.
+func (c Config) steps(ok []Combo, spec Spec, server ch.Version) []plan.Step {
+	var steps []plan.Step
 	variants := c.loadVariants()
 	for _, v := range variants {
 		for _, cb := range ok {
@@ -413,10 +429,10 @@ func Prepare(ctx context.Context, family string, c Config, server ch.Version) (*
 			for _, m := range c.Mix {
 				st.Ops = append(st.Ops, m.Name)
 			}
-			p.Plan.Steps = append(p.Plan.Steps, st)
+			steps = append(steps, st)
 		}
 	}
-	return p, nil
+	return steps
 }
 
 // loadVariants is c once per combination of Rates and WorkerCounts, the

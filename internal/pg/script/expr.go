@@ -61,49 +61,29 @@ const (
 	nargsPermute  = -4 // 2 or 3: the seed defaults to :default_seed
 )
 
+// namedFunc is a function a script calls by name: which one, and how many
+// arguments it takes.
+type namedFunc struct {
+	f     fn
+	nargs int
+}
+
+// funcNames are the functions a script calls by name, as pgbench's
+// exprparse.y PGBENCH_FUNCTIONS lists them; operators have no name.
+var funcNames = map[string]namedFunc{
+	"abs": {fAbs, 1}, "least": {fLeast, nargsVariadic}, "greatest": {fGreatest, nargsVariadic},
+	"debug": {fDebug, 1}, "pi": {fPi, 0}, "sqrt": {fSqrt, 1}, "ln": {fLn, 1}, "exp": {fExp, 1},
+	"int": {fInt, 1}, "double": {fDouble, 1}, "random": {fRandom, 2},
+	"random_gaussian": {fRandomGaussian, 3}, "random_exponential": {fRandomExponential, 3},
+	"random_zipfian": {fRandomZipfian, 3}, "pow": {fPow, 2}, "power": {fPow, 2}, "mod": {fMod, 2},
+	"hash": {fHashMurmur2, nargsHash}, "hash_murmur2": {fHashMurmur2, nargsHash},
+	"hash_fnv1a": {fHashFnv1a, nargsHash}, "permute": {fPermute, nargsPermute},
+}
+
 // lookupFunc finds a function by its name as a script writes it.
 func lookupFunc(name string) (f fn, nargs int, ok bool) {
-	switch strings.ToLower(name) {
-	case "abs":
-		return fAbs, 1, true
-	case "least":
-		return fLeast, nargsVariadic, true
-	case "greatest":
-		return fGreatest, nargsVariadic, true
-	case "debug":
-		return fDebug, 1, true
-	case "pi":
-		return fPi, 0, true
-	case "sqrt":
-		return fSqrt, 1, true
-	case "ln":
-		return fLn, 1, true
-	case "exp":
-		return fExp, 1, true
-	case "int":
-		return fInt, 1, true
-	case "double":
-		return fDouble, 1, true
-	case "random":
-		return fRandom, 2, true
-	case "random_gaussian":
-		return fRandomGaussian, 3, true
-	case "random_exponential":
-		return fRandomExponential, 3, true
-	case "random_zipfian":
-		return fRandomZipfian, 3, true
-	case "pow", "power":
-		return fPow, 2, true
-	case "mod":
-		return fMod, 2, true
-	case "hash", "hash_murmur2":
-		return fHashMurmur2, nargsHash, true
-	case "hash_fnv1a":
-		return fHashFnv1a, nargsHash, true
-	case "permute":
-		return fPermute, nargsPermute, true
-	}
-	return 0, 0, false
+	nf, ok := funcNames[strings.ToLower(name)]
+	return nf.f, nf.nargs, ok
 }
 
 type nodeKind uint8
@@ -221,120 +201,218 @@ var (
 	errEmpty   = errors.New("empty range given to random")
 )
 
+// call computes function f of its arguments, already evaluated and none
+// NULL (but for IS and debug), dispatching on f as pgbench's
+// evalStandardFunc does on its tag. A direct call each, not a table of
+// function values: through those the arguments, which eval keeps on its
+// stack, would escape to the heap on every call.
 func call(env *Env, f fn, a []Value) (Value, error) {
 	switch f {
-	case fAdd, fSub, fMul, fDiv, fMod, fEq, fNe, fLe, fLt:
-		return arith(f, a[0], a[1])
+	case fAdd, fSub, fMul, fDiv, fEq, fNe, fLe, fLt:
+		return arith(f, a)
+	case fMod:
+		return mod(a)
 	case fBitAnd, fBitOr, fBitXor, fLShift, fRShift:
-		l, err := a[0].toInt()
-		if err != nil {
-			return Value{}, err
-		}
-		r, err := a[1].toInt()
-		if err != nil {
-			return Value{}, err
-		}
-		switch f {
-		case fBitAnd:
-			return Int(l & r), nil
-		case fBitOr:
-			return Int(l | r), nil
-		case fBitXor:
-			return Int(l ^ r), nil
-		case fLShift:
-			// C leaves shifts of 64 or more undefined; x86, where pgbench
-			// runs, uses the count modulo 64.
-			return Int(l << (uint64(r) & 63)), nil
-		}
-		return Int(l >> (uint64(r) & 63)), nil
+		return bitwise(f, a)
 	case fNot:
-		b, err := a[0].toBool()
-		if err != nil {
-			return Value{}, err
-		}
-		return Bool(!b), nil
+		return not(a[0])
 	case fPi:
 		return Double(math.Pi), nil
 	case fAbs:
-		if a[0].k == integer {
-			if a[0].i < 0 {
-				return Int(-a[0].i), nil
-			}
-			return a[0], nil
-		}
-		d, err := a[0].toDouble()
-		if err != nil {
-			return Value{}, err
-		}
-		return Double(math.Abs(d)), nil
+		return abs(a[0])
 	case fDebug:
 		debugLine(env, a[0])
 		return a[0], nil
 	case fDouble, fSqrt, fLn, fExp:
-		d, err := a[0].toDouble()
-		if err != nil {
-			return Value{}, err
-		}
-		switch f {
-		case fSqrt:
-			d = math.Sqrt(d)
-		case fLn:
-			d = math.Log(d)
-		case fExp:
-			d = math.Exp(d)
-		}
-		return Double(d), nil
+		return ofDouble(f, a[0])
 	case fInt:
-		i, err := a[0].toInt()
-		if err != nil {
-			return Value{}, err
-		}
-		return Int(i), nil
+		return toInt(a[0])
 	case fLeast, fGreatest:
 		return extremum(f, a)
 	case fRandom, fRandomExponential, fRandomGaussian, fRandomZipfian:
 		return randomCall(env, f, a)
 	case fPow:
-		l, err := a[0].toDouble()
-		if err != nil {
-			return Value{}, err
-		}
-		r, err := a[1].toDouble()
-		if err != nil {
-			return Value{}, err
-		}
-		return Double(math.Pow(l, r)), nil
+		return pow(a)
 	case fIs:
 		// pgbench compares the type and the boolean view of the value.
 		return Bool(a[0].k == a[1].k && lowByte(a[0]) == lowByte(a[1])), nil
 	case fHashMurmur2, fHashFnv1a:
-		v, err := a[0].toInt()
-		if err != nil {
-			return Value{}, err
-		}
-		seed, err := a[1].toInt()
-		if err != nil {
-			return Value{}, err
-		}
-		if f == fHashMurmur2 {
-			return Int(hashMurmur2(v, uint64(seed))), nil
-		}
-		return Int(hashFNV1a(v, uint64(seed))), nil
+		return hash(f, a)
 	case fPermute:
-		var x [3]int64
-		for i := range x {
-			v, err := a[i].toInt()
-			if err != nil {
-				return Value{}, err
-			}
-			x[i] = v
-		}
-		if x[1] <= 0 {
-			return Value{}, errors.New("permute size parameter must be greater than zero")
-		}
-		return Int(permute(x[0], x[1], x[2])), nil
+		return permuteCall(a)
 	}
 	return Value{}, fmt.Errorf("unknown function %d", f)
+}
+
+// arith is an arithmetic operator or comparison: in double precision when
+// either side is a double, as pgbench's coerceToDouble, else in bigint.
+func arith(f fn, a []Value) (Value, error) {
+	if a[0].k == double || a[1].k == double {
+		l, r, err := twoDoubles(a)
+		if err != nil {
+			return Value{}, err
+		}
+		return doubleArith(f, l, r), nil
+	}
+	l, r, err := twoInts(a)
+	if err != nil {
+		return Value{}, err
+	}
+	switch f {
+	case fAdd:
+		return addInt(l, r)
+	case fSub:
+		return subInt(l, r)
+	case fMul:
+		return mulInt(l, r)
+	case fDiv:
+		return divInt(l, r)
+	case fEq:
+		return Bool(l == r), nil
+	case fNe:
+		return Bool(l != r), nil
+	case fLe:
+		return Bool(l <= r), nil
+	}
+	return Bool(l < r), nil
+}
+
+func doubleArith(f fn, l, r float64) Value {
+	switch f {
+	case fAdd:
+		return Double(l + r)
+	case fSub:
+		return Double(l - r)
+	case fMul:
+		return Double(l * r)
+	case fDiv:
+		return Double(l / r)
+	case fEq:
+		return Bool(l == r)
+	case fNe:
+		return Bool(l != r)
+	case fLe:
+		return Bool(l <= r)
+	}
+	return Bool(l < r)
+}
+
+// bitwise is a bit operator, always on bigints.
+func bitwise(f fn, a []Value) (Value, error) {
+	l, r, err := twoInts(a)
+	if err != nil {
+		return Value{}, err
+	}
+	switch f {
+	case fBitAnd:
+		return Int(l & r), nil
+	case fBitOr:
+		return Int(l | r), nil
+	case fBitXor:
+		return Int(l ^ r), nil
+	case fLShift:
+		// C leaves shifts of 64 or more undefined; x86, where pgbench
+		// runs, uses the count modulo 64.
+		return Int(l << (uint64(r) & 63)), nil
+	}
+	return Int(l >> (uint64(r) & 63)), nil
+}
+
+// ofDouble is double() and the functions of one double.
+func ofDouble(f fn, v Value) (Value, error) {
+	d, err := v.toDouble()
+	if err != nil {
+		return Value{}, err
+	}
+	switch f {
+	case fSqrt:
+		d = math.Sqrt(d)
+	case fLn:
+		d = math.Log(d)
+	case fExp:
+		d = math.Exp(d)
+	}
+	return Double(d), nil
+}
+
+func twoInts(a []Value) (l, r int64, err error) {
+	if l, err = a[0].toInt(); err != nil {
+		return 0, 0, err
+	}
+	r, err = a[1].toInt()
+	return l, r, err
+}
+
+func twoDoubles(a []Value) (l, r float64, err error) {
+	if l, err = a[0].toDouble(); err != nil {
+		return 0, 0, err
+	}
+	r, err = a[1].toDouble()
+	return l, r, err
+}
+
+func not(v Value) (Value, error) {
+	b, err := v.toBool()
+	if err != nil {
+		return Value{}, err
+	}
+	return Bool(!b), nil
+}
+
+func abs(v Value) (Value, error) {
+	if v.k == integer {
+		if v.i < 0 {
+			return Int(-v.i), nil
+		}
+		return v, nil
+	}
+	d, err := v.toDouble()
+	if err != nil {
+		return Value{}, err
+	}
+	return Double(math.Abs(d)), nil
+}
+
+func toInt(v Value) (Value, error) {
+	i, err := v.toInt()
+	if err != nil {
+		return Value{}, err
+	}
+	return Int(i), nil
+}
+
+func pow(a []Value) (Value, error) {
+	l, r, err := twoDoubles(a)
+	if err != nil {
+		return Value{}, err
+	}
+	return Double(math.Pow(l, r)), nil
+}
+
+func hash(f fn, a []Value) (Value, error) {
+	v, seed, err := twoInts(a)
+	if err != nil {
+		return Value{}, err
+	}
+	if f == fHashMurmur2 {
+		return Int(hashMurmur2(v, uint64(seed))), nil
+	}
+	return Int(hashFNV1a(v, uint64(seed))), nil
+}
+
+func permuteCall(a []Value) (Value, error) {
+	var x [3]int64
+	for i := range x {
+		v, err := a[i].toInt()
+		if err != nil {
+			return Value{}, err
+		}
+		x[i] = v
+	}
+	if x[1] <= 0 {
+		return Value{}, errors.New("permute size parameter must be greater than zero")
+	}
+	return Int(permute(x[0], x[1], x[2])), nil
 }
 
 // lowByte is the byte pgbench's IS compares (the union's bool member).
@@ -370,87 +448,59 @@ func debugLine(env *Env, v Value) {
 	fmt.Fprintf(env.Debug, "debug(script=%d,command=%d): %s\n", env.Script, env.Command, s)
 }
 
-func arith(f fn, l, r Value) (Value, error) {
-	if (l.k == double || r.k == double) && f != fMod {
-		ld, err := l.toDouble()
-		if err != nil {
-			return Value{}, err
-		}
-		rd, err := r.toDouble()
-		if err != nil {
-			return Value{}, err
-		}
-		switch f {
-		case fAdd:
-			return Double(ld + rd), nil
-		case fSub:
-			return Double(ld - rd), nil
-		case fMul:
-			return Double(ld * rd), nil
-		case fDiv:
-			return Double(ld / rd), nil
-		case fEq:
-			return Bool(ld == rd), nil
-		case fNe:
-			return Bool(ld != rd), nil
-		case fLe:
-			return Bool(ld <= rd), nil
-		}
-		return Bool(ld < rd), nil
+// addInt, subInt and mulInt fail on overflow, as pgbench's
+// pg_add_s64_overflow and its kin.
+func addInt(l, r int64) (Value, error) {
+	s := l + r
+	if (l >= 0) == (r >= 0) && (s >= 0) != (l >= 0) {
+		return Value{}, errors.New("bigint add out of range")
 	}
-	li, err := l.toInt()
-	if err != nil {
-		return Value{}, err
+	return Int(s), nil
+}
+
+func subInt(l, r int64) (Value, error) {
+	d := l - r
+	if (l >= 0) != (r >= 0) && (d >= 0) != (l >= 0) {
+		return Value{}, errors.New("bigint sub out of range")
 	}
-	ri, err := r.toInt()
-	if err != nil {
-		return Value{}, err
+	return Int(d), nil
+}
+
+func mulInt(l, r int64) (Value, error) {
+	p := l * r
+	if l != 0 && (p/l != r || (l == -1 && r == math.MinInt64) || (r == -1 && l == math.MinInt64)) {
+		return Value{}, errors.New("bigint mul out of range")
 	}
-	switch f {
-	case fAdd:
-		s := li + ri
-		if (li >= 0) == (ri >= 0) && (s >= 0) != (li >= 0) {
-			return Value{}, errors.New("bigint add out of range")
-		}
-		return Int(s), nil
-	case fSub:
-		d := li - ri
-		if (li >= 0) != (ri >= 0) && (d >= 0) != (li >= 0) {
-			return Value{}, errors.New("bigint sub out of range")
-		}
-		return Int(d), nil
-	case fMul:
-		p := li * ri
-		if li != 0 && (p/li != ri || (li == -1 && ri == math.MinInt64) || (ri == -1 && li == math.MinInt64)) {
-			return Value{}, errors.New("bigint mul out of range")
-		}
-		return Int(p), nil
-	case fEq:
-		return Bool(li == ri), nil
-	case fNe:
-		return Bool(li != ri), nil
-	case fLe:
-		return Bool(li <= ri), nil
-	case fLt:
-		return Bool(li < ri), nil
-	}
-	// fDiv, fMod
-	if ri == 0 {
+	return Int(p), nil
+}
+
+// divInt divides as pgbench: by -1 it negates, which overflows only for
+// the smallest bigint.
+func divInt(l, r int64) (Value, error) {
+	switch {
+	case r == 0:
 		return Value{}, errDivZero
+	case r == -1 && l == math.MinInt64:
+		return Value{}, errors.New("bigint div out of range")
+	case r == -1:
+		return Int(-l), nil
 	}
-	if ri == -1 {
-		if f == fMod {
-			return Int(0), nil
-		}
-		if li == math.MinInt64 {
-			return Value{}, errors.New("bigint div out of range")
-		}
-		return Int(-li), nil
+	return Int(l / r), nil
+}
+
+// mod is always on bigints, doubles included; by -1 it is 0, where Go's
+// % would overflow for the smallest bigint.
+func mod(a []Value) (Value, error) {
+	l, r, err := twoInts(a)
+	switch {
+	case err != nil:
+		return Value{}, err
+	case r == 0:
+		return Value{}, errDivZero
+	case r == -1:
+		return Int(0), nil
 	}
-	if f == fDiv {
-		return Int(li / ri), nil
-	}
-	return Int(li % ri), nil
+	return Int(l % r), nil
 }
 
 func extremum(f fn, a []Value) (Value, error) {

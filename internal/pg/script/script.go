@@ -453,7 +453,7 @@ func parseMeta(text string, lookup func(string) int) (Command, error) {
 	}
 	lname := strings.ToLower(name)
 	args := metaWords(rest)
-	none := func(k Kind) (Command, error) {
+	if k, ok := bareMeta[lname]; ok {
 		if len(args) > 0 {
 			return Command{}, fmt.Errorf("\\%s: unexpected argument (%s)", lname, args[0])
 		}
@@ -463,73 +463,89 @@ func parseMeta(text string, lookup func(string) int) (Command, error) {
 	case "set":
 		return parseSet(rest, lookup)
 	case "if", "elif":
-		if strings.TrimSpace(rest) == "" {
-			return Command{}, fmt.Errorf("\\%s: missing argument", lname)
-		}
-		e, err := parseExpr(rest, lookup)
-		if err != nil {
-			return Command{}, fmt.Errorf("\\%s: %w", lname, err)
-		}
-		k := KindIf
-		if lname == "elif" {
-			k = KindElif
-		}
-		return Command{Kind: k, expr: e}, nil
-	case "else":
-		return none(KindElse)
-	case "endif":
-		return none(KindEndif)
-	case "startpipeline":
-		return none(KindStartPipeline)
-	case "endpipeline":
-		return none(KindEndPipeline)
+		return parseIf(lname, rest, lookup)
 	case "sleep":
 		return parseSleep(args, lookup)
 	case "setshell", "shell":
-		k, min := KindShell, 1
-		if lname == "setshell" {
-			k, min = KindSetShell, 2
-		}
-		if len(args) < min {
-			return Command{}, fmt.Errorf("\\%s: missing %s", lname, map[bool]string{true: "argument", false: "command"}[k == KindSetShell])
-		}
-		c := Command{Kind: k, slot: -1}
-		if k == KindSetShell {
-			if !ValidName(args[0]) {
-				return Command{}, fmt.Errorf("\\setshell: invalid variable name: %q", args[0])
-			}
-			c.Var, c.slot = args[0], lookup(args[0])
-			args = args[1:]
-		}
-		for _, a := range args {
-			switch {
-			case strings.HasPrefix(a, "::"):
-				c.words = append(c.words, word{text: a[1:], slot: -1})
-			case strings.HasPrefix(a, ":"):
-				c.words = append(c.words, word{text: a[1:], slot: lookup(a[1:])})
-			default:
-				c.words = append(c.words, word{text: a, slot: -1})
-			}
-		}
-		return c, nil
+		return parseShell(lname, args, lookup)
 	case "gset", "aset":
-		if len(args) > 1 {
-			return Command{}, fmt.Errorf("\\%s: too many arguments", lname)
-		}
-		st := StoreGset
-		if lname == "aset" {
-			if len(args) > 0 {
-				return Command{}, fmt.Errorf("\\aset: too many arguments")
-			}
-			st = StoreAset
-		}
-		c := Command{Store: st}
-		if len(args) == 1 {
-			c.Prefix = args[0]
-		}
-		return c, nil
+		return parseStore(lname, args)
 	}
 	return Command{}, fmt.Errorf("invalid command \\%s", name)
+}
+
+// bareMeta are the meta-commands that take no argument.
+var bareMeta = map[string]Kind{
+	"else": KindElse, "endif": KindEndif,
+	"startpipeline": KindStartPipeline, "endpipeline": KindEndPipeline,
+}
+
+// parseIf parses \if and \elif: one expression, whose truth picks the branch.
+func parseIf(lname, rest string, lookup func(string) int) (Command, error) {
+	if strings.TrimSpace(rest) == "" {
+		return Command{}, fmt.Errorf("\\%s: missing argument", lname)
+	}
+	e, err := parseExpr(rest, lookup)
+	if err != nil {
+		return Command{}, fmt.Errorf("\\%s: %w", lname, err)
+	}
+	k := KindIf
+	if lname == "elif" {
+		k = KindElif
+	}
+	return Command{Kind: k, expr: e}, nil
+}
+
+// parseShell parses \shell and \setshell (whose first word is the variable
+// set): the command's words, each :name a variable and ::name a literal
+// :name.
+func parseShell(lname string, args []string, lookup func(string) int) (Command, error) {
+	k, min, missing := KindShell, 1, "command"
+	if lname == "setshell" {
+		k, min, missing = KindSetShell, 2, "argument"
+	}
+	if len(args) < min {
+		return Command{}, fmt.Errorf("\\%s: missing %s", lname, missing)
+	}
+	c := Command{Kind: k, slot: -1}
+	if k == KindSetShell {
+		if !ValidName(args[0]) {
+			return Command{}, fmt.Errorf("\\setshell: invalid variable name: %q", args[0])
+		}
+		c.Var, c.slot = args[0], lookup(args[0])
+		args = args[1:]
+	}
+	for _, a := range args {
+		switch {
+		case strings.HasPrefix(a, "::"):
+			c.words = append(c.words, word{text: a[1:], slot: -1})
+		case strings.HasPrefix(a, ":"):
+			c.words = append(c.words, word{text: a[1:], slot: lookup(a[1:])})
+		default:
+			c.words = append(c.words, word{text: a, slot: -1})
+		}
+	}
+	return c, nil
+}
+
+// parseStore parses \gset [prefix] and \aset, which store the previous
+// query's result into variables.
+func parseStore(lname string, args []string) (Command, error) {
+	if len(args) > 1 {
+		return Command{}, fmt.Errorf("\\%s: too many arguments", lname)
+	}
+	st := StoreGset
+	if lname == "aset" {
+		if len(args) > 0 {
+			return Command{}, fmt.Errorf("\\aset: too many arguments")
+		}
+		st = StoreAset
+	}
+	c := Command{Store: st}
+	if len(args) == 1 {
+		c.Prefix = args[0]
+	}
+	return c, nil
 }
 
 func parseSet(rest string, lookup func(string) int) (Command, error) {

@@ -1,4 +1,4 @@
-package pg
+package server
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/dbmeter/dbmeter/internal/pg/driver"
 )
 
 // Tables are pgbench's tables, in the order pgbench lists them.
@@ -86,7 +88,7 @@ func CheckTables(st TableState, where string) error {
 func Scale(ctx context.Context, conn *pgx.Conn) (int64, error) {
 	var n int64
 	if err := conn.QueryRow(ctx, "select count(*) from pgbench_branches").Scan(&n); err != nil {
-		if SQLState(err) == "42P01" {
+		if driver.SQLState(err) == "42P01" {
 			return 0, fmt.Errorf("%w: pgbench_branches does not exist; initialise with: dbmeter pg {Initialize} {Scale} SCALE (or pgbench -i)", ErrNoTables)
 		}
 		return 0, fmt.Errorf("read the scale from pgbench_branches: %w", err)

@@ -1,9 +1,9 @@
-package pg
+package driver
 
 import (
 	"context"
 	"database/sql"
-	"database/sql/driver"
+	sqldriver "database/sql/driver"
 	"errors"
 	"strings"
 
@@ -31,7 +31,7 @@ func Classify(err error) string {
 	var ce *pgconn.ConnectError
 	switch {
 	case errors.As(err, &ce),
-		errors.Is(err, driver.ErrBadConn),
+		errors.Is(err, sqldriver.ErrBadConn),
 		errors.Is(err, sql.ErrConnDone),
 		strings.Contains(err.Error(), "conn closed"):
 		return load.KindConnection

@@ -1,4 +1,4 @@
-package pg
+package bench
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/dbmeter/dbmeter/internal/load"
+	"github.com/dbmeter/dbmeter/internal/pg/driver"
 	"github.com/dbmeter/dbmeter/internal/pg/script"
 )
 
@@ -32,11 +33,11 @@ func (c *Client) Do(ctx context.Context) (load.Outcome, error) {
 		// -C: the next transaction opens its own connection.
 		c.drop()
 	}
-	if c.b.logs != nil && ctx.Err() == nil && (err == nil || Classify(err) == KindSerialization) {
+	if c.b.logs != nil && ctx.Err() == nil && (err == nil || driver.Classify(err) == driver.KindSerialization) {
 		c.n++
 		end := time.Now()
 		c.b.logTx(c.thread, txRecord{client: c.id, script: int(out.Op), n: c.n, latency: end.Sub(start), lag: began.Sub(start), end: end,
-			failed: err != nil, deadlock: SQLState(err) == "40P01", tries: c.tries})
+			failed: err != nil, deadlock: driver.SQLState(err) == "40P01", tries: c.tries})
 	}
 	return out, err
 }
@@ -51,8 +52,8 @@ func (c *Client) do(ctx context.Context) (load.Outcome, error) {
 	for try := 1; ; try++ {
 		c.tries = try
 		out, err := c.try(ctx, i)
-		if err == nil || Classify(err) != KindSerialization || ctx.Err() != nil || c.aborted != nil {
-			if SQLState(err) == "40P01" && ctx.Err() == nil {
+		if err == nil || driver.Classify(err) != driver.KindSerialization || ctx.Err() != nil || c.aborted != nil {
+			if driver.SQLState(err) == "40P01" && ctx.Err() == nil {
 				c.b.deadlocks.Add(1)
 			}
 			if try > 1 {
@@ -77,7 +78,7 @@ func (c *Client) do(ctx context.Context) (load.Outcome, error) {
 				c.b.retries.Add(int64(try - 1))
 			}
 			c.verbose("client %d ends the failed transaction (try %d/%d): %v", c.id, try, max, err)
-			if SQLState(err) == "40P01" {
+			if driver.SQLState(err) == "40P01" {
 				c.b.deadlocks.Add(1)
 			}
 			return out, err
@@ -167,7 +168,7 @@ func (c *Client) try(ctx context.Context, i int) (load.Outcome, error) {
 			if err == nil {
 				st.count++
 				st.total += time.Since(t0)
-			} else if Classify(err) == KindSerialization {
+			} else if driver.Classify(err) == driver.KindSerialization {
 				st.failed++ // moved to retries when the transaction is retried
 			} else {
 				st.errors++
@@ -295,12 +296,12 @@ func (c *Client) step(ctx context.Context, si, j int, cmd *script.Command, env *
 			return 0, err
 		}
 	case script.KindStartPipeline:
-		p, ok := c.sess.(Pipeliner)
+		p, ok := c.sess.(driver.Pipeliner)
 		if !ok {
 			return 0, metaErr(fmt.Errorf("line %d: this driver has no pipeline mode (use {Drivers} pgx)", cmd.Line))
 		}
 		// As pgbench, prepare the pipeline's statements before it starts.
-		if c.b.cfg.Mode == ModePrepared {
+		if c.b.cfg.Mode == driver.ModePrepared {
 			for k := j + 1; k < len(c.b.stmts[si]) && c.b.cfg.Scripts[si].Script.Commands[k].Kind != script.KindEndPipeline; k++ {
 				if st := c.b.stmts[si][k]; st != nil {
 					if err := p.Prepare(c.qctx, st); err != nil {
@@ -350,7 +351,7 @@ func (c *Client) branch(si, j int, env *script.Env) (int, error) {
 
 // sql runs one SQL command and stores its results for \gset or \aset.
 func (c *Client) sql(ctx context.Context, i, j int, cmd *script.Command, env *script.Env, out *load.Outcome) error {
-	args := cmd.SQL.ArgsAsPgbench(c.args[:0], env.Vars, c.b.cfg.Mode == ModeSimple)
+	args := cmd.SQL.ArgsAsPgbench(c.args[:0], env.Vars, c.b.cfg.Mode == driver.ModeSimple)
 	c.args = args
 	st := c.b.stmts[i][j]
 	if c.pipe != nil {

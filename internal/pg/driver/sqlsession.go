@@ -1,9 +1,9 @@
-package pg
+package driver
 
 import (
 	"context"
 	"database/sql"
-	"database/sql/driver"
+	sqldriver "database/sql/driver"
 	"fmt"
 	"strings"
 
@@ -30,7 +30,7 @@ var (
 	_ Interrupter = (*sqlSession)(nil)
 )
 
-func openSQL(ctx context.Context, c driver.Connector, mode QueryMode, socks *sockets) (*sqlSession, error) {
+func openSQL(ctx context.Context, c sqldriver.Connector, mode QueryMode, socks *sockets) (*sqlSession, error) {
 	db := sql.OpenDB(c)
 	db.SetMaxOpenConns(1)
 	db.SetMaxIdleConns(1)

@@ -1,4 +1,4 @@
-package pg
+package initdb
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"github.com/dbmeter/dbmeter/internal/pg/server"
 )
 
 // pgbench's shape of the data: rows per unit of scale.
@@ -20,8 +22,8 @@ const (
 	bigintScale = 20000
 )
 
-// InitConfig is pgbench -i.
-type InitConfig struct {
+// Config is pgbench -i.
+type Config struct {
 	Scale      int64
 	Fillfactor int // 10..100
 	// Steps are pgbench's --init-steps: d drop, t create tables, g generate
@@ -45,13 +47,13 @@ type InitConfig struct {
 	Tablespace, IndexTablespace string
 }
 
-// DefaultInitConfig returns pgbench -i's defaults.
-func DefaultInitConfig() InitConfig {
-	return InitConfig{Scale: 1, Fillfactor: 100, Steps: "dtgvp"}
+// DefaultConfig returns pgbench -i's defaults.
+func DefaultConfig() Config {
+	return Config{Scale: 1, Fillfactor: 100, Steps: "dtgvp"}
 }
 
 // Validate reports the first setting that cannot work.
-func (c InitConfig) Validate() error {
+func (c Config) Validate() error {
 	switch {
 	case c.Scale < 1:
 		return fmt.Errorf("scale must be at least 1, got %d", c.Scale)
@@ -76,7 +78,7 @@ func (c InitConfig) Validate() error {
 
 type initStep struct {
 	name string
-	run  func(ctx context.Context, conn *pgx.Conn, c InitConfig) error
+	run  func(ctx context.Context, conn *pgx.Conn, c Config) error
 }
 
 func initSteps() map[rune]initStep {
@@ -95,7 +97,7 @@ func initSteps() map[rune]initStep {
 // anything is dropped or emptied it checks that every existing pgbench table
 // was created by dbmeter, and refuses otherwise (unless Force), naming the
 // table.
-func Init(ctx context.Context, conn *pgx.Conn, c InitConfig) error {
+func Init(ctx context.Context, conn *pgx.Conn, c Config) error {
 	if err := c.Validate(); err != nil {
 		return err
 	}
@@ -104,7 +106,7 @@ func Init(ctx context.Context, conn *pgx.Conn, c InitConfig) error {
 		log = io.Discard
 	}
 	if strings.ContainsAny(c.Steps, "dgG") && !c.Force {
-		st, err := ReadTables(ctx, conn)
+		st, err := server.ReadTables(ctx, conn)
 		if err != nil {
 			return err
 		}
@@ -130,11 +132,11 @@ func Init(ctx context.Context, conn *pgx.Conn, c InitConfig) error {
 	return nil
 }
 
-// InitServers runs Init on each server in turn, saying which on log.
-func InitServers(ctx context.Context, dsns []string, c InitConfig, log io.Writer) error {
+// Servers runs Init on each server in turn, saying which on log.
+func Servers(ctx context.Context, dsns []string, c Config, log io.Writer) error {
 	for _, dsn := range dsns {
-		where, db, _ := Endpoint(dsn)
-		conn, err := Connect(ctx, dsn)
+		where, db, _ := server.Endpoint(dsn)
+		conn, err := server.Connect(ctx, dsn)
 		if err != nil {
 			return err
 		}
@@ -157,15 +159,15 @@ func execAll(ctx context.Context, conn *pgx.Conn, what string, sqls ...string) e
 	return nil
 }
 
-func logf(c InitConfig, format string, a ...any) {
+func logf(c Config, format string, a ...any) {
 	if c.Log != nil {
 		fmt.Fprintf(c.Log, format, a...)
 	}
 }
 
-func dropTables(ctx context.Context, conn *pgx.Conn, c InitConfig) error {
+func dropTables(ctx context.Context, conn *pgx.Conn, c Config) error {
 	logf(c, "dropping old tables...\n")
-	return execAll(ctx, conn, "drop tables", "drop table if exists "+strings.Join(Tables(), ", "))
+	return execAll(ctx, conn, "drop tables", "drop table if exists "+strings.Join(server.Tables(), ", "))
 }
 
 // tableDDL is pgbench's DDL, column for column.
@@ -182,14 +184,14 @@ func tableDDL(scale int64) [][3]string { // name, columns, "1" when it takes a f
 	}
 }
 
-func (c InitConfig) method() string {
+func (c Config) method() string {
 	if c.Partitions > 0 && c.PartitionMethod == "" {
 		return "range"
 	}
 	return c.PartitionMethod
 }
 
-func createTables(ctx context.Context, conn *pgx.Conn, c InitConfig) error {
+func createTables(ctx context.Context, conn *pgx.Conn, c Config) error {
 	logf(c, "creating tables...\n")
 	unlogged := ""
 	if c.Unlogged {
@@ -207,7 +209,7 @@ func createTables(ctx context.Context, conn *pgx.Conn, c InitConfig) error {
 		if c.Tablespace != "" {
 			q += " tablespace " + pgx.Identifier{c.Tablespace}.Sanitize()
 		}
-		if err := execAll(ctx, conn, "create tables", q, fmt.Sprintf("comment on table %s is '%s'", t[0], OwnerMark)); err != nil {
+		if err := execAll(ctx, conn, "create tables", q, fmt.Sprintf("comment on table %s is '%s'", t[0], server.OwnerMark)); err != nil {
 			return err
 		}
 	}
@@ -219,7 +221,7 @@ func createTables(ctx context.Context, conn *pgx.Conn, c InitConfig) error {
 
 // createPartitions makes pgbench's partitions of pgbench_accounts: equal
 // ranges open at both ends, or hash moduli.
-func createPartitions(ctx context.Context, conn *pgx.Conn, c InitConfig, unlogged string) error {
+func createPartitions(ctx context.Context, conn *pgx.Conn, c Config, unlogged string) error {
 	n := int64(c.Partitions)
 	size := (AccountsPerScale*c.Scale + n - 1) / n
 	for p := int64(1); p <= n; p++ {
@@ -240,7 +242,7 @@ func createPartitions(ctx context.Context, conn *pgx.Conn, c InitConfig, unlogge
 		if c.Tablespace != "" {
 			q += " tablespace " + pgx.Identifier{c.Tablespace}.Sanitize()
 		}
-		if err := execAll(ctx, conn, "create partitions", q, fmt.Sprintf("comment on table pgbench_accounts_%d is '%s'", p, OwnerMark)); err != nil {
+		if err := execAll(ctx, conn, "create partitions", q, fmt.Sprintf("comment on table pgbench_accounts_%d is '%s'", p, server.OwnerMark)); err != nil {
 			return err
 		}
 	}
@@ -250,14 +252,14 @@ func createPartitions(ctx context.Context, conn *pgx.Conn, c InitConfig, unlogge
 // generateClient loads the tables with COPY in one transaction, as pgbench
 // does (the accounts with FREEZE, which the same-transaction truncate
 // allows).
-func generateClient(ctx context.Context, conn *pgx.Conn, c InitConfig) error {
+func generateClient(ctx context.Context, conn *pgx.Conn, c Config) error {
 	logf(c, "generating data (client-side)...\n")
 	tx, err := conn.Begin(ctx)
 	if err != nil {
 		return fmt.Errorf("generate: %w", err)
 	}
 	defer tx.Rollback(ctx)
-	if _, err := tx.Exec(ctx, "truncate table "+strings.Join(Tables(), ", ")); err != nil {
+	if _, err := tx.Exec(ctx, "truncate table "+strings.Join(server.Tables(), ", ")); err != nil {
 		return fmt.Errorf("generate: truncate: %w", err)
 	}
 	branches, tellers := c.Scale*BranchesPerScale, c.Scale*TellersPerScale
@@ -292,7 +294,7 @@ func generateClient(ctx context.Context, conn *pgx.Conn, c InitConfig) error {
 
 // accountsCopy loads the accounts with FREEZE, which a partitioned table
 // does not allow.
-func accountsCopy(c InitConfig) string {
+func accountsCopy(c Config) string {
 	if c.Partitions > 0 {
 		return "copy pgbench_accounts from stdin"
 	}
@@ -346,18 +348,18 @@ func (r *rowReader) due() bool {
 	return false
 }
 
-func generateServer(ctx context.Context, conn *pgx.Conn, c InitConfig) error {
+func generateServer(ctx context.Context, conn *pgx.Conn, c Config) error {
 	logf(c, "generating data (server-side)...\n")
 	return execAll(ctx, conn, "generate",
 		"begin",
-		"truncate table "+strings.Join(Tables(), ", "),
+		"truncate table "+strings.Join(server.Tables(), ", "),
 		fmt.Sprintf("insert into pgbench_branches(bid,bbalance) select bid, 0 from generate_series(1, %d) as bid", c.Scale*BranchesPerScale),
 		fmt.Sprintf("insert into pgbench_tellers(tid,bid,tbalance) select tid, (tid - 1) / %d + 1, 0 from generate_series(1, %d) as tid", TellersPerScale, c.Scale*TellersPerScale),
 		fmt.Sprintf("insert into pgbench_accounts(aid,bid,abalance,filler) select aid, (aid - 1) / %d + 1, 0, '' from generate_series(1, %d) as aid", AccountsPerScale, c.Scale*AccountsPerScale),
 		"commit")
 }
 
-func vacuumTables(ctx context.Context, conn *pgx.Conn, c InitConfig) error {
+func vacuumTables(ctx context.Context, conn *pgx.Conn, c Config) error {
 	logf(c, "vacuuming...\n")
 	var qs []string
 	for _, t := range []string{"pgbench_branches", "pgbench_tellers", "pgbench_accounts", "pgbench_history"} {
@@ -366,7 +368,7 @@ func vacuumTables(ctx context.Context, conn *pgx.Conn, c InitConfig) error {
 	return execAll(ctx, conn, "vacuum", qs...)
 }
 
-func primaryKeys(ctx context.Context, conn *pgx.Conn, c InitConfig) error {
+func primaryKeys(ctx context.Context, conn *pgx.Conn, c Config) error {
 	logf(c, "creating primary keys...\n")
 	ts := ""
 	if c.IndexTablespace != "" {
@@ -378,7 +380,7 @@ func primaryKeys(ctx context.Context, conn *pgx.Conn, c InitConfig) error {
 		"alter table pgbench_accounts add primary key (aid)"+ts)
 }
 
-func foreignKeys(ctx context.Context, conn *pgx.Conn, c InitConfig) error {
+func foreignKeys(ctx context.Context, conn *pgx.Conn, c Config) error {
 	logf(c, "creating foreign keys...\n")
 	return execAll(ctx, conn, "foreign keys",
 		"alter table pgbench_tellers add constraint pgbench_tellers_bid_fkey foreign key (bid) references pgbench_branches",

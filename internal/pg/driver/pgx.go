@@ -1,4 +1,4 @@
-package pg
+package driver
 
 import (
 	"context"
@@ -6,22 +6,36 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/stdlib"
 )
 
-// openPgx opens a native pgx v5 connection. Simple mode substitutes values
-// in the client and sends text (pgx then uses the simple protocol);
-// extended uses QueryExecModeExec, an unnamed statement in one round trip;
-// prepared prepares each statement by name on first use.
-func openPgx(ctx context.Context, dsn string, mode QueryMode) (Session, error) {
-	cfg, socks, err := pgxConfig(dsn, mode)
-	if err != nil {
-		return nil, err
+// Whether a pgx driver goes through database/sql.
+const (
+	native     = false
+	throughSQL = true
+)
+
+// openPgx opens pgx natively or, through database/sql (pgx's stdlib
+// package), the way code written against database/sql uses pgx; both with
+// the same configuration. Natively, simple mode substitutes values in the
+// client and sends text (pgx then uses the simple protocol); extended uses
+// QueryExecModeExec, an unnamed statement in one round trip; prepared
+// prepares each statement by name on first use.
+func openPgx(viaSQL bool) DriverFunc {
+	return func(ctx context.Context, dsn string, mode QueryMode) (Session, error) {
+		cfg, socks, err := pgxConfig(dsn, mode)
+		if err != nil {
+			return nil, err
+		}
+		if viaSQL {
+			return openSQL(ctx, stdlib.GetConnector(*cfg), mode, socks)
+		}
+		conn, err := pgx.ConnectConfig(ctx, cfg)
+		if err != nil {
+			return nil, err
+		}
+		return &pgxSession{sockets: socks, conn: conn, mode: mode, prepared: map[string]bool{}, asText: map[string][]bool{}}, nil
 	}
-	conn, err := pgx.ConnectConfig(ctx, cfg)
-	if err != nil {
-		return nil, err
-	}
-	return &pgxSession{sockets: socks, conn: conn, mode: mode, prepared: map[string]bool{}, asText: map[string][]bool{}}, nil
 }
 
 // pgxConfig is pgx's configuration for dsn in mode, native or through

@@ -1,4 +1,4 @@
-package pg
+package bench
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/dbmeter/dbmeter/internal/load"
+	"github.com/dbmeter/dbmeter/internal/pg/driver"
 	"github.com/dbmeter/dbmeter/internal/pg/script"
 )
 
@@ -15,9 +16,9 @@ import (
 // result columns to variables, with pgbench's rules: \gset wants exactly
 // one row from the last result; \aset takes the first row of every result
 // and ignores empty ones.
-func (c *Client) store(ctx context.Context, i, j int, cmd *script.Command, st *Stmt, env *script.Env, out *load.Outcome) error {
+func (c *Client) store(ctx context.Context, i, j int, cmd *script.Command, st *driver.Stmt, env *script.Env, out *load.Outcome) error {
 	w := c.b.cfg.Scripts[i]
-	f, ok := c.sess.(Fetcher)
+	f, ok := c.sess.(driver.Fetcher)
 	if !ok {
 		return load.WithKind(fmt.Errorf("%s line %d: this driver cannot return values for \\gset", w.Name, cmd.Line), load.KindOther)
 	}

@@ -1,4 +1,4 @@
-package pg
+package bench
 
 import (
 	"bytes"
@@ -17,9 +17,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dbmeter/dbmeter/internal/servertest"
 
 	"github.com/dbmeter/dbmeter/internal/load"
+	"github.com/dbmeter/dbmeter/internal/pg/driver"
+	"github.com/dbmeter/dbmeter/internal/pg/pgtest"
 	"github.com/dbmeter/dbmeter/internal/pg/script"
 )
 
@@ -27,12 +28,6 @@ import (
 // binary and through dbmeter's Bench against the same server and compares
 // what they did: the debug() lines (so every value, type and random draw),
 // whether the run failed and why, and table contents.
-
-// pgbenchBin is the real pgbench, the reference for everything
-// pgbench-compatible.
-func pgbenchBin(t *testing.T) string {
-	return servertest.Tool(t, "pgbench", "install postgresql-client")
-}
 
 // run is one side-by-side case.
 type run struct {
@@ -42,7 +37,7 @@ type run struct {
 	threads  int
 	perCli   int
 	seed     uint64
-	mode     QueryMode
+	mode     driver.QueryMode
 	defines  map[string]string
 	maxTries int
 	driver   string // "": pgx
@@ -155,7 +150,7 @@ func (r run) dbmeter(t *testing.T, dsn string) outcome {
 		}
 		ws = append(ws, Weighted{Name: filepath.Base(f), Script: s, Weight: r.weight(i)})
 	}
-	drv, err := LookupDriver(cmp.Or(r.driver, "pgx"))
+	drv, err := driver.Lookup(cmp.Or(r.driver, "pgx"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,7 +161,7 @@ func (r run) dbmeter(t *testing.T, dsn string) outcome {
 		return outcome{failed: true, msg: err.Error()}
 	}
 	cfg := load.DefaultConfig()
-	cfg.Workers, cfg.Duration, cfg.Warmup, cfg.Interval, cfg.Classify = max(r.clients, 1), 0, 0, 0, Classify
+	cfg.Workers, cfg.Duration, cfg.Warmup, cfg.Interval, cfg.Classify = max(r.clients, 1), 0, 0, 0, driver.Classify
 	cfg.Count = int64(max(r.clients, 1) * max(r.perCli, 1))
 	res, err := load.Run(context.Background(), cfg, b.Ops(), b.NewWorker, nil)
 	if err != nil {
@@ -174,7 +169,7 @@ func (r run) dbmeter(t *testing.T, dsn string) outcome {
 	}
 	st := res.Stats(-1)
 	_, retried := b.Retries()
-	return outcome{processed: st.Ops, failures: st.ErrorKinds[KindSerialization], retried: retried, deadlocks: b.Deadlocks(), debug: debugLines(debug.String()), tokens: debugTokens(debug.String()), failed: st.Errors > 0,
+	return outcome{processed: st.Ops, failures: st.ErrorKinds[driver.KindSerialization], retried: retried, deadlocks: b.Deadlocks(), debug: debugLines(debug.String()), tokens: debugTokens(debug.String()), failed: st.Errors > 0,
 		msg: fmt.Sprint(st.ErrorKinds, b.LastError(), b.Aborts())}
 }
 
@@ -259,8 +254,8 @@ const exprScript = `\set a debug(1 + 2 * 3 - 4 / 3 % 2)
 `
 
 func TestPgbenchConformance(t *testing.T) {
-	bin := pgbenchBin(t)
-	dsn := initDB(t)
+	bin := pgtest.Pgbench(t)
+	dsn := pgtest.InitDB(t)
 	cases := map[string]run{
 		"random seed 5432":           {scripts: []string{randomScript}, perCli: 4, seed: 5432, ordered: true},
 		"random seed 0":              {scripts: []string{randomScript}, perCli: 2, seed: 0, ordered: true},
@@ -299,7 +294,7 @@ func TestPgbenchConformance(t *testing.T) {
 		"coercion":                      {scripts: []string{"\\set x not 1\n"}, wantFail: "cannot coerce int to boolean"},
 		"undefined variable":            {scripts: []string{"\\set x :nosuch + 1\n"}, wantFail: `undefined variable "nosuch"`},
 	}
-	for _, mode := range Modes() {
+	for _, mode := range driver.Modes() {
 		cases["gset aset "+mode.String()] = run{mode: mode, perCli: 2, seed: 1, ordered: true, scripts: []string{`\set a random(1, 1000)
 SELECT :a AS one, 2.5 AS two, true AS four \gset
 \set x debug(:one + :two)
@@ -311,7 +306,7 @@ SELECT 7 AS s, 8 AS t \aset
 SELECT 1 AS none WHERE false \aset
 `}}
 	}
-	for _, mode := range []QueryMode{ModeExtended, ModePrepared} {
+	for _, mode := range []driver.QueryMode{driver.ModeExtended, driver.ModePrepared} {
 		cases["pipeline "+mode.String()] = run{mode: mode, clients: 2, perCli: 5, seed: 11, scripts: []string{`\set aid random(1, 100000)
 \set delta random(-5000, 5000)
 BEGIN;
@@ -324,14 +319,14 @@ END;
 \set x debug(:aid * 100000 + :delta)
 `}}
 	}
-	cases["pipeline error"] = run{mode: ModeExtended, scripts: []string{"\\set x debug(1)\nBEGIN;\n\\startpipeline\nSELECT 1/0;\nSELECT 2;\n\\endpipeline\nEND;\n"}, wantFail: "division by zero"}
+	cases["pipeline error"] = run{mode: driver.ModeExtended, scripts: []string{"\\set x debug(1)\nBEGIN;\n\\startpipeline\nSELECT 1/0;\nSELECT 2;\n\\endpipeline\nEND;\n"}, wantFail: "division by zero"}
 	cases["variables shared by scripts"] = run{scripts: []string{"\\set a random(1, 1000)\n\\set b debug(:a)\n", "\\set c debug(:a + 1)\n"},
 		clients: 1, perCli: 20, seed: 21, ordered: true}
-	for _, mode := range Modes() {
+	for _, mode := range driver.Modes() {
 		// pgbench leaves the reference in simple mode's text and sends
 		// NULL in the other modes.
 		c := run{mode: mode, scripts: []string{"SELECT :nope::int AS v \\gset\n\\set x debug(1)\n"}}
-		if mode == ModeSimple {
+		if mode == driver.ModeSimple {
 			c.wantFail = `syntax error at or near ":"`
 		}
 		cases["undefined SQL variable "+mode.String()] = c
@@ -339,9 +334,9 @@ END;
 	// pgbench finds :name inside quotes and dollar quotes too: simple mode
 	// substitutes the value, the others bind a parameter the server does
 	// not expect.
-	for _, mode := range Modes() {
+	for _, mode := range driver.Modes() {
 		c := run{mode: mode, perCli: 1, ordered: true, scripts: []string{"\\set x 5\nSELECT ':x' AS v, $$:x$$ AS w \\gset\n\\set y debug(:v + :w)\n"}}
-		if mode != ModeSimple {
+		if mode != driver.ModeSimple {
 			c.wantFail = "bind message supplies 2 parameters"
 		}
 		cases["variables inside quotes "+mode.String()] = c
@@ -369,7 +364,7 @@ SELECT 3 AS c \; SELECT 4 AS d \gset
 			continue
 		}
 		for _, d := range []string{"pgx-stdlib", "pq"} {
-			if d == "pq" && c.mode == ModePrepared && strings.HasPrefix(name, "variables inside quotes") {
+			if d == "pq" && c.mode == driver.ModePrepared && strings.HasPrefix(name, "variables inside quotes") {
 				// database/sql counts lib/pq's arguments itself and refuses
 				// before the server can: the same failure in other words.
 				continue
@@ -394,7 +389,7 @@ SELECT 3 AS c \; SELECT 4 AS d \gset
 func balance(t *testing.T, dsn string, aid int) int64 {
 	t.Helper()
 	ctx := context.Background()
-	conn := testConn(t, dsn)
+	conn := pgtest.Conn(t, dsn)
 	defer conn.Close(ctx)
 	var b int64
 	if err := conn.QueryRow(ctx, "SELECT abalance FROM pgbench_accounts WHERE aid = $1", aid).Scan(&b); err != nil {
@@ -408,8 +403,8 @@ func balance(t *testing.T, dsn string, aid int) int64 {
 // them until every transaction commits exactly once, and with one try both
 // count them as failed.
 func TestPgbenchRetries(t *testing.T) {
-	bin := pgbenchBin(t)
-	dsn := initDB(t)
+	bin := pgtest.Pgbench(t)
+	dsn := pgtest.InitDB(t)
 	const src = `BEGIN ISOLATION LEVEL REPEATABLE READ;
 SELECT abalance FROM pgbench_accounts WHERE aid = 1;
 \sleep 2 ms
@@ -453,8 +448,8 @@ END;
 // deadlock; both pgbench and dbmeter count the failures as deadlocks, and
 // with retries every transaction gets through.
 func TestPgbenchDeadlocks(t *testing.T) {
-	bin := pgbenchBin(t)
-	dsn := initDB(t)
+	bin := pgtest.Pgbench(t)
+	dsn := pgtest.InitDB(t)
 	const src = `BEGIN;
 UPDATE pgbench_accounts SET abalance = abalance + 1 WHERE aid = 1 + :client_id;
 \sleep 30 ms
@@ -487,7 +482,7 @@ END;
 // TestPgbenchStaticErrors: scripts pgbench refuses before connecting are
 // refused by dbmeter's parser too.
 func TestPgbenchStaticErrors(t *testing.T) {
-	bin := pgbenchBin(t)
+	bin := pgtest.Pgbench(t)
 	for _, src := range []string{
 		"\\set x nosuch(1)\n",
 		"\\set x random(1)\n",
@@ -525,7 +520,7 @@ func TestPgbenchStaticErrors(t *testing.T) {
 func tableDigest(t *testing.T, dsn string) string {
 	t.Helper()
 	ctx := context.Background()
-	conn := testConn(t, dsn)
+	conn := pgtest.Conn(t, dsn)
 	defer conn.Close(ctx)
 	var h, d, ad, td, bd, ab, tb, bb int64
 	err := conn.QueryRow(ctx, `SELECT count(*), coalesce(sum(delta), 0), coalesce(sum(aid::bigint * delta), 0),
@@ -542,7 +537,7 @@ func tableDigest(t *testing.T, dsn string) string {
 func resetTables(t *testing.T, dsn string) {
 	t.Helper()
 	ctx := context.Background()
-	conn := testConn(t, dsn)
+	conn := pgtest.Conn(t, dsn)
 	defer conn.Close(ctx)
 	for _, q := range []string{"TRUNCATE pgbench_history", "UPDATE pgbench_accounts SET abalance = 0 WHERE abalance <> 0",
 		"UPDATE pgbench_tellers SET tbalance = 0", "UPDATE pgbench_branches SET bbalance = 0"} {
@@ -556,8 +551,8 @@ func resetTables(t *testing.T, dsn string) {
 // and one of pgbench touch the same rows with the same deltas, so the
 // tables end up identical.
 func TestPgbenchSameRows(t *testing.T) {
-	bin := pgbenchBin(t)
-	dsn := initDB(t)
+	bin := pgtest.Pgbench(t)
+	dsn := pgtest.InitDB(t)
 	const tpcb = `\set aid random(1, 100000 * :scale)
 \set bid random(1, 1 * :scale)
 \set tid random(1, 10 * :scale)
@@ -570,7 +565,7 @@ UPDATE pgbench_branches SET bbalance = bbalance + :delta WHERE bid = :bid;
 INSERT INTO pgbench_history (tid, bid, aid, delta, mtime) VALUES (:tid, :bid, :aid, :delta, CURRENT_TIMESTAMP);
 END;
 `
-	for _, mode := range Modes() {
+	for _, mode := range driver.Modes() {
 		t.Run(mode.String(), func(t *testing.T) {
 			r := run{scripts: []string{tpcb}, clients: 3, threads: 2, perCli: 40, seed: 5432, mode: mode}
 			resetTables(t, dsn)
@@ -633,8 +628,8 @@ func logShapes(t *testing.T, glob string) map[string]int {
 // aggregated) have pgbench 15's fields, and per-transaction logs have one
 // line per transaction, in one file per thread.
 func TestPgbenchLogFormat(t *testing.T) {
-	bin := pgbenchBin(t)
-	dsn := initDB(t)
+	bin := pgtest.Pgbench(t)
+	dsn := pgtest.InitDB(t)
 	for _, tc := range []struct {
 		name     string
 		maxTries int
@@ -659,7 +654,7 @@ func TestPgbenchLogFormat(t *testing.T) {
 				t.Fatalf("pgbench: %v\n%s", err, out)
 			}
 			_, sel, _ := script.Builtin("select-only", nil)
-			drv, _ := LookupDriver("pgx")
+			drv, _ := driver.Lookup("pgx")
 			lg := &TxLog{Aggregate: time.Duration(tc.agg) * time.Second, Open: func(th int) (io.WriteCloser, error) {
 				return os.Create(filepath.Join(dir, fmt.Sprintf("dbm.%d.%d", 1, th)))
 			}}
@@ -698,75 +693,6 @@ func TestPgbenchLogFormat(t *testing.T) {
 			}
 			if files, _ := filepath.Glob(filepath.Join(dir, "dbm*")); len(files) != 2 {
 				t.Errorf("%d log files, want one per thread", len(files))
-			}
-		})
-	}
-}
-
-// catalog describes the pgbench relations: name, persistence, kind,
-// partition bound and options, plus what the accounts hold.
-func catalog(t *testing.T, dsn string) string {
-	t.Helper()
-	ctx := context.Background()
-	conn := testConn(t, dsn)
-	defer conn.Close(ctx)
-	rows, err := conn.Query(ctx, `SELECT relname || ' ' || relpersistence::text || ' ' || relkind::text || ' ' || coalesce(pg_get_expr(relpartbound, oid), '') ||
-		' ' || coalesce(array_to_string(reloptions, ','), '') FROM pg_class WHERE relname LIKE 'pgbench%' ORDER BY 1`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, s)
-	}
-	var n, sum, bids int64
-	if err := conn.QueryRow(ctx, "SELECT count(*), sum(aid), count(DISTINCT bid) FROM pgbench_accounts").Scan(&n, &sum, &bids); err != nil {
-		t.Fatal(err)
-	}
-	return strings.Join(out, "\n") + fmt.Sprintf("\naccounts %d, sum(aid) %d, branches %d", n, sum, bids)
-}
-
-// TestPgbenchInitOptions: -i with partitions, unlogged tables, foreign
-// keys and fill factor makes the same relations as pgbench -i.
-func TestPgbenchInitOptions(t *testing.T) {
-	bin := pgbenchBin(t)
-	dsn := initDB(t)
-	for _, tc := range []struct {
-		name string
-		args []string
-		cfg  InitConfig
-	}{
-		{"range partitions", []string{"--partitions", "3"}, InitConfig{Partitions: 3}},
-		{"hash partitions unlogged", []string{"--partitions", "4", "--partition-method", "hash", "--unlogged-tables"}, InitConfig{Partitions: 4, PartitionMethod: "hash", Unlogged: true}},
-		{"unlogged fillfactor foreign keys", []string{"--unlogged-tables", "-F", "80", "--foreign-keys"}, InitConfig{Unlogged: true, Fillfactor: 80, Steps: "dtgvpf"}},
-		{"server-side generation", []string{"-I", "dtGvp"}, InitConfig{Steps: "dtGvp"}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			args := append([]string{"-i", "-q", "-s", "2"}, tc.args...)
-			if out, err := exec.Command(bin, append(args, dsn)...).CombinedOutput(); err != nil {
-				t.Fatalf("pgbench -i: %v\n%s", err, out)
-			}
-			want := catalog(t, dsn)
-			cfg := tc.cfg
-			cfg.Scale, cfg.Force, cfg.Quiet = 2, true, true
-			if cfg.Fillfactor == 0 {
-				cfg.Fillfactor = 100
-			}
-			if cfg.Steps == "" {
-				cfg.Steps = "dtgvp"
-			}
-			ctx := context.Background()
-			conn := testConn(t, dsn)
-			defer conn.Close(ctx)
-			if err := Init(ctx, conn, cfg); err != nil {
-				t.Fatal(err)
-			}
-			if got := catalog(t, dsn); got != want {
-				t.Errorf("relations differ:\npgbench -i:\n%s\ndbmeter:\n%s", want, got)
 			}
 		})
 	}

@@ -1,4 +1,4 @@
-package pg
+package serverstats
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 
+	"github.com/dbmeter/dbmeter/internal/pg/server"
 	"github.com/dbmeter/dbmeter/internal/result"
 )
 
@@ -19,17 +20,17 @@ import (
 // statements are never counted as the run's.
 const statsMarker = "/* dbmeter-server-stats */"
 
-// DefaultServerStatsInterval is how often the run's backends' wait events
+// DefaultInterval is how often the run's backends' wait events
 // are sampled.
-const DefaultServerStatsInterval = 100 * time.Millisecond
+const DefaultInterval = 100 * time.Millisecond
 
-// A statsCapture reads the server's own figures for one run on a
+// A Capture reads the server's own figures for one run on a
 // connection of its own: pg_stat_statements and pg_stat_database when the
 // measured window begins and after the run's connections have closed (a
 // backend flushes its database counters when it exits), and pg_stat_activity
 // for the run's backends, found by their application_name, every interval
 // in between.
-type statsCapture struct {
+type Capture struct {
 	conn     *pgx.Conn
 	dsn      string
 	app      string
@@ -47,15 +48,15 @@ type statsCapture struct {
 	waits   result.WaitEvents // written by the sampler until stop
 }
 
-// startStats connects and takes the starting snapshots. It fails only when
+// Start connects and takes the starting snapshots. It fails only when
 // it cannot connect; what the server does not allow is said in
 // stats.Unavailable and the rest is still read.
-func startStats(ctx context.Context, dsn, app string, interval time.Duration) (*statsCapture, error) {
-	conn, err := Connect(ctx, dsn)
+func Start(ctx context.Context, dsn, app string, interval time.Duration) (*Capture, error) {
+	conn, err := server.Connect(ctx, dsn)
 	if err != nil {
 		return nil, fmt.Errorf("server stats: %w", err)
 	}
-	c := &statsCapture{conn: conn, dsn: dsn, app: app, interval: interval, stats: &result.ServerStats{}, stop: make(chan struct{})}
+	c := &Capture{conn: conn, dsn: dsn, app: app, interval: interval, stats: &result.ServerStats{}, stop: make(chan struct{})}
 	if c.stmts0, err = readStatements(ctx, conn); err != nil {
 		c.statementsOff = true
 		c.unavailable("pg_stat_statements", err)
@@ -71,8 +72,8 @@ func startStats(ctx context.Context, dsn, app string, interval time.Duration) (*
 }
 
 // sample counts the run's backends by wait event until stop. It shares the
-// connection with nothing until finish, which waits for it.
-func (c *statsCapture) sample() {
+// connection with nothing until Finish, which waits for it.
+func (c *Capture) sample() {
 	defer c.sampled.Done()
 	t := time.NewTicker(c.interval)
 	defer t.Stop()
@@ -95,7 +96,7 @@ func (c *statsCapture) sample() {
 	}
 }
 
-func (c *statsCapture) sampleOnce(ctx context.Context) error {
+func (c *Capture) sampleOnce(ctx context.Context) error {
 	rows, err := c.conn.Query(ctx, statsMarker+` SELECT coalesce(wait_event_type, ''), coalesce(wait_event, '')
 		FROM pg_stat_activity WHERE application_name = $1 AND pid <> pg_backend_pid()`, c.app)
 	if err != nil {
@@ -127,17 +128,17 @@ func waitName(typ, event string) string {
 // and the figures of what was measured must still be read.
 const finishTimeout = 5 * time.Second
 
-// finish stops the sampler, waits for the run's backends to exit, takes the
+// Finish stops the sampler, waits for the run's backends to exit, takes the
 // closing snapshots and returns the deltas; transactions is what the run
 // counted, for the server time per transaction. It reads on a context of
 // its own, ctx's values without its cancellation, for finishTimeout.
-func (c *statsCapture) finish(ctx context.Context, transactions int64) *result.ServerStats {
+func (c *Capture) Finish(ctx context.Context, transactions int64) *result.ServerStats {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), finishTimeout)
 	defer cancel()
 	close(c.stop)
 	c.sampled.Wait()
 	if c.conn.IsClosed() { // the server went away meanwhile, perhaps only for a while
-		if conn, err := Connect(ctx, c.dsn); err == nil {
+		if conn, err := server.Connect(ctx, c.dsn); err == nil {
 			c.conn = conn
 		}
 	}
@@ -179,7 +180,7 @@ func (c *statsCapture) finish(ctx context.Context, transactions int64) *result.S
 
 // awaitExit waits, up to two seconds, until no backend of the run is left:
 // an exiting backend is what flushes its pg_stat_database counters.
-func (c *statsCapture) awaitExit(ctx context.Context) {
+func (c *Capture) awaitExit(ctx context.Context) {
 	deadline := time.Now().Add(2 * time.Second)
 	for time.Now().Before(deadline) {
 		var n int
@@ -193,7 +194,7 @@ func (c *statsCapture) awaitExit(ctx context.Context) {
 
 // unavailable records, once per view, that it could not be read and how to
 // enable it.
-func (c *statsCapture) unavailable(view string, err error) {
+func (c *Capture) unavailable(view string, err error) {
 	line := fmt.Sprintf("%s not read: %s", view, firstLine(err.Error()))
 	if how := unavailableHow(err); how != "" {
 		line += "; " + how

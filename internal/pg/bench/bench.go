@@ -1,4 +1,4 @@
-package pg
+package bench
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 
 	"github.com/dbmeter/dbmeter/internal/hist"
 	"github.com/dbmeter/dbmeter/internal/load"
+	"github.com/dbmeter/dbmeter/internal/pg/driver"
 	"github.com/dbmeter/dbmeter/internal/pg/script"
 )
 
@@ -26,9 +27,9 @@ type Weighted struct {
 
 // Config is one benchmark: one server, one driver, one query mode.
 type Config struct {
-	Driver  Driver
+	Driver  driver.Driver
 	DSN     string
-	Mode    QueryMode
+	Mode    driver.QueryMode
 	Scripts []Weighted
 	// Vars are the variables every client starts with: scale and -D
 	// definitions; client_id, random_seed and default_seed are added as
@@ -83,7 +84,7 @@ func (c Config) Validate() error {
 		return errors.New("no script")
 	}
 	for _, s := range c.Scripts {
-		if s.Script != nil && s.Script.HasPipeline() && c.Mode == ModeSimple {
+		if s.Script != nil && s.Script.HasPipeline() && c.Mode == driver.ModeSimple {
 			return fmt.Errorf("script %s: cannot use pipeline mode with the simple query protocol (use {Protocol} extended or prepared)", s.Name)
 		}
 		if s.Weight < 0 {
@@ -109,9 +110,9 @@ func (c Config) totalWeight() int {
 type Bench struct {
 	cfg    Config
 	total  int
-	stmts  [][]*Stmt // per script, per command (nil for \set)
+	stmts  [][]*driver.Stmt // per script, per command (nil for \set)
 	hasTx  []bool
-	rollbk *Stmt
+	rollbk *driver.Stmt
 
 	seeds   *script.Seeds
 	logs    []*threadLog // -l, per thread
@@ -167,7 +168,7 @@ func NewBench(cfg Config) (*Bench, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	b := &Bench{cfg: cfg, total: cfg.totalWeight(), rollbk: &Stmt{Name: "dbmeter_rollback", SQL: "ROLLBACK"}}
+	b := &Bench{cfg: cfg, total: cfg.totalWeight(), rollbk: &driver.Stmt{Name: "dbmeter_rollback", SQL: "ROLLBACK"}}
 	b.mu.conn = hist.New()
 	clients, threads := max(cfg.Clients, 1), max(cfg.Threads, 1)
 	total := max(cfg.TotalClients, cfg.ClientOffset+clients)
@@ -181,13 +182,13 @@ func NewBench(cfg Config) (*Bench, error) {
 		b.choose = append(b.choose, chooser{mu: &sync.Mutex{}, rng: &b.seeds.Choose[i]})
 	}
 	for i, w := range cfg.Scripts {
-		stmts := make([]*Stmt, len(w.Script.Commands))
+		stmts := make([]*driver.Stmt, len(w.Script.Commands))
 		tx := false
 		for j, c := range w.Script.Commands {
 			if c.SQL == nil {
 				continue
 			}
-			stmts[j] = &Stmt{Name: fmt.Sprintf("dbmeter_%d_%d", i, j), SQL: c.SQL.Text, Parts: c.SQL.Parts, Query: c.SQL.Query}
+			stmts[j] = &driver.Stmt{Name: fmt.Sprintf("dbmeter_%d_%d", i, j), SQL: c.SQL.Text, Parts: c.SQL.Parts, Query: c.SQL.Query}
 			tx = tx || c.SQL.Keyword == "begin" || c.SQL.Keyword == "start"
 		}
 		b.stmts = append(b.stmts, stmts)
@@ -322,7 +323,7 @@ func (b *Bench) CommandStats() []CommandStats {
 	return out
 }
 
-func (c *Client) setSession(s Session) {
+func (c *Client) setSession(s driver.Session) {
 	c.sess = s
 	if s == nil {
 		c.live.Store(nil)
@@ -347,7 +348,7 @@ func (c *Client) watch(ctx context.Context) {
 
 func (c *Client) interrupt() {
 	if s := c.live.Load(); s != nil {
-		if i, ok := (*s).(Interrupter); ok {
+		if i, ok := (*s).(driver.Interrupter); ok {
 			i.Interrupt()
 		}
 	}
@@ -362,19 +363,19 @@ type Client struct {
 	id      int
 	prng    script.PRNG
 	choose  chooser
-	sess    Session
+	sess    driver.Session
 	vars    []script.Vars
 	args    []any
-	failed  int          // consecutive failed reconnects
-	txOpen  bool         // the script opened a transaction (see inTx)
-	aborted *abortError  // set once a script error aborted the client
-	pipe    Pipeliner    // the session, while a pipeline is open
-	thread  int          // the pgbench thread the client belongs to
-	n       int64        // transactions logged so far (-l)
-	due     time.Time    // -R: when the transaction about to run was scheduled
-	tries   int          // tries of the current transaction
-	cmds    [][]cmdStats // -r: per script, per command
-	env     script.Env   // reused by every transaction
+	failed  int              // consecutive failed reconnects
+	txOpen  bool             // the script opened a transaction (see inTx)
+	aborted *abortError      // set once a script error aborted the client
+	pipe    driver.Pipeliner // the session, while a pipeline is open
+	thread  int              // the pgbench thread the client belongs to
+	n       int64            // transactions logged so far (-l)
+	due     time.Time        // -R: when the transaction about to run was scheduled
+	tries   int              // tries of the current transaction
+	cmds    [][]cmdStats     // -r: per script, per command
+	env     script.Env       // reused by every transaction
 
 	// Statements run under qctx, runCtx without its cancellation: drivers
 	// watch a cancellable context with a goroutine or a callback per
@@ -383,7 +384,7 @@ type Client struct {
 	runCtx context.Context
 	qctx   context.Context
 	stop   func() bool
-	live   atomic.Pointer[Session] // the session Interrupt may close
+	live   atomic.Pointer[driver.Session] // the session Interrupt may close
 }
 
 var (
@@ -434,11 +435,11 @@ func (c *Client) fail(ctx context.Context, script int, err error) error {
 		c.drop()
 		return fmt.Errorf("%w: %w", ctx.Err(), err)
 	}
-	kind := Classify(err)
+	kind := driver.Classify(err)
 	switch kind {
-	case load.KindServer, KindSerialization:
+	case load.KindServer, driver.KindSerialization:
 		if c.b.hasTx[script] && ctx.Err() == nil {
-			if _, rerr := c.sess.Exec(c.qctx, c.b.rollbk); rerr != nil && Classify(rerr) != load.KindServer {
+			if _, rerr := c.sess.Exec(c.qctx, c.b.rollbk); rerr != nil && driver.Classify(rerr) != load.KindServer {
 				c.drop()
 			}
 		}
@@ -498,3 +499,8 @@ func (c *Client) Close() error {
 	c.setSession(nil)
 	return s.Close(ctx)
 }
+
+// RateQueue is how many -R arrivals may wait for a busy client: a minute's
+// worth, as pgbench lets its schedule fall behind without bound, within
+// what fits in memory.
+func RateQueue(rate float64) int { return int(min(max(rate*60, 1000), 1<<20)) }

@@ -1,4 +1,4 @@
-package pg
+package bench
 
 import (
 	"fmt"
@@ -13,7 +13,8 @@ import (
 // Figures is what Describe needs to know about a run beyond its results
 // and its Bench's Config.
 type Figures struct {
-	Server *Server
+	DSN    string // the server's, as the run connected
+	Scale  int64  // :scale
 	Driver string
 	Jobs   int // -j
 }
@@ -21,11 +22,10 @@ type Figures struct {
 // Describe adds to run what pgbench reports and the load engine does not
 // know: the params the pg report prints and the family's extra figures.
 func (b *Bench) Describe(run *result.Run, res *load.Result, cfg load.Config, f Figures) {
-	srv, drv := f.Server, f.Driver
 	pr := run.Params
-	pr["dsn"] = srv.DSN // masked by session.add
-	pr["driver"] = drv
-	pr["scale"] = strconv.FormatInt(srv.Scale, 10)
+	pr["dsn"] = f.DSN // masked by session.add
+	pr["driver"] = f.Driver
+	pr["scale"] = strconv.FormatInt(f.Scale, 10)
 	pr["query_mode"] = b.cfg.Mode.String()
 	pr["transaction_type"] = "multiple scripts"
 	if len(b.cfg.Scripts) == 1 {

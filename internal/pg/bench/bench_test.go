@@ -1,4 +1,4 @@
-package pg
+package bench
 
 import (
 	"context"
@@ -7,6 +7,9 @@ import (
 	"time"
 
 	"github.com/dbmeter/dbmeter/internal/load"
+	"github.com/dbmeter/dbmeter/internal/pg/driver"
+	"github.com/dbmeter/dbmeter/internal/pg/pgtest"
+	"github.com/dbmeter/dbmeter/internal/pg/server"
 	"github.com/dbmeter/dbmeter/internal/pg/script"
 	"github.com/dbmeter/dbmeter/internal/servertest"
 )
@@ -15,7 +18,7 @@ import (
 func balances(t *testing.T, dsn string) (history, deltas, abalance, bbalance, tbalance int64) {
 	t.Helper()
 	ctx := context.Background()
-	conn := testConn(t, dsn)
+	conn := pgtest.Conn(t, dsn)
 	defer conn.Close(ctx)
 	err := conn.QueryRow(ctx, `select (select count(*) from pgbench_history), (select coalesce(sum(delta), 0) from pgbench_history),
 		(select sum(abalance) from pgbench_accounts), (select sum(bbalance) from pgbench_branches), (select sum(tbalance) from pgbench_tellers)`).
@@ -30,15 +33,15 @@ func balances(t *testing.T, dsn string) (history, deltas, abalance, bbalance, tb
 // checks that each counted transaction did its work once: one history row,
 // and every balance moved by the sum of the deltas.
 func TestBenchTPCBConsistent(t *testing.T) {
-	dsn := initDB(t)
+	dsn := pgtest.InitDB(t)
 	_, tpcb, err := script.Builtin("tpcb-like", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var ops int64
-	for _, name := range DriverNames() {
-		drv, _ := LookupDriver(name)
-		for _, mode := range Modes() {
+	for _, name := range driver.Names() {
+		drv, _ := driver.Lookup(name)
+		for _, mode := range driver.Modes() {
 			b, err := NewBench(Config{Driver: drv, DSN: dsn, Mode: mode,
 				Scripts: []Weighted{{Name: "tpcb-like", Script: tpcb, Weight: 1}},
 				Vars:    map[string]script.Value{"scale": script.Int(1)}})
@@ -46,7 +49,7 @@ func TestBenchTPCBConsistent(t *testing.T) {
 				t.Fatal(err)
 			}
 			cfg := load.DefaultConfig()
-			cfg.Workers, cfg.Duration, cfg.Count, cfg.Warmup, cfg.Classify = 2, 0, 20, 0, Classify
+			cfg.Workers, cfg.Duration, cfg.Count, cfg.Warmup, cfg.Classify = 2, 0, 20, 0, driver.Classify
 			res, err := load.Run(context.Background(), cfg, b.Ops(), b.NewWorker, nil)
 			if err != nil {
 				t.Fatalf("%s/%s: %v", name, mode, err)
@@ -73,13 +76,13 @@ func TestBenchTPCBConsistent(t *testing.T) {
 // TestClientReconnects: after its backend is killed, a client fails one
 // transaction as a connection error and succeeds on the next.
 func TestClientReconnects(t *testing.T) {
-	dsn := initDB(t)
+	dsn := pgtest.InitDB(t)
 	_, sel, _ := script.Builtin("select-only", nil)
-	for _, name := range DriverNames() {
+	for _, name := range driver.Names() {
 		t.Run(name, func(t *testing.T) {
 			ctx := context.Background()
-			drv, _ := LookupDriver(name)
-			b, err := NewBench(Config{Driver: drv, DSN: dsn, Mode: ModePrepared,
+			drv, _ := driver.Lookup(name)
+			b, err := NewBench(Config{Driver: drv, DSN: dsn, Mode: driver.ModePrepared,
 				Scripts: []Weighted{{Name: "select-only", Script: sel, Weight: 1}},
 				Vars:    map[string]script.Value{"scale": script.Int(1)}})
 			if err != nil {
@@ -94,7 +97,7 @@ func TestClientReconnects(t *testing.T) {
 			if _, err := c.Do(ctx); err != nil {
 				t.Fatal(err)
 			}
-			admin, err := Connect(ctx, dsn)
+			admin, err := server.Connect(ctx, dsn)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -108,7 +111,7 @@ func TestClientReconnects(t *testing.T) {
 			if err == nil {
 				t.Fatal("a transaction on a killed backend succeeded")
 			}
-			if k := Classify(err); k != load.KindConnection {
+			if k := driver.Classify(err); k != load.KindConnection {
 				var kind interface{ ErrorKind() string }
 				if !errors.As(err, &kind) || kind.ErrorKind() != load.KindConnection {
 					t.Fatalf("error %v: kind %q, want connection", err, k)
@@ -133,10 +136,10 @@ func TestClientInterrupted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range DriverNames() {
+	for _, name := range driver.Names() {
 		t.Run(name, func(t *testing.T) {
-			drv, _ := LookupDriver(name)
-			b, err := NewBench(Config{Driver: drv, DSN: dsn, Mode: ModeExtended, Scripts: []Weighted{{Name: "sleep", Script: sleep, Weight: 1}}})
+			drv, _ := driver.Lookup(name)
+			b, err := NewBench(Config{Driver: drv, DSN: dsn, Mode: driver.ModeExtended, Scripts: []Weighted{{Name: "sleep", Script: sleep, Weight: 1}}})
 			if err != nil {
 				t.Fatal(err)
 			}

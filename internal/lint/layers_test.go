@@ -1,0 +1,97 @@
+package lint
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// familyLayers is what each package inside a family may import of its
+// own family: the layers of pg from its scripts and drivers up to the
+// command. A package of a family missing here fails the rule until it is
+// given its place, so a new one is placed on purpose.
+var familyLayers = map[string][]string{
+	"internal/pg/script":      nil,
+	"internal/pg/driver":      {"internal/pg/script"},
+	"internal/pg/server":      {"internal/pg/driver"},
+	"internal/pg/initdb":      {"internal/pg/server"},
+	"internal/pg/serverstats": {"internal/pg/server"},
+	"internal/pg/bench":       {"internal/pg/driver", "internal/pg/script"},
+	"internal/pg/pgtest":      {"internal/pg/initdb", "internal/pg/server"},
+	"internal/pg": {"internal/pg/bench", "internal/pg/driver", "internal/pg/initdb", "internal/pg/script",
+		"internal/pg/server", "internal/pg/serverstats"},
+}
+
+// layeredFamilies are the families whose packages familyLayers places.
+var layeredFamilies = []string{"internal/pg"}
+
+// layerViolations lists, as "file: imports dep", every import inside a
+// layered family that familyLayers does not allow.
+func layerViolations(files []file) []string {
+	var out []string
+	for _, f := range files {
+		fam := family(f.pkg)
+		if !slices.Contains(layeredFamilies, fam) {
+			continue
+		}
+		allowed, placed := familyLayers[f.pkg]
+		for _, imp := range imports(f) {
+			dep, ok := strings.CutPrefix(imp, module)
+			if !ok || family(dep) != fam {
+				continue
+			}
+			if !placed {
+				out = append(out, fmt.Sprintf("%s: imports %s, but %s has no place in familyLayers", f.path, dep, f.pkg))
+			} else if !slices.Contains(allowed, dep) {
+				out = append(out, fmt.Sprintf("%s: imports %s, which %s may not", f.path, dep, f.pkg))
+			}
+		}
+	}
+	return out
+}
+
+// TestFamilyLayers: inside a family, imports flow one way, from the
+// command down to the drivers and scripts, as familyLayers says.
+func TestFamilyLayers(t *testing.T) {
+	for _, v := range layerViolations(sources(t)) {
+		t.Error(v)
+	}
+}
+
+// TestFamilyLayersCatchOne: the rule fails on a driver that imports the
+// bench above it and on a package the table does not place, and not on
+// an import the table allows.
+func TestFamilyLayersCatchOne(t *testing.T) {
+	root := t.TempDir()
+	plantFile(t, root, "internal/pg/driver/planted.go", "package driver\n\nimport _ \"github.com/dbmeter/dbmeter/internal/pg/bench\"\n")
+	plantFile(t, root, "internal/pg/bench/planted.go", "package bench\n\nimport _ \"github.com/dbmeter/dbmeter/internal/pg/driver\"\n")
+	plantFile(t, root, "internal/pg/newpkg/planted.go", "package newpkg\n\nimport _ \"github.com/dbmeter/dbmeter/internal/pg/driver\"\n")
+	files, err := sourcesIn(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := layerViolations(files)
+	want := []string{
+		"internal/pg/driver/planted.go: imports internal/pg/bench, which internal/pg/driver may not",
+		"internal/pg/newpkg/planted.go: imports internal/pg/driver, but internal/pg/newpkg has no place in familyLayers",
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Errorf("layerViolations over the planted tree = %q, want %q", got, want)
+	}
+}
+
+// plantFile writes src at path below root, making its folders.
+func plantFile(t *testing.T, root, path, src string) {
+	t.Helper()
+	full := filepath.Join(root, filepath.FromSlash(path))
+	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(full, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
