@@ -52,7 +52,7 @@ func TestDiskProbeRecorded(t *testing.T) {
 	if d := decode(doc); d.Env.Disk.Fsync != nil {
 		t.Errorf("--no-disk-probe: env.disk.fsync = %+v, want none", d.Env.Disk.Fsync)
 	}
-	if !strings.Contains(stdout, "no fsync probe in this result (--no-disk-probe)") {
+	if !strings.Contains(stdout, "no fsync probe in this result (the run skipped the disk probe)") {
 		t.Errorf("--no-disk-probe: the table does not say the probe was skipped:\n%s", stdout)
 	}
 

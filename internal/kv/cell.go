@@ -82,14 +82,12 @@ func settle(ctx context.Context, s Store) error {
 }
 
 // copyCell opens a copy of template, a store openCell made and closed,
-// in o.Dir, and fsyncs the copy: the same start state for the cost of a
-// copy instead of a preload.
+// in o.Dir: the same start state for the cost of a copy instead of a
+// preload. The copy is fsynced; the files the engine never changes are
+// links to the template's (Engine.Immutable), the rest copies.
 func copyCell(ctx context.Context, e Engine, o Options, spec Spec, template string) (*cellStore, error) {
-	if err := copyTree(template, o.Dir); err != nil {
+	if err := copyTree(template, o.Dir, e.immutable); err != nil {
 		return nil, fmt.Errorf("copy the preloaded store: %w", err)
-	}
-	if err := syncTree(o.Dir); err != nil {
-		return nil, fmt.Errorf("sync the copy of the preloaded store: %w", err)
 	}
 	s, err := e.Open(ctx, o)
 	if err != nil {

@@ -1,6 +1,10 @@
 package kv
 
-import "github.com/dbmeter/dbmeter/internal/registry"
+import (
+	"path/filepath"
+
+	"github.com/dbmeter/dbmeter/internal/registry"
+)
 
 // Engine is one registered engine.
 type Engine struct {
@@ -11,6 +15,23 @@ type Engine struct {
 	// empty for memory engines, which keep nothing.
 	Sync, SyncOff string
 	Knobs         []Knob
+	// Immutable are patterns (filepath.Match, on a file's name) of the
+	// files the engine never changes once written, only reads and in the
+	// end deletes: an LSM tree's tables. A cell's copy of the preloaded
+	// store links them to the template's instead of copying their bytes
+	// (TestTemplateUnchangedByCells checks the engine keeps its word).
+	Immutable []string
+}
+
+// immutable reports whether the engine never changes a file called name
+// once written.
+func (e Engine) immutable(name string) bool {
+	for _, p := range e.Immutable {
+		if ok, _ := filepath.Match(p, name); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // SyncLabel says what the engine's durable-write switch was in a run with
@@ -36,12 +57,12 @@ func (e Engine) Persistent() bool { return e.Sync != "" }
 // an empty rocksdbMissing; norocksdb.go leaves openRocksDB nil).
 func engines() registry.Registry[Engine] {
 	return registry.New("engine", []registry.Entry[Engine]{
-		{Name: "badger", Modules: []string{"github.com/dgraph-io/badger/v4"}, Value: Engine{Open: openBadger, Sync: "Options.SyncWrites = true", SyncOff: "Options.SyncWrites = false (writes not synced)", Knobs: badgerKnobs}},
+		{Name: "badger", Modules: []string{"github.com/dgraph-io/badger/v4"}, Value: Engine{Open: openBadger, Sync: "Options.SyncWrites = true", SyncOff: "Options.SyncWrites = false (writes not synced)", Knobs: badgerKnobs, Immutable: []string{"*.sst"}}},
 		{Name: "bbolt", Modules: []string{"go.etcd.io/bbolt"}, Value: Engine{Open: openBbolt, Sync: "DB.NoSync = false (fdatasync per commit)", SyncOff: "DB.NoSync = true (no fdatasync on commit)", Knobs: bboltKnobs}},
 		{Name: "bolt", Modules: []string{"github.com/boltdb/bolt"}, Value: Engine{Open: openBolt, Sync: "DB.NoSync = false (fdatasync per commit)", SyncOff: "DB.NoSync = true (no fdatasync on commit)", Knobs: boltKnobs}},
-		{Name: "goleveldb", Modules: []string{"github.com/syndtr/goleveldb"}, Value: Engine{Open: openGoLevelDB, Sync: "opt.WriteOptions{Sync: true}", SyncOff: "opt.WriteOptions{Sync: false} (journal not synced)", Knobs: goleveldbKnobs}},
-		{Name: "pebble", Modules: []string{"github.com/cockroachdb/pebble/v2"}, Value: Engine{Open: openPebble, Sync: "pebble.Sync write option (WAL fsync)", SyncOff: "pebble.NoSync write option (WAL not synced)", Knobs: pebbleKnobs}},
-		{Name: "rocksdb", Modules: []string{"github.com/linxGnu/grocksdb"}, Missing: rocksdbMissing, Value: Engine{Open: openRocksDB, Sync: "WriteOptions.SetSync(true)", SyncOff: "WriteOptions.SetSync(false) (WAL not synced)", Knobs: rocksdbKnobs}},
+		{Name: "goleveldb", Modules: []string{"github.com/syndtr/goleveldb"}, Value: Engine{Open: openGoLevelDB, Sync: "opt.WriteOptions{Sync: true}", SyncOff: "opt.WriteOptions{Sync: false} (journal not synced)", Knobs: goleveldbKnobs, Immutable: []string{"*.ldb", "*.sst"}}},
+		{Name: "pebble", Modules: []string{"github.com/cockroachdb/pebble/v2"}, Value: Engine{Open: openPebble, Sync: "pebble.Sync write option (WAL fsync)", SyncOff: "pebble.NoSync write option (WAL not synced)", Knobs: pebbleKnobs, Immutable: []string{"*.sst"}}},
+		{Name: "rocksdb", Modules: []string{"github.com/linxGnu/grocksdb"}, Missing: rocksdbMissing, Value: Engine{Open: openRocksDB, Sync: "WriteOptions.SetSync(true)", SyncOff: "WriteOptions.SetSync(false) (WAL not synced)", Knobs: rocksdbKnobs, Immutable: []string{"*.sst"}}},
 		{Name: "buntdb", Modules: []string{"github.com/tidwall/buntdb"}, Value: Engine{Open: openBuntDB, Sync: "Config.SyncPolicy = buntdb.Always", SyncOff: "Config.SyncPolicy = buntdb.Never", Knobs: buntdbKnobs}},
 		{Name: "btree", Modules: []string{"github.com/google/btree"}, Value: Engine{Open: openBTreeAOF, Sync: "fsync of the append-only file after each write", SyncOff: "no fsync of the append-only file", Knobs: btreeKnobs}},
 		{Name: "btree:memory", Modules: []string{"github.com/google/btree"}, Value: Engine{Open: openBTreeMemory, Knobs: btreeKnobs}},

@@ -122,9 +122,13 @@ func diskBytes(dir string) (int64, error) {
 	return total, err
 }
 
-// copyTree copies the regular files under from into to, which exists.
-func copyTree(from, to string) error {
-	return filepath.WalkDir(from, func(path string, d fs.DirEntry, err error) error {
+// copyTree copies the regular files under from into to, which exists, and
+// fsyncs what it wrote, so that no write-back of the copy lands in a
+// cell's measured window. A file whose name shared matches is linked
+// instead (a hard link: no bytes copied, nothing to sync): the engine
+// never changes it, and deleting it only drops the cell's link.
+func copyTree(from, to string, shared func(name string) bool) error {
+	err := filepath.WalkDir(from, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -138,9 +142,15 @@ func copyTree(from, to string) error {
 			return os.MkdirAll(dst, 0o755)
 		case !d.Type().IsRegular():
 			return nil
+		case shared != nil && shared(d.Name()) && os.Link(path, dst) == nil:
+			return nil
 		}
 		return copyFile(path, dst)
 	})
+	if err != nil {
+		return err
+	}
+	return syncDirs(to)
 }
 
 func copyFile(from, to string) error {
@@ -157,11 +167,37 @@ func copyFile(from, to string) error {
 	// btrfs), the copy is a clone: no data is read or written until a cell
 	// writes, so a preloaded store of millions of keys costs each cell
 	// almost nothing. Elsewhere (ext4) the bytes are copied.
-	if unix.IoctlFileClone(int(out.Fd()), int(in.Fd())) == nil {
-		return out.Close()
+	if unix.IoctlFileClone(int(out.Fd()), int(in.Fd())) != nil {
+		if _, err := io.Copy(out, in); err != nil {
+			return errors.Join(err, out.Close())
+		}
 	}
-	_, err = io.Copy(out, in)
-	return errors.Join(err, out.Close())
+	if err := out.Sync(); err != nil {
+		return errors.Join(fmt.Errorf("fsync %s: %w", to, err), out.Close())
+	}
+	return out.Close()
+}
+
+// syncDirs fsyncs dir and every directory under it, so that the entries
+// a copy made are on disk too.
+func syncDirs(dir string) error {
+	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return err
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		serr := f.Sync()
+		if cerr := f.Close(); serr == nil {
+			serr = cerr
+		}
+		if serr != nil {
+			return fmt.Errorf("fsync %s: %w", path, serr)
+		}
+		return nil
+	})
 }
 
 // emptyDir removes everything in dir, keeping dir.

@@ -34,7 +34,7 @@ func CapacityLine(c result.Capacity) string {
 		c.Target, c.Workload, rate(c.MaxRate), c.SLO, rate(c.FirstFailingRate), len(c.Steps))
 	switch c.Limit {
 	case "max-in-flight":
-		line += "; bounded by --max-in-flight: raise it if the target takes more concurrent operations"
+		line += "; bounded by the operations dbmeter may keep in flight: raise that limit if the target takes more concurrent operations"
 	case "client":
 		line += "; bounded by dbmeter itself (its CPU or schedule lag): this is not the target's capacity"
 	}
@@ -70,7 +70,7 @@ func capacityGrid(doc *result.Document) (Grid, bool) {
 func differingParams(cs []result.Capacity) []string {
 	var out []string
 	for k, v := range cs[0].Params {
-		if k == "rate" {
+		if k == result.SettingRate {
 			continue
 		}
 		for _, c := range cs[1:] {
@@ -88,7 +88,7 @@ func differingParams(cs []result.Capacity) []string {
 func searchRuns(doc *result.Document, c result.Capacity) []result.Run {
 	var out []result.Run
 	for _, r := range doc.Runs {
-		if r.Verdict == nil || r.Target != c.Target || r.Workload != c.Workload || !sameBut(r.Params, c.Params, "rate") {
+		if r.Verdict == nil || r.Target != c.Target || r.Workload != c.Workload || !sameBut(r.Params, c.Params, result.SettingRate) {
 			continue
 		}
 		out = append(out, r)

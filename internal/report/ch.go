@@ -60,7 +60,7 @@ func insertTable(l labeler, es []entry) Grid {
 	lead := []vcolumn{
 		{"server", func(v variant, _ *marks) string { return orDash(v.first.run.Server) }},
 		{"workers", func(v variant, _ *marks) string { return strconv.Itoa(v.first.run.Workers) }},
-		paramCol("batch", "batch"), paramCol("blk/ins", "blocks-per-insert"),
+		paramCol("batch", result.SettingBatch), paramCol("blk/ins", result.SettingBlocksPerInsert),
 	}
 	pooled := func(f func(r *result.Run) string) func(variant, *marks) string {
 		return func(v variant, _ *marks) string { return f(&v.pooled) }
@@ -84,7 +84,7 @@ func insertTable(l labeler, es []entry) Grid {
 	if anyExternal(es) {
 		figs = append(figs, firstOf(externalColumns)...)
 	}
-	return variantGrid("ch insert: rows per second by client", l, es, lead, []string{"workers", "batch", "blocks-per-insert"}, figs)
+	return variantGrid("ch insert: rows per second by client", l, es, lead, []string{result.SettingWorkers, result.SettingBatch, result.SettingBlocksPerInsert}, figs)
 }
 
 // phaseMedian is the median over a variant's repetitions of a phase's p50

@@ -48,7 +48,7 @@ func Charts(srcs []Source) ([]Chart, error) {
 	l := newLabeler(srcs, es)
 	// How an engine switches fsync follows from the fsync mode: naming it
 	// in every series only lengthens the legend.
-	l.split = slices.DeleteFunc(slices.Clone(l.split), func(k string) bool { return k == "fsync_switch" })
+	l.split = slices.DeleteFunc(slices.Clone(l.split), func(k string) bool { return k == result.SettingFsyncSwitch })
 	col := colors{}
 	var out []Chart
 	// A capacity search's steps ran at different rates on purpose: pooled

@@ -37,7 +37,7 @@ func chQueryTable(l labeler, es []entry) Grid {
 	if anyExternal(es) {
 		figs = append(figs, firstOf(externalColumns)...)
 	}
-	return variantGrid("ch query: latency at the requested rate", l, es, lead, []string{"rate"}, figs)
+	return variantGrid("ch query: latency at the requested rate", l, es, lead, []string{result.SettingRate}, figs)
 }
 
 // requestedRate is an open run's rate, "-" for a closed one.

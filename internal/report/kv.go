@@ -23,12 +23,13 @@ var kvOpOrder = []string{"set", "update", "get", "del", "setmixed", "getmixed", 
 func kvGrids(l labeler, es []entry, disk result.Disk) []Grid {
 	// The fsync mode (and how an engine switches it) is said by the table,
 	// so the engines' names leave it out.
-	l.split = slices.DeleteFunc(slices.Clone(l.split), func(k string) bool { return k == "fsync" || k == "fsync_switch" })
+	l.split = slices.DeleteFunc(slices.Clone(l.split), func(k string) bool { return k == result.SettingFsync || k == result.SettingFsyncSwitch })
 	var out []Grid
-	for _, mode := range ordered(es, func(e entry) string { return e.run.Params["fsync"] }) {
+	fsync := func(e entry) string { v, _ := e.run.Setting(result.SettingFsync); return v }
+	for _, mode := range ordered(es, fsync) {
 		var mine []entry
 		for _, e := range es {
-			if e.run.Params["fsync"] == mode {
+			if fsync(e) == mode {
 				mine = append(mine, e)
 			}
 		}
@@ -103,12 +104,13 @@ func kvModeName(mode string) string {
 // and, with fsync on, the disk and any write faster than it allows.
 func (m kvMatrix) throughput(mode string, disk result.Disk) Grid {
 	hr := kvHeaderRun(m.runs)
-	p := hr.Params
-	preload := kvCount(p["preloaded_keys"]) + " keys preloaded in every cell's store"
-	if p["preloaded_keys"] == "0" {
+	preloaded, _ := hr.Setting(result.SettingPreloadedKeys)
+	preload := kvCount(preloaded) + " keys preloaded in every cell's store"
+	if preloaded == "0" {
 		preload = "no keys preloaded" // from a dbmeter before 2026-11, where only set and batchset ran
 	}
-	line := fmt.Sprintf("%s workers  ·  %s  ·  %s  ·  %s", p["workers"], preload, kvSizes(p, m.ops), kvWindow(hr.Window(), m.ops, m.repeat))
+	workers, _ := hr.Setting(result.SettingWorkers)
+	line := fmt.Sprintf("%s workers  ·  %s  ·  %s  ·  %s", workers, preload, kvSizes(&hr, m.ops), kvWindow(hr.Window(), m.ops, m.repeat))
 	if mode == "true" {
 		line = "every write durable before it is acknowledged  ·  " + line
 	}

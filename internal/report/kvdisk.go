@@ -33,7 +33,7 @@ func kvDiskLine(d result.Disk) string {
 	p := d.Fsync
 	switch {
 	case p == nil:
-		return head + "  ·  no fsync probe in this result (--no-disk-probe): nothing to judge these numbers against"
+		return head + "  ·  no fsync probe in this result (the run skipped the disk probe): nothing to judge these numbers against"
 	case p.Error != "":
 		return head + "  ·  fsync probe failed: " + p.Error
 	}
@@ -87,10 +87,10 @@ var kvDurableWrites = map[string]string{"set": "write", "del": "delete", "setmix
 // acknowledged before its data was durable.
 func kvImplausible(r result.Run, p *result.FsyncProbe) string {
 	what, write := kvDurableWrites[r.Workload]
-	if !write || p == nil || p.Error != "" || p.MinNs <= 0 || r.Ops == 0 || !r.BoolSetting("fsync") {
+	if !write || p == nil || p.Error != "" || p.MinNs <= 0 || r.Ops == 0 || !r.BoolSetting(result.SettingFsync) {
 		return ""
 	}
-	if sw, _ := r.Setting("fsync_switch"); strings.HasPrefix(sw, "none") {
+	if sw, _ := r.Setting(result.SettingFsyncSwitch); strings.HasPrefix(sw, "none") {
 		return "" // a memory engine keeps nothing and claims no durability
 	}
 	floor := p.MinNs / 2

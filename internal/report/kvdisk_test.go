@@ -88,7 +88,7 @@ func TestKVTablesShowTheDisk(t *testing.T) {
 	if err := kvTables(disk)(&buf, runs); err != nil {
 		t.Fatal(err)
 	}
-	if out := buf.String(); !strings.Contains(out, "no fsync probe in this result (--no-disk-probe)") || strings.Contains(out, "WARNING") {
+	if out := buf.String(); !strings.Contains(out, "no fsync probe in this result (the run skipped the disk probe)") || strings.Contains(out, "WARNING") {
 		t.Errorf("without a probe the table must say so and warn of nothing:\n%s", out)
 	}
 }

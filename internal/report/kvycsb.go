@@ -31,17 +31,18 @@ func kvHeaderRun(runs []result.Run) result.Run {
 
 // kvSizes describes what the rows read and write: the seed's keys and
 // values, YCSB's records, or both.
-func kvSizes(p map[string]string, rows []string) string {
+func kvSizes(r *result.Run, rows []string) string {
+	p := func(name string) string { v, _ := r.Setting(name); return v }
 	var out []string
 	if !slices.ContainsFunc(rows, kvIsYCSB) || slices.ContainsFunc(rows, func(op string) bool { return !kvIsYCSB(op) }) {
-		out = append(out, fmt.Sprintf("key %sB value %sB", p["key-size"], p["value-size"]))
+		out = append(out, fmt.Sprintf("key %sB value %sB", p(result.SettingKeySize), p(result.SettingValueSize)))
 	}
 	if slices.ContainsFunc(rows, kvIsYCSB) {
 		dist := "each workload's distribution"
-		if d := p["distribution"]; d != "" {
+		if d := p(result.SettingDistribution); d != "" {
 			dist = d + " for every workload"
 		}
-		out = append(out, fmt.Sprintf("YCSB %s records of %s × %sB, %s keys, %s", kvCount(p["keys"]), p["field-count"], p["field-length"], p["insert-order"], dist))
+		out = append(out, fmt.Sprintf("YCSB %s records of %s × %sB, %s keys, %s", kvCount(p(result.SettingKeys)), p(result.SettingFieldCount), p(result.SettingFieldLength), p(result.SettingInsertOrder), dist))
 	}
 	return strings.Join(out, "  ·  ")
 }

@@ -36,16 +36,16 @@ func pct(n, of float64) float64 {
 
 // pgSummary prints one run in pgbench's words and order.
 func pgSummary(w io.Writer, r result.Run) error {
-	p := r.Params
+	set := func(name string) string { v, _ := r.Setting(name); return v }
 	fmt.Fprintf(w, "== %s  (%s) ==\n", r.Target, r.Server)
-	fmt.Fprintf(w, "transaction type: %s\n", p["transaction_type"])
-	fmt.Fprintf(w, "scaling factor: %s\n", p["scale"])
-	fmt.Fprintf(w, "query mode: %s\n", p["query_mode"])
-	fmt.Fprintf(w, "number of clients: %s\n", p["client"])
-	fmt.Fprintf(w, "number of threads: %s\n", p["jobs"])
-	fmt.Fprintf(w, "driver: %s\n", p["driver"])
-	if p["max-tries"] != "" {
-		fmt.Fprintf(w, "maximum number of tries: %s\n", p["max-tries"])
+	fmt.Fprintf(w, "transaction type: %s\n", set(result.SettingTransactionType))
+	fmt.Fprintf(w, "scaling factor: %s\n", set(result.SettingScale))
+	fmt.Fprintf(w, "query mode: %s\n", set(result.SettingQueryMode))
+	fmt.Fprintf(w, "number of clients: %s\n", set(result.SettingClients))
+	fmt.Fprintf(w, "number of threads: %s\n", set(result.SettingJobs))
+	fmt.Fprintf(w, "driver: %s\n", set(result.SettingDriver))
+	if tries, ok := r.Setting(result.SettingMaxTries); ok && tries != "" {
+		fmt.Fprintf(w, "maximum number of tries: %s\n", tries)
 	}
 	pgCounts(w, r)
 	fmt.Fprintf(w, "latency average = %s ms\n", ms(r.Latency.Mean))
@@ -129,19 +129,18 @@ func pgCommands(w io.Writer, r result.Run) {
 // pgRetries says whether r's transactions could be retried: a try limit
 // other than 1 (0 is no limit).
 func pgRetries(r *result.Run) bool {
-	tries, ok := r.IntSetting("max-tries")
+	tries, ok := r.IntSetting(result.SettingMaxTries)
 	return ok && tries != 1
 }
 
 // pgCounts prints pgbench's counts of one run's transactions: processed,
 // failed, unfinished, retried, skipped and late.
 func pgCounts(w io.Writer, r result.Run) {
-	p := r.Params
 	// Neither a client's aborted transactions nor those an interrupt cut
 	// short failed: pgbench counts neither.
 	aborted, unfinished := r.ErrorKinds["aborted"], r.ErrorKinds["unfinished"]
 	total := float64(r.Ops + r.Errors - unfinished)
-	if t, _ := r.IntSetting("time"); t > 0 {
+	if t, _ := r.IntSetting(result.SettingTime); t > 0 {
 		if r.Interrupted { // the measured window, not the -T asked for
 			fmt.Fprintf(w, "duration: %.1f s (interrupted; -T %d s)\n", r.DurationS, t)
 		} else {
@@ -149,8 +148,8 @@ func pgCounts(w io.Writer, r result.Run) {
 		}
 		fmt.Fprintf(w, "number of transactions actually processed: %d\n", r.Ops)
 	} else {
-		perClient, _ := r.IntSetting("transactions")
-		clients, _ := r.IntSetting("client")
+		perClient, _ := r.IntSetting(result.SettingTransactions)
+		clients, _ := r.IntSetting(result.SettingClients)
 		fmt.Fprintf(w, "number of transactions per client: %d\n", perClient)
 		fmt.Fprintf(w, "number of transactions actually processed: %d/%d\n", r.Ops, perClient*clients)
 	}
@@ -159,7 +158,7 @@ func pgCounts(w io.Writer, r result.Run) {
 	if unfinished > 0 {
 		fmt.Fprintf(w, "number of transactions unfinished at the interrupt: %d\n", unfinished)
 	}
-	if r.BoolSetting("failures-detailed") {
+	if r.BoolSetting(result.SettingFailuresDetailed) {
 		dl := r.Extra["deadlock_failures"]
 		ser := float64(r.ErrorKinds["serialization"]) - dl
 		fmt.Fprintf(w, "number of serialization failures: %.0f (%.3f%%)\n", ser, pct(ser, total))
@@ -174,14 +173,22 @@ func pgCounts(w io.Writer, r result.Run) {
 		fmt.Fprintf(w, "total number of retries: %.0f\n", retries)
 	}
 	if r.Mode == "open" {
-		if skipped, ok := r.Extra["skipped_ops"]; ok && p["latency-limit"] != "0" {
+		if skipped, ok := r.Extra["skipped_ops"]; ok && !pgNoLatencyLimit(&r) {
 			fmt.Fprintf(w, "number of transactions skipped: %.0f (%.3f%%)\n", skipped, pct(skipped, total+skipped))
 		}
 	}
 	if late, ok := r.Extra["late_ops"]; ok {
+		limit, _ := r.Setting(result.SettingLatencyLimit)
 		fmt.Fprintf(w, "number of transactions above the %s ms latency limit: %.0f/%d (%.3f%%)\n",
-			p["latency-limit"], late, r.Ops, pct(late, float64(r.Ops)))
+			limit, late, r.Ops, pct(late, float64(r.Ops)))
 	}
+}
+
+// pgNoLatencyLimit says whether r ran with -L given as 0 (no limit), as
+// opposed to one given, or none recorded.
+func pgNoLatencyLimit(r *result.Run) bool {
+	l, ok := r.FloatSetting(result.SettingLatencyLimit)
+	return ok && l == 0
 }
 
 // pgScripts prints pgbench's per-script block when a run mixed scripts.
@@ -226,7 +233,7 @@ func pgColumns(l labeler, es []entry) []column {
 	steps := slices.ContainsFunc(es, func(e entry) bool { return e.run.Verdict != nil })
 	if steps {
 		// Each step's rate is its rate/s column, not part of its name.
-		l.split = slices.DeleteFunc(slices.Clone(l.split), func(k string) bool { return k == "rate" })
+		l.split = slices.DeleteFunc(slices.Clone(l.split), func(k string) bool { return k == result.SettingRate })
 	}
 	run := func(f func(r *result.Run) string) func(entry) string {
 		return func(e entry) string { return f(e.run) }
@@ -234,14 +241,14 @@ func pgColumns(l labeler, es []entry) []column {
 	cols := []column{
 		{"target", l.target},
 		{"script", run(func(r *result.Run) string { return r.Workload })},
-		{"query mode", run(func(r *result.Run) string { return r.Params["query_mode"] })},
+		{"query mode", run(func(r *result.Run) string { v, _ := r.Setting(result.SettingQueryMode); return v })},
 		{"server", run(func(r *result.Run) string { return strings.TrimPrefix(r.Server, "PostgreSQL ") })},
 	}
 	if steps {
 		cols = append(cols, column{"step", run(func(r *result.Run) string { return stepCells(r)[0] })},
 			column{"verdict", run(func(r *result.Run) string { return stepCells(r)[1] })})
 	}
-	cols = append(cols, column{"clients", run(func(r *result.Run) string { return orDash(r.Params["client"]) })})
+	cols = append(cols, column{"clients", run(func(r *result.Run) string { v, _ := r.Setting(result.SettingClients); return orDash(v) })})
 	open := slices.ContainsFunc(es, func(e entry) bool { return e.run.Mode == "open" })
 	if open {
 		cols = append(cols, column{"rate/s", run(requestedRate)})
@@ -284,7 +291,7 @@ func pgGrid(l labeler, es []entry) Grid {
 	lead := []vcolumn{
 		paramCol("query mode", "query_mode"),
 		{"server", func(v variant, _ *marks) string { return strings.TrimPrefix(v.first.run.Server, "PostgreSQL ") }},
-		paramCol("clients", "client"), paramCol("jobs", "jobs"),
+		paramCol("clients", result.SettingClients), paramCol("jobs", result.SettingJobs),
 	}
 	open := slices.ContainsFunc(es, func(e entry) bool { return e.run.Mode == "open" })
 	if open {
@@ -297,5 +304,5 @@ func pgGrid(l labeler, es []entry) Grid {
 		figs = append(figs, vcolumn{"dropped", func(v variant, _ *marks) string { return strconv.FormatInt(v.pooled.Dropped, 10) }})
 	}
 	figs = append(figs, vcolumn{"cpu/tx", func(v variant, _ *marks) string { return nanos(cpuPerOp(v)) }}, repsCol())
-	return variantGrid("pg: transactions per second and latency", l, es, lead, []string{"query_mode", "client", "jobs", "rate"}, figs)
+	return variantGrid("pg: transactions per second and latency", l, es, lead, []string{result.SettingQueryMode, result.SettingClients, result.SettingJobs, result.SettingRate}, figs)
 }

@@ -90,11 +90,11 @@ func throughputCell(figure float64, reps []result.Run, format func(float64) stri
 func spreadNote(repeat int, flagged bool) string {
 	over := fmt.Sprintf("its %d repetitions", repeat)
 	if repeat <= 1 {
-		over = "its progress intervals (one moment of the machine: more --repeat gives a truer one)"
+		over = "its progress intervals (one moment of the machine: more repetitions give a truer one)"
 	}
 	s := fmt.Sprintf("±: the %.0f%% confidence interval of the throughput, from %s", confidence*100, over)
 	if flagged {
-		s += fmt.Sprintf("; * above %.0f%%: not a stable figure, rerun with more --repeat, or on a quieter machine", spreadFlag*100)
+		s += fmt.Sprintf("; * above %.0f%%: not a stable figure, rerun with more repetitions, or on a quieter machine", spreadFlag*100)
 	}
 	return s
 }

@@ -96,7 +96,7 @@ func runTable(title string, l labeler, es []entry) Grid {
 		t.Header = slices.Insert(t.Header, 2, "step", "verdict")
 		t.Labels += 2
 		// Each step's rate is its rate/s column, not part of its name.
-		l.split = slices.DeleteFunc(slices.Clone(l.split), func(k string) bool { return k == "rate" })
+		l.split = slices.DeleteFunc(slices.Clone(l.split), func(k string) bool { return k == result.SettingRate })
 	}
 	var mk marks
 	for _, e := range es {

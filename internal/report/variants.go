@@ -85,7 +85,7 @@ func variesIn(es []entry, key string) bool {
 // Columns every family's variant table draws from.
 
 func paramCol(head, key string) vcolumn {
-	return vcolumn{head, func(v variant, _ *marks) string { return orDash(v.first.run.Params[key]) }}
+	return vcolumn{head, func(v variant, _ *marks) string { s, _ := v.first.run.Setting(key); return orDash(s) }}
 }
 
 func throughputCol(head string, fig func(r *result.Run) float64, format func(float64) string) vcolumn {

@@ -138,6 +138,52 @@ func (d *Document) ProgressInterval(r *Run) (time.Duration, bool) {
 	return t, ok && t > 0
 }
 
+// Names of the settings the reports read from a run, spelled once here
+// beside their declarations and typed accessors, so that no reader spells
+// one. Each is the key its family records it under in Run.Params: for most,
+// the name of the flag that set it (the CLI records flags by name), for a
+// few a name the family gives (preloaded_keys, query_mode); documents keep
+// these keys, so older ones still read.
+const (
+	// The load engine's, recorded by every family that runs on it.
+	SettingDuration = "duration"
+	SettingCount    = "count"
+	SettingWarmup   = "warmup"
+	SettingWorkers  = "workers"
+	SettingRate     = "rate"
+
+	// kv's: the fsync mode and how the engine switched it, the store's
+	// preload, and the sizes of keys, values and YCSB records.
+	SettingFsync         = "fsync"
+	SettingFsyncSwitch   = "fsync_switch"
+	SettingPreloadedKeys = "preloaded_keys"
+	SettingKeys          = "keys"
+	SettingKeySize       = "key-size"
+	SettingValueSize     = "value-size"
+	SettingDistribution  = "distribution"
+	SettingFieldCount    = "field-count"
+	SettingFieldLength   = "field-length"
+	SettingInsertOrder   = "insert-order"
+
+	// pg's, in pgbench's terms.
+	SettingTransactionType  = "transaction_type"
+	SettingScale            = "scale"
+	SettingQueryMode        = "query_mode"
+	SettingClients          = "client"
+	SettingJobs             = "jobs"
+	SettingDriver           = "driver"
+	SettingMaxTries         = "max-tries"
+	SettingTime             = "time"
+	SettingTransactions     = "transactions"
+	SettingFailuresDetailed = "failures-detailed"
+	// SettingLatencyLimit is pgbench's -L, in milliseconds.
+	SettingLatencyLimit = "latency-limit"
+
+	// ch insert's.
+	SettingBatch           = "batch"
+	SettingBlocksPerInsert = "blocks-per-insert"
+)
+
 // The typed accessors below read a run's own settings (its params) for the
 // reports, so that parsing a value lives with the document, not with each
 // reader. A setting the run does not have reads as absent (false), never as
@@ -163,6 +209,13 @@ func (r *Run) BoolSetting(name string) bool {
 	return on
 }
 
+// FloatSetting returns r's setting name as a number; false when r has
+// none or it is not one.
+func (r *Run) FloatSetting(name string) (float64, bool) {
+	f, err := strconv.ParseFloat(r.Params[name], 64)
+	return f, err == nil
+}
+
 // DurationSetting returns r's setting name as a duration; false when r has
 // none or it is not one.
 func (r *Run) DurationSetting(name string) (time.Duration, bool) {
@@ -186,8 +239,8 @@ type Window struct {
 // it (duration, count, warmup).
 func (r *Run) Window() Window {
 	var w Window
-	w.Duration, _ = r.DurationSetting("duration")
-	w.Count, _ = r.IntSetting("count")
-	w.Warmup, _ = r.DurationSetting("warmup")
+	w.Duration, _ = r.DurationSetting(SettingDuration)
+	w.Count, _ = r.IntSetting(SettingCount)
+	w.Warmup, _ = r.DurationSetting(SettingWarmup)
 	return w
 }
