@@ -19,6 +19,8 @@ import (
 	"github.com/dbmeter/dbmeter/internal/ch/insert"
 	"github.com/dbmeter/dbmeter/internal/ch/query"
 	"github.com/dbmeter/dbmeter/internal/kv"
+	"github.com/dbmeter/dbmeter/internal/kv/kvycsb"
+	"github.com/dbmeter/dbmeter/internal/kv/workload"
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/pg"
 	"github.com/dbmeter/dbmeter/internal/sink"
@@ -69,7 +71,7 @@ func TestFieldsAreSpelled(t *testing.T) {
 		{[]string{"ch", "ch/insert"}, chInsertFields(), newCHInsertCmd(Env{}).Flags(), []any{insert.Command{}, insert.Config{}, load.Config{}}},
 		{[]string{"ch", "ch/query", "ch/query/clients", "ch/query/chv2"}, chQueryFields(), newCHQueryCmd(Env{}).Flags(),
 			[]any{query.Command{}, query.Config{}, query.Worker{}, query.Dataset{}, load.Config{}}},
-		{[]string{"kv"}, kvFields(), kvFlagSet, []any{kv.MatrixOptions{}, kv.Matrix{}, kv.Spec{}, kv.YCSBSpec{}, ycsb.Record{}, load.Config{}}},
+		{[]string{"kv", "kv/engine", "kv/workload", "kv/kvycsb"}, kvFields(), kvFlagSet, []any{kv.MatrixOptions{}, kv.Matrix{}, workload.Spec{}, kvycsb.Spec{}, ycsb.Record{}, load.Config{}}},
 		{[]string{"sink"}, outputFields(), runFlagSet(), []any{sink.Options{}}},
 		{[]string{"merge"}, mergeFields, mergeFlagSet, []any{sink.Options{}}},
 		{[]string{"metrics"}, chQueryFields(), newCHQueryCmd(Env{}).Flags(), []any{query.Command{}, query.Config{}, query.Worker{}, query.Dataset{}, load.Config{}}},

@@ -9,6 +9,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dbmeter/dbmeter/internal/kv"
+	"github.com/dbmeter/dbmeter/internal/kv/engine"
+	"github.com/dbmeter/dbmeter/internal/kv/kvycsb"
+	"github.com/dbmeter/dbmeter/internal/kv/workload"
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/result"
 	"github.com/dbmeter/dbmeter/internal/usage"
@@ -37,8 +40,8 @@ type kvFlags struct {
 	fsync   string
 	dir     string
 	params  []string
-	spec    kv.Spec
-	ycsb    kv.YCSBSpec
+	spec    workload.Spec
+	ycsb    kvycsb.Spec
 	storage string
 }
 
@@ -150,9 +153,9 @@ func bindKVFlags(cmd *cobra.Command, rf *runFlags, kf *kvFlags) {
 	rf.repeat = kvDefaultRepeat
 	cmd.Flags().Lookup("repeat").DefValue = strconv.Itoa(kvDefaultRepeat)
 	cmd.Flags().Lookup("progress").DefValue = "a tenth of --duration"
-	spec := kv.DefaultSpec()
+	spec := workload.DefaultSpec()
 	fs := cmd.Flags()
-	fs.StringSliceVar(&kf.engines, "engines", kv.Names(), "engines to run, comma-separated")
+	fs.StringSliceVar(&kf.engines, "engines", engine.Names(), "engines to run, comma-separated")
 	fs.StringSliceVar(&kf.ops, "ops", kv.Ops(), "operations to run, comma-separated")
 	fs.IntVar(&kf.spec.Keys, "keys", spec.Keys, "keys preloaded into every cell's store before it is measured")
 	fs.IntVar(&kf.spec.KeySize, "key-size", spec.KeySize, "key size in bytes")
@@ -163,7 +166,7 @@ func bindKVFlags(cmd *cobra.Command, rf *runFlags, kf *kvFlags) {
 	fs.StringVar(&kf.dir, "dir", "", "directory for the engines' files: new, empty, or made by dbmeter (default: a temporary directory, removed afterwards)")
 	fs.StringVar(&kf.storage, "storage-profile", "", "run the engines under a storage class: hdd, sata-ssd, nvme, provisioned, or limits riops=N,wiops=N,rbps=SIZE,wbps=SIZE,mem=SIZE (needs root and cgroups; see docs/storage.md)")
 	fs.StringArrayVar(&kf.params, "param", nil, "engine knob engine.key=value, repeatable (see docs/kv.md)")
-	ys := kv.DefaultYCSBSpec()
+	ys := kvycsb.DefaultSpec()
 	fs.IntVar(&kf.ycsb.Record.FieldCount, "field-count", ys.Record.FieldCount, "YCSB: fields per record")
 	fs.IntVar(&kf.ycsb.Record.FieldLength, "field-length", ys.Record.FieldLength, "YCSB: bytes per field")
 	fs.StringVar(&kf.ycsb.InsertOrder, "insert-order", ys.InsertOrder, "YCSB: record keys hold the hashed (hashed) or plain (ordered) record number")
@@ -178,7 +181,7 @@ func bindKVFlags(cmd *cobra.Command, rf *runFlags, kf *kvFlags) {
 }
 
 // kvFields names the flag that sets each field the kv family names in its
-// messages: of kv.MatrixOptions, its Spec and YCSBSpec, and the load
+// messages: of kv.MatrixOptions, its workload.Spec and kvycsb.Spec, and the load
 // settings it checks.
 func kvFields() map[string]string {
 	return map[string]string{

@@ -9,7 +9,7 @@ import (
 
 	"github.com/dbmeter/dbmeter/internal/ch/insert"
 	"github.com/dbmeter/dbmeter/internal/ch/query/clients"
-	"github.com/dbmeter/dbmeter/internal/kv"
+	"github.com/dbmeter/dbmeter/internal/kv/engine"
 	"github.com/dbmeter/dbmeter/internal/pg/driver"
 )
 
@@ -23,10 +23,10 @@ func TestUnknownNames(t *testing.T) {
 		name   string
 		want   string
 	}{
-		{"kv", func(n string) error { _, err := kv.Lookup(n); return err }, "pebbel",
-			`unknown engine "pebbel" (did you mean "pebble"?); known: ` + strings.Join(kv.Names(), ", ")},
-		{"kv", func(n string) error { _, err := kv.Lookup(n); return err }, "zzzzzzzz",
-			`unknown engine "zzzzzzzz"; known: ` + strings.Join(kv.Names(), ", ")},
+		{"kv", func(n string) error { _, err := engine.Lookup(n); return err }, "pebbel",
+			`unknown engine "pebbel" (did you mean "pebble"?); known: ` + strings.Join(engine.Names(), ", ")},
+		{"kv", func(n string) error { _, err := engine.Lookup(n); return err }, "zzzzzzzz",
+			`unknown engine "zzzzzzzz"; known: ` + strings.Join(engine.Names(), ", ")},
 		{"pg", func(n string) error { _, err := driver.Lookup(n); return err }, "pgx5",
 			`unknown driver "pgx5" (did you mean "pgx"?); known: pgx, pgx-stdlib, pq`},
 		{"ch insert", func(n string) error { _, err := insert.Lookup(n); return err }, "clickhouse-go-v3",

@@ -9,7 +9,7 @@ import (
 	"github.com/dbmeter/dbmeter/internal/ch"
 	"github.com/dbmeter/dbmeter/internal/ch/insert"
 	"github.com/dbmeter/dbmeter/internal/ch/query/clients"
-	"github.com/dbmeter/dbmeter/internal/kv"
+	"github.com/dbmeter/dbmeter/internal/kv/engine"
 	"github.com/dbmeter/dbmeter/internal/pg/driver"
 	"github.com/dbmeter/dbmeter/internal/sysinfo"
 )
@@ -48,5 +48,5 @@ func newVersionCmd(env Env) *cobra.Command {
 // drivers and client paths in this build name: the ones whose version
 // changes the numbers.
 func registeredModules() []string {
-	return slices.Concat(kv.Modules(), driver.Modules(), insert.Modules(), clients.Modules())
+	return slices.Concat(engine.Modules(), driver.Modules(), insert.Modules(), clients.Modules())
 }

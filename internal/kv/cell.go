@@ -6,16 +6,18 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/dbmeter/dbmeter/internal/kv/engine"
+	"github.com/dbmeter/dbmeter/internal/kv/workload"
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/result"
 )
 
 // cellStore is the store one matrix cell measures, with what it holds.
 type cellStore struct {
-	e Engine
-	o Options
-	s Store
-	d *Data
+	e engine.Engine
+	o engine.Options
+	s engine.Store
+	d *workload.Data
 	// template is the directory the store was copied from; "" for a
 	// memory engine, preloaded afresh.
 	template string
@@ -31,12 +33,12 @@ type cellStore struct {
 // memtable, is in its files), settled again and every file fsynced, so no
 // write-back of the preload lands in the measured window. None of it is
 // timed.
-func openCell(ctx context.Context, e Engine, o Options, spec Spec, seed uint64) (*cellStore, error) {
+func openCell(ctx context.Context, e engine.Engine, o engine.Options, spec workload.Spec, seed uint64) (*cellStore, error) {
 	s, err := e.Open(ctx, o)
 	if err != nil {
 		return nil, fmt.Errorf("open: %w", err)
 	}
-	c := &cellStore{e: e, o: o, s: s, d: NewData(spec), seed: seed}
+	c := &cellStore{e: e, o: o, s: s, d: workload.NewData(spec), seed: seed}
 	if err := c.fill(ctx); err != nil {
 		closeWithin(c.s, closeTimeout)
 		return nil, err
@@ -72,8 +74,8 @@ func (c *cellStore) fill(ctx context.Context) error {
 	return nil
 }
 
-func settle(ctx context.Context, s Store) error {
-	if st, ok := s.(Settler); ok {
+func settle(ctx context.Context, s engine.Store) error {
+	if st, ok := s.(engine.Settler); ok {
 		if err := st.Settle(ctx); err != nil {
 			return fmt.Errorf("settle after the preload: %w", err)
 		}
@@ -85,15 +87,15 @@ func settle(ctx context.Context, s Store) error {
 // in o.Dir: the same start state for the cost of a copy instead of a
 // preload. The copy is fsynced; the files the engine never changes are
 // links to the template's (Engine.Immutable), the rest copies.
-func copyCell(ctx context.Context, e Engine, o Options, spec Spec, template string) (*cellStore, error) {
-	if err := copyTree(template, o.Dir, e.immutable); err != nil {
+func copyCell(ctx context.Context, e engine.Engine, o engine.Options, spec workload.Spec, template string) (*cellStore, error) {
+	if err := copyTree(template, o.Dir, e.NeverChanges); err != nil {
 		return nil, fmt.Errorf("copy the preloaded store: %w", err)
 	}
 	s, err := e.Open(ctx, o)
 	if err != nil {
 		return nil, fmt.Errorf("open: %w", err)
 	}
-	d := NewData(spec)
+	d := workload.NewData(spec)
 	d.Preloaded, d.Held = uint64(spec.Keys), uint64(spec.Keys)
 	return &cellStore{e: e, o: o, s: s, d: d, template: template}, nil
 }
@@ -133,7 +135,7 @@ type templateKey struct {
 
 // get returns the template for e in mode o.Sync, making it the first time
 // with the values seed draws.
-func (t *templates) get(ctx context.Context, e Engine, o Options, spec Spec, seed uint64) (string, error) {
+func (t *templates) get(ctx context.Context, e engine.Engine, o engine.Options, spec workload.Spec, seed uint64) (string, error) {
 	k := templateKey{e.Name, o.Sync}
 	if dir, ok := t.dirs[k]; ok {
 		return dir, nil
@@ -207,23 +209,22 @@ const firstDelRound = 1
 // where every cell starts. The rounds join into one result: their
 // histograms added, their windows one after the other. It returns the
 // number of rounds.
-func (c *cellStore) delRounds(ctx context.Context, w *delWorkload, cfg load.Config, watch load.Watcher) (*load.Result, int, error) {
+func (c *cellStore) delRounds(ctx context.Context, w *workload.Del, cfg load.Config, watch load.Watcher) (*load.Result, int, error) {
 	workers := uint64(cfg.Workers)
-	n := min(w.left(), firstDelRound*workers)
+	n := min(w.Left(), firstDelRound*workers)
 	if cfg.Count > 0 {
 		n = uint64(cfg.Count)
 	}
 	var res *load.Result
 	rounds := 0
 	for {
-		if w.left() < workers {
+		if w.Left() < workers {
 			if err := c.refill(ctx); err != nil {
 				return nil, rounds, fmt.Errorf("put the deleted keys back: %w", err)
 			}
-			w.s = c.s // fill reopened the store
-			w.refilled()
+			w.Refilled(c.s) // fill reopened the store
 		}
-		n = max(min(n, w.left()), workers)
+		n = max(min(n, w.Left()), workers)
 		rc := cfg
 		rc.Duration, rc.Warmup, rc.Count = 0, 0, int64(n)
 		one, err := load.Run(ctx, rc, w.Ops(), w.NewWorker, watch)

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dbmeter/dbmeter/internal/kv/workload"
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/result"
 )
@@ -17,7 +18,7 @@ import (
 // userWritten is the logical bytes a run's acknowledged writes carried:
 // keys and values for set, update, setmixed and batchset, keys for del;
 // 0 for a run that does not write.
-func userWritten(r result.Run, spec Spec) int64 {
+func userWritten(r result.Run, spec workload.Spec) int64 {
 	entry := int64(spec.KeySize + spec.ValueSize)
 	switch r.Workload {
 	case "set", "update", "setmixed":
@@ -33,7 +34,7 @@ func userWritten(r result.Run, spec Spec) int64 {
 // recordWrites adds the write amplification of a writing run: what the
 // process caused to be written to storage in the window, per logical
 // byte written.
-func recordWrites(runs []result.Run, res *load.Result, spec Spec) {
+func recordWrites(runs []result.Run, res *load.Result, spec workload.Spec) {
 	x := FigureDeclarations()
 	for i := range runs {
 		user := userWritten(runs[i], spec)
@@ -85,7 +86,7 @@ func recordStalls(r *result.Run) {
 
 // recordSpace adds the space amplification at the cell's end: bytes on
 // disk per logical byte held.
-func recordSpace(runs []result.Run, end storeState, spec Spec) {
+func recordSpace(runs []result.Run, end storeState, spec workload.Spec) {
 	logical := float64(end.keys) * float64(spec.KeySize+spec.ValueSize)
 	if logical <= 0 || end.bytes <= 0 {
 		return

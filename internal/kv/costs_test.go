@@ -5,11 +5,12 @@ import (
 	"runtime/debug"
 	"testing"
 
+	"github.com/dbmeter/dbmeter/internal/kv/workload"
 	"github.com/dbmeter/dbmeter/internal/result"
 )
 
 func TestUserWritten(t *testing.T) {
-	spec := Spec{KeySize: 9, ValueSize: 256}
+	spec := workload.Spec{KeySize: 9, ValueSize: 256}
 	for _, tc := range []struct {
 		r    result.Run
 		want int64

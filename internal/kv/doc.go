@@ -1,8 +1,7 @@
-// Package kv benchmarks embedded key/value engines: a Store interface every
-// engine provides, one file per engine, an explicit registry (engines.go),
-// the workloads of the seed study (set, get, del, setmixed, getmixed) plus
-// batchset, and the Matrix that runs engines × operations × fsync modes.
-//
-// Store methods take no context: embedded engines cannot cancel a call, as
-// in pebble's bench.DB. Open takes one.
+// Package kv benchmarks embedded key/value engines: the Matrix that runs
+// engines × operations × fsync modes, each cell on a store of its own
+// copied from a preloaded, settled template, with the costs of each cell
+// (bytes written, space, peak RSS) beside its latencies. The engines are
+// in package engine, the seed's operations in package workload and YCSB's
+// in package kvycsb.
 package kv

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/dbmeter/dbmeter/internal/kv"
+	"github.com/dbmeter/dbmeter/internal/kv/engine"
+	"github.com/dbmeter/dbmeter/internal/kv/workload"
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/plan"
 	"github.com/dbmeter/dbmeter/internal/report"
@@ -31,21 +33,21 @@ func TestFsyncWarningCatchesAnEngineThatDoesNotSync(t *testing.T) {
 	if disk.Fsync.MinNs < (20 * time.Microsecond).Nanoseconds() {
 		t.Skipf("%s (%s) completes an fsync in %s: it does not flush, so a no-op fsync looks the same; set TMPDIR to a real disk", dir, disk.FS, time.Duration(disk.Fsync.MinNs))
 	}
-	memory, err := kv.Lookup("map:memory")
+	memory, err := engine.Lookup("map:memory")
 	if err != nil {
 		t.Fatal(err)
 	}
 	// nosync is the map engine with its durable-write switch cut: it says
 	// it syncs, and Options.Sync reaches it, but it keeps the data in
 	// memory and flushes nothing.
-	nosync := kv.Engine{
+	nosync := engine.Engine{
 		Name: "nosync",
-		Open: func(ctx context.Context, o kv.Options) (kv.Store, error) {
-			return memory.Open(ctx, kv.Options{Params: o.Params})
+		Open: func(ctx context.Context, o engine.Options) (engine.Store, error) {
+			return memory.Open(ctx, engine.Options{Params: o.Params})
 		},
 		Sync: "fsync of the file after each write (test engine: does nothing)",
 	}
-	synced, err := kv.Lookup("map") // appends to a file and fsyncs it on every write
+	synced, err := engine.Lookup("map") // appends to a file and fsyncs it on every write
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,10 +55,10 @@ func TestFsyncWarningCatchesAnEngineThatDoesNotSync(t *testing.T) {
 	cfg.Workers = 2
 	cfg.Duration, cfg.Warmup, cfg.Count = 0, 0, 300
 	m := &kv.Matrix{
-		Engines: []kv.Engine{nosync, synced},
+		Engines: []engine.Engine{nosync, synced},
 		Ops:     []string{"set"},
 		Fsync:   []bool{true},
-		Spec:    kv.DefaultSpec(),
+		Spec:    workload.DefaultSpec(),
 		Dir:     dir,
 		Load:    cfg,
 		Repeat:  1,

@@ -11,6 +11,9 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/dbmeter/dbmeter/internal/kv/engine"
+	"github.com/dbmeter/dbmeter/internal/kv/kvycsb"
+	"github.com/dbmeter/dbmeter/internal/kv/workload"
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/plan"
 	"github.com/dbmeter/dbmeter/internal/result"
@@ -21,10 +24,10 @@ import (
 // operation on one engine in one fsync mode, one repetition) gets a store
 // of its own, in the same state: see openCell.
 type Matrix struct {
-	Engines []Engine
+	Engines []engine.Engine
 	Ops     []string // checked by CheckOps
 	Fsync   []bool   // the modes, in order
-	Spec    Spec
+	Spec    workload.Spec
 	// Params holds the user's knobs per engine name, without the prefix.
 	Params map[string]map[string]string
 	// Dir is an existing directory for the engines' directories.
@@ -34,7 +37,7 @@ type Matrix struct {
 	Repeat int
 	// Flags are recorded in every run's params, before the kv keys.
 	Flags map[string]string
-	YCSB  YCSBSpec
+	YCSB  kvycsb.Spec
 	// IO, when set, reads what the kernel counted on the data's device
 	// for this process (a storage profile's cgroup): each cell records
 	// what its measured window did.
@@ -115,8 +118,8 @@ func (m *Matrix) cells() []string {
 // disk before and after. An engine that keeps data gets a copy of the
 // template for its fsync mode and seed, which openCell made once; a memory
 // engine is preloaded afresh.
-func (m *Matrix) cell(ctx context.Context, e Engine, sync bool, op string, r plan.Rep, tpl *templates) (runs []result.Run, err error) {
-	if isYCSB(op) {
+func (m *Matrix) cell(ctx context.Context, e engine.Engine, sync bool, op string, r plan.Rep, tpl *templates) (runs []result.Run, err error) {
+	if kvycsb.IsOp(op) {
 		// YCSB's records are not the matrix's keys: a YCSB cell loads a
 		// store of its own (ycsb-load starts from an empty one), never a
 		// copy of the template.
@@ -146,16 +149,38 @@ func (m *Matrix) cell(ctx context.Context, e Engine, sync bool, op string, r pla
 	// The cell before left garbage (a memtable's arenas, a batch's
 	// buffers): collected now, untimed, rather than in this cell's window.
 	runtime.GC()
-	o := Options{Dir: dir, Sync: sync, Params: m.Params[e.Name]}
 	rssReset := resetPeakRSS()
+	c, err := m.startCell(ctx, e, engine.Options{Dir: dir, Sync: sync, Params: m.Params[e.Name]}, cfg.Seed, tpl)
+	if err != nil || c == nil {
+		return nil, err
+	}
+	defer func() {
+		if cerr := closeWithin(c.s, closeTimeout); cerr != nil && err == nil {
+			err = fmt.Errorf("close %s: %w", e.Name, cerr)
+		}
+	}()
+	runs, after, err := m.measureCell(ctx, c, e.Name, op, cfg, m.params(e, knobs, sync), r)
+	if err != nil {
+		return runs, err
+	}
+	recordSpace(runs, after, m.Spec)
+	recordRSS(runs, rssReset)
+	return runs, nil
+}
+
+// startCell opens the cell's store in o.Dir: a copy of the engine's
+// template, or a memory engine preloaded afresh. It returns no store and
+// no error when the run was cancelled meanwhile.
+func (m *Matrix) startCell(ctx context.Context, e engine.Engine, o engine.Options, seed uint64, tpl *templates) (*cellStore, error) {
 	var c *cellStore
+	var err error
 	if e.Persistent() {
 		var from string
-		if from, err = tpl.get(ctx, e, o, m.Spec, cfg.Seed); err == nil {
+		if from, err = tpl.get(ctx, e, o, m.Spec, seed); err == nil {
 			c, err = copyCell(ctx, e, o, m.Spec, from)
 		}
 	} else {
-		c, err = openCell(ctx, e, o, m.Spec, cfg.Seed)
+		c, err = openCell(ctx, e, o, m.Spec, seed)
 	}
 	if err != nil {
 		if ctx.Err() != nil {
@@ -163,38 +188,38 @@ func (m *Matrix) cell(ctx context.Context, e Engine, sync bool, op string, r pla
 		}
 		return nil, fmt.Errorf("%s: %w", e.Name, err)
 	}
-	defer func() {
-		if cerr := closeWithin(c.s, closeTimeout); cerr != nil && err == nil {
-			err = fmt.Errorf("close %s: %w", e.Name, cerr)
-		}
-	}()
+	return c, nil
+}
+
+// measureCell runs op on c's store and records on each run the store's
+// state before and after, and the storage profile's IO over the run. It
+// returns the state after too.
+func (m *Matrix) measureCell(ctx context.Context, c *cellStore, name, op string, cfg load.Config, params map[string]string, r plan.Rep) ([]result.Run, storeState, error) {
 	before, err := c.state()
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", e.Name, err)
+		return nil, before, fmt.Errorf("%s: %w", name, err)
 	}
 	io0, err := m.ioCounters()
 	if err != nil {
-		return nil, err
+		return nil, before, err
 	}
 	ioStart := time.Now()
-	runs, err = m.op(ctx, c, e.Name, op, cfg, m.params(e, knobs, sync), r)
+	runs, err := m.op(ctx, c, name, op, cfg, params, r)
 	if err != nil {
-		return runs, fmt.Errorf("%s %s: %w", e.Name, op, err)
+		return runs, before, fmt.Errorf("%s %s: %w", name, op, err)
 	}
 	if err := m.recordIO(runs, io0, time.Since(ioStart)); err != nil {
-		return runs, err
+		return runs, before, err
 	}
 	after, err := c.state()
 	if err != nil {
-		return runs, fmt.Errorf("%s: %w", e.Name, err)
+		return runs, after, fmt.Errorf("%s: %w", name, err)
 	}
 	for i := range runs {
 		before.record(&runs[i], "start")
 		after.record(&runs[i], "end")
 	}
-	recordSpace(runs, after, m.Spec)
-	recordRSS(runs, rssReset)
-	return runs, nil
+	return runs, after, nil
 }
 
 // closeTimeout bounds the wait for an engine to close: one that failed
@@ -202,7 +227,7 @@ func (m *Matrix) cell(ctx context.Context, e Engine, sync bool, op string, r pla
 const closeTimeout = 10 * time.Second
 
 // closeWithin closes s, giving up after d.
-func closeWithin(s Store, d time.Duration) error {
+func closeWithin(s engine.Store, d time.Duration) error {
 	done := make(chan error, 1)
 	go func() {
 		defer func() {
@@ -220,53 +245,17 @@ func closeWithin(s Store, d time.Duration) error {
 	}
 }
 
-// op runs one workload on c's store and returns its runs.
-func (m *Matrix) op(ctx context.Context, c *cellStore, engine, op string, cfg load.Config, params map[string]string, r plan.Rep) ([]result.Run, error) {
+// op runs one workload on c's store and returns its runs, with the bytes
+// the users' writes came to.
+func (m *Matrix) op(ctx context.Context, c *cellStore, name, op string, cfg load.Config, params map[string]string, r plan.Rep) ([]result.Run, error) {
 	params = maps.Clone(params)
-	var w Workload
-	var end func()
-	switch op {
-	case "set":
-		ws := NewSet(c.s, c.d, cfg)
-		w, end = ws, ws.End
-	case "update":
-		wu, err := NewUpdate(c.s, c.d)
-		if err != nil {
-			return nil, err
-		}
-		w = wu
-	case "get":
-		wg, err := NewGet(c.s, c.d)
-		if err != nil {
-			return nil, err
-		}
-		w = wg
-	case "setmixed", "getmixed":
-		wm, err := NewMixed(c.s, c.d)
-		if err != nil {
-			return nil, err
-		}
-		w, end = wm, wm.End
-	case "batchset":
-		wb := NewBatchSet(c.s, c.d, cfg)
-		w, end = wb, wb.End
-	case "del":
-		wd, err := NewDel(c.s, c.d)
-		if err != nil {
-			return nil, err
-		}
-		res, rounds, err := c.delRounds(ctx, wd, cfg, r.WatchAs(op, wd.Ops()...))
-		if err != nil {
-			return nil, err
-		}
-		params["warmup"] = "0s"
-		run := res.Fill(result.Run{Family: "kv", Target: engine, Workload: op, Params: params, Repeat: r.N}, cfg, 0)
-		FigureDeclarations().Set(&run, "del_rounds", float64(rounds))
-		runs := []result.Run{run}
-		recordWrites(runs, res, m.Spec)
-		return runs, nil
-	default:
-		return nil, errors.New("unknown operation") // CheckOps rules it out
+	base := result.Run{Family: "kv", Target: name, Params: params, Repeat: r.N}
+	if op == "del" {
+		return m.delOp(ctx, c, base, cfg, r)
+	}
+	w, end, err := newWorkload(c, op, cfg)
+	if err != nil {
+		return nil, err
 	}
 	label := op
 	if op == "setmixed" || op == "getmixed" {
@@ -279,7 +268,59 @@ func (m *Matrix) op(ctx context.Context, c *cellStore, engine, op string, cfg lo
 	if end != nil {
 		end()
 	}
-	base := result.Run{Family: "kv", Target: engine, Params: params, Repeat: r.N}
+	runs := m.opRuns(res, base, op, cfg)
+	recordWrites(runs, res, m.Spec)
+	return runs, nil
+}
+
+// newWorkload is op's workload over c's store, and what to call after its
+// run (nil when nothing): the keys it wrote or deleted are then counted.
+func newWorkload(c *cellStore, op string, cfg load.Config) (workload.Workload, func(), error) {
+	switch op {
+	case "set":
+		ws := workload.NewSet(c.s, c.d, cfg)
+		return ws, ws.End, nil
+	case "update":
+		wu, err := workload.NewUpdate(c.s, c.d)
+		return wu, nil, err
+	case "get":
+		wg, err := workload.NewGet(c.s, c.d)
+		return wg, nil, err
+	case "setmixed", "getmixed":
+		wm, err := workload.NewMixed(c.s, c.d)
+		if err != nil {
+			return nil, nil, err
+		}
+		return wm, wm.End, nil
+	case "batchset":
+		wb := workload.NewBatchSet(c.s, c.d, cfg)
+		return wb, wb.End, nil
+	}
+	return nil, nil, errors.New("unknown operation") // CheckOps rules it out
+}
+
+// delOp runs del in rounds (see delRounds) and returns its run.
+func (m *Matrix) delOp(ctx context.Context, c *cellStore, base result.Run, cfg load.Config, r plan.Rep) ([]result.Run, error) {
+	wd, err := workload.NewDel(c.s, c.d)
+	if err != nil {
+		return nil, err
+	}
+	res, rounds, err := c.delRounds(ctx, wd, cfg, r.WatchAs("del", wd.Ops()...))
+	if err != nil {
+		return nil, err
+	}
+	base.Params["warmup"] = "0s"
+	run := res.Fill(withWorkload(base, "del"), cfg, 0)
+	FigureDeclarations().Set(&run, "del_rounds", float64(rounds))
+	runs := []result.Run{run}
+	recordWrites(runs, res, m.Spec)
+	return runs, nil
+}
+
+// opRuns are the runs of op's result: one, or for the mixed pair one per
+// side the matrix asked for (the writer, then the readers); batchset's
+// with its keys per second and time per key.
+func (m *Matrix) opRuns(res *load.Result, base result.Run, op string, cfg load.Config) []result.Run {
 	switch op {
 	case "setmixed", "getmixed":
 		var runs []result.Run
@@ -288,17 +329,16 @@ func (m *Matrix) op(ctx context.Context, c *cellStore, engine, op string, cfg lo
 				continue
 			}
 			run := base
-			run.Params = maps.Clone(params)
+			run.Params = maps.Clone(base.Params)
 			run.Workload = name
 			run = res.Fill(run, cfg, i)
 			run.Workers = 1 // the writer
-			if i == mixedGet {
+			if i == workload.MixedGet {
 				run.Workers = cfg.Workers - 1
 			}
 			runs = append(runs, run)
 		}
-		recordWrites(runs, res, m.Spec)
-		return runs, nil
+		return runs
 	case "batchset":
 		run := res.Fill(withWorkload(base, op), cfg, 0)
 		x := FigureDeclarations()
@@ -306,13 +346,9 @@ func (m *Matrix) op(ctx context.Context, c *cellStore, engine, op string, cfg lo
 		if run.Rows > 0 {
 			x.Set(&run, "ns_per_key", run.Latency.Mean/float64(m.Spec.Batch))
 		}
-		runs := []result.Run{run}
-		recordWrites(runs, res, m.Spec)
-		return runs, nil
+		return []result.Run{run}
 	}
-	runs := []result.Run{res.Fill(withWorkload(base, op), cfg, 0)}
-	recordWrites(runs, res, m.Spec)
-	return runs, nil
+	return []result.Run{res.Fill(withWorkload(base, op), cfg, 0)}
 }
 
 // ioCounters reads m.IO, or zero without one.
@@ -348,7 +384,7 @@ func withWorkload(r result.Run, op string) result.Run {
 
 // params are the run's flags plus what the kv family adds: the fsync mode,
 // the engine's durable-write switch and every engine knob.
-func (m *Matrix) params(e Engine, knobs map[string]string, sync bool) map[string]string {
+func (m *Matrix) params(e engine.Engine, knobs map[string]string, sync bool) map[string]string {
 	p := maps.Clone(m.Flags)
 	if p == nil {
 		p = map[string]string{}

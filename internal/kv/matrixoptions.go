@@ -7,6 +7,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/dbmeter/dbmeter/internal/kv/engine"
+	"github.com/dbmeter/dbmeter/internal/kv/kvycsb"
+	"github.com/dbmeter/dbmeter/internal/kv/workload"
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/names"
 	"github.com/dbmeter/dbmeter/internal/usage"
@@ -17,13 +20,13 @@ type MatrixOptions struct {
 	Engines []string // engine names, known to Lookup, or "all"
 	Ops     []string // operation names, known to CheckOps, or "all"
 	Fsync   string   // "false", "true" or "both"
-	Spec    Spec
+	Spec    workload.Spec
 	Params  []string // engine.key=value settings
 	Load    load.Config
 	Repeat  int
 	// Flags are recorded in every run's params.
 	Flags map[string]string
-	YCSB  YCSBSpec
+	YCSB  kvycsb.Spec
 }
 
 // NewMatrix checks o and returns the matrix it asks for; its errors are
@@ -95,19 +98,19 @@ func engineNames(list []string) ([]string, error) {
 		}
 	}
 	if len(out) == 1 && out[0] == "all" {
-		return Names(), nil
+		return engine.Names(), nil
 	}
 	var bad []string
 	for _, n := range out {
-		if _, err := Lookup(n); errors.Is(err, ErrUnknownEngine) {
+		if _, err := engine.Lookup(n); errors.Is(err, engine.ErrUnknownEngine) {
 			bad = append(bad, n)
 		}
 	}
 	if len(bad) > 0 { // every one at once, not one per run of the command
-		return nil, names.UnknownAll("{Engines}", bad, Names())
+		return nil, names.UnknownAll("{Engines}", bad, engine.Names())
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("{Engines} is empty: give one or more of %s", strings.Join(Names(), ", "))
+		return nil, fmt.Errorf("{Engines} is empty: give one or more of %s", strings.Join(engine.Names(), ", "))
 	}
 	return out, nil
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/dbmeter/dbmeter/internal/kv/engine"
 )
 
 // Operations, in the order a matrix runs and prints them. Each runs on a
@@ -35,15 +37,15 @@ func CheckOps(ops []string) ([]string, error) {
 
 // CheckEngines returns each engine, in the order given, without
 // duplicates, or an error for the first one this build cannot run.
-func CheckEngines(names []string) ([]Engine, error) {
-	var out []Engine
+func CheckEngines(names []string) ([]engine.Engine, error) {
+	var out []engine.Engine
 	seen := map[string]bool{}
 	for _, n := range names {
 		if seen[n] {
 			continue
 		}
 		seen[n] = true
-		e, err := Lookup(n)
+		e, err := engine.Lookup(n)
 		if err != nil {
 			return nil, err
 		}
@@ -63,17 +65,17 @@ func SplitParams(settings []string) (map[string]map[string]string, error) {
 		if !ok || dot <= 0 || dot == len(name)-1 {
 			return nil, fmt.Errorf("parameter %q: want engine.key=value, e.g. badger.value_threshold=1024", s)
 		}
-		engine, key := name[:dot], name[dot+1:]
-		if _, err := Lookup(engine); errors.Is(err, ErrUnknownEngine) {
+		eng, key := name[:dot], name[dot+1:]
+		if _, err := engine.Lookup(eng); errors.Is(err, engine.ErrUnknownEngine) {
 			return nil, fmt.Errorf("parameter %q: %w", s, err)
 		}
-		if out[engine] == nil {
-			out[engine] = map[string]string{}
+		if out[eng] == nil {
+			out[eng] = map[string]string{}
 		}
-		out[engine][key] = value
+		out[eng][key] = value
 	}
-	for engine, given := range out {
-		e, err := Lookup(engine)
+	for eng, given := range out {
+		e, err := engine.Lookup(eng)
 		if err != nil {
 			continue // not built in: Lookup's error comes if the run asks for it
 		}

@@ -1,7 +1,6 @@
 package kv
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -9,63 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
-	"time"
 
-	"github.com/syndtr/goleveldb/leveldb/util"
 	"golang.org/x/sys/unix"
 )
-
-// Settler is a Store with background work of its own (an LSM tree's
-// memtable flushes and compactions). Settle writes what it buffers in
-// memory to its tables, compacts the whole key range and returns when no
-// background work is left, so that every cell of a matrix starts from the
-// same layout on disk, whatever the engine would have been doing next.
-type Settler interface {
-	Settle(ctx context.Context) error
-}
-
-var (
-	_ Settler = (*pebbleStore)(nil)
-	_ Settler = (*goleveldbStore)(nil)
-)
-
-// keysEnd sorts after every key dbmeter writes (decimal digits).
-var keysEnd = []byte{0xff}
-
-func (s *pebbleStore) Settle(ctx context.Context) error {
-	if err := s.db.Flush(); err != nil {
-		return fmt.Errorf("flush: %w", err)
-	}
-	if err := s.db.Compact(ctx, nil, keysEnd, true); err != nil {
-		return fmt.Errorf("compact: %w", err)
-	}
-	// A compaction the flush triggered may still run.
-	return waitIdle(ctx, func() bool {
-		m := s.db.Metrics()
-		return m.Compact.NumInProgress == 0 && m.Flush.NumInProgress == 0
-	})
-}
-
-// Settle compacts the memtable and every level: goleveldb does both, and
-// waits for them, in CompactRange.
-func (s *goleveldbStore) Settle(context.Context) error {
-	if err := s.db.CompactRange(util.Range{}); err != nil {
-		return fmt.Errorf("compact: %w", err)
-	}
-	return nil
-}
-
-// waitIdle polls idle until it holds or ctx ends.
-func waitIdle(ctx context.Context, idle func() bool) error {
-	for !idle() {
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(5 * time.Millisecond):
-		}
-	}
-	return nil
-}
 
 // syncTree fsyncs every file under dir and dir itself, so that a cell
 // starts with nothing of the preload left in the page cache to write back:

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/dbmeter/dbmeter/internal/kv"
+	"github.com/dbmeter/dbmeter/internal/kv/workload"
 	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
@@ -78,18 +79,18 @@ func TestSplitParams(t *testing.T) {
 
 func TestSpecValidate(t *testing.T) {
 	tests := []struct {
-		change  func(*kv.Spec)
+		change  func(*workload.Spec)
 		wantErr string // "" for valid
 	}{
-		{func(*kv.Spec) {}, ""},
-		{func(s *kv.Spec) { s.Keys = 0 }, "{Keys} must be at least 1"},
-		{func(s *kv.Spec) { s.KeySize = 2; s.Keys = 100 }, "need more than 2-byte keys"},
-		{func(s *kv.Spec) { s.Dist = "pareto" }, `unknown key distribution "pareto"`},
-		{func(s *kv.Spec) { s.Batch = 0 }, "{Batch} must be at least 1"},
-		{func(s *kv.Spec) { s.ValueSize = 0 }, ""},
+		{func(*workload.Spec) {}, ""},
+		{func(s *workload.Spec) { s.Keys = 0 }, "{Keys} must be at least 1"},
+		{func(s *workload.Spec) { s.KeySize = 2; s.Keys = 100 }, "need more than 2-byte keys"},
+		{func(s *workload.Spec) { s.Dist = "pareto" }, `unknown key distribution "pareto"`},
+		{func(s *workload.Spec) { s.Batch = 0 }, "{Batch} must be at least 1"},
+		{func(s *workload.Spec) { s.ValueSize = 0 }, ""},
 	}
 	for i, tt := range tests {
-		s := kv.DefaultSpec()
+		s := workload.DefaultSpec()
 		tt.change(&s)
 		err := s.Validate()
 		if (tt.wantErr == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tt.wantErr)) {

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/dbmeter/dbmeter/internal/kv/engine"
+	"github.com/dbmeter/dbmeter/internal/kv/workload"
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/plan"
 )
@@ -48,7 +50,7 @@ func treeSums(t *testing.T, dir string) map[string]string {
 // copying them. The check catches an engine that breaks its word: bbolt
 // told that its one file never changes finds its template changed.
 func TestTemplateUnchangedByCells(t *testing.T) {
-	spec := DefaultSpec()
+	spec := workload.DefaultSpec()
 	spec.Keys, spec.Batch = 3000, 10
 	cfg := load.DefaultConfig()
 	cfg.Workers, cfg.Count = 2, 400
@@ -59,8 +61,8 @@ func TestTemplateUnchangedByCells(t *testing.T) {
 		wantChanged  bool
 	}
 	var cases []tc
-	for _, name := range Names() {
-		if e, _ := Lookup(name); e.Persistent() {
+	for _, name := range engine.Names() {
+		if e, _ := engine.Lookup(name); e.Persistent() {
 			cases = append(cases, tc{name: name, engine: name})
 		}
 	}
@@ -68,14 +70,14 @@ func TestTemplateUnchangedByCells(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			e, _ := Lookup(c.engine)
+			e, _ := engine.Lookup(c.engine)
 			if c.immutable != nil {
 				e.Immutable = c.immutable
 			}
 			ctx := context.Background()
-			m := &Matrix{Engines: []Engine{e}, Ops: Ops(), Fsync: []bool{false}, Spec: spec, Dir: t.TempDir(), Load: cfg, Repeat: 1}
+			m := &Matrix{Engines: []engine.Engine{e}, Ops: Ops(), Fsync: []bool{false}, Spec: spec, Dir: t.TempDir(), Load: cfg, Repeat: 1}
 			tpl := &templates{root: m.Dir}
-			dir, err := tpl.get(ctx, e, Options{}, spec, 1)
+			dir, err := tpl.get(ctx, e, engine.Options{}, spec, 1)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -105,10 +107,10 @@ func TestTemplateUnchangedByCells(t *testing.T) {
 
 // linkedFiles copies dir as a cell does and counts the files the copy
 // shares with it.
-func linkedFiles(t *testing.T, dir string, e Engine) int {
+func linkedFiles(t *testing.T, dir string, e engine.Engine) int {
 	t.Helper()
 	to := t.TempDir()
-	if err := copyTree(dir, to, e.immutable); err != nil {
+	if err := copyTree(dir, to, e.NeverChanges); err != nil {
 		t.Fatal(err)
 	}
 	n := 0

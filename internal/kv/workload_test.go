@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/dbmeter/dbmeter/internal/kv"
+	"github.com/dbmeter/dbmeter/internal/kv/engine"
+	"github.com/dbmeter/dbmeter/internal/kv/workload"
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/plan"
 	"github.com/dbmeter/dbmeter/internal/result"
@@ -21,10 +23,10 @@ func countConfig(workers int, count int64) load.Config {
 	return cfg
 }
 
-func openMemory(t *testing.T) kv.Store {
+func openMemory(t *testing.T) engine.Store {
 	t.Helper()
-	e, _ := kv.Lookup("map:memory")
-	s, err := e.Open(context.Background(), kv.Options{})
+	e, _ := engine.Lookup("map:memory")
+	s, err := e.Open(context.Background(), engine.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,11 +40,11 @@ func key(i int) []byte { return fmt.Appendf(nil, "%09d", i) }
 // 100 writes leave exactly keys Keys … Keys+299.
 func TestSetWritesDistinctFreshKeys(t *testing.T) {
 	s := openMemory(t)
-	spec := kv.DefaultSpec()
+	spec := workload.DefaultSpec()
 	spec.Keys = 50
-	d := kv.NewData(spec)
+	d := workload.NewData(spec)
 	cfg := countConfig(3, 300)
-	w := kv.NewSet(s, d, cfg)
+	w := workload.NewSet(s, d, cfg)
 	res, err := load.Run(context.Background(), cfg, w.Ops(), w.NewWorker, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -62,7 +64,7 @@ func TestSetWritesDistinctFreshKeys(t *testing.T) {
 		}
 	}
 	// The next writer starts past them.
-	w2 := kv.NewSet(s, d, countConfig(1, 1))
+	w2 := workload.NewSet(s, d, countConfig(1, 1))
 	load.Run(context.Background(), countConfig(1, 1), w2.Ops(), w2.NewWorker, nil)
 	if _, err := s.Get(key(350), nil); err != nil {
 		t.Errorf("second set did not write key %s: %v", key(350), err)
@@ -72,13 +74,13 @@ func TestSetWritesDistinctFreshKeys(t *testing.T) {
 // del removes every preloaded key exactly once; one more is an error.
 func TestDelEachPreloadedKeyOnce(t *testing.T) {
 	s := openMemory(t)
-	spec := kv.DefaultSpec()
+	spec := workload.DefaultSpec()
 	spec.Keys = 100
-	d := kv.NewData(spec)
+	d := workload.NewData(spec)
 	if err := d.Preload(context.Background(), s, 1); err != nil {
 		t.Fatal(err)
 	}
-	w, err := kv.NewDel(s, d)
+	w, err := workload.NewDel(s, d)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +105,7 @@ func TestMatrix(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec := kv.DefaultSpec()
+	spec := workload.DefaultSpec()
 	spec.Keys, spec.Batch = 200, 10
 	m := kv.Matrix{
 		Engines: engines, Ops: kv.Ops(), Fsync: []bool{false, true}, Spec: spec,
@@ -167,7 +169,7 @@ func matrixRuns(t *testing.T, ops []string, cfg load.Config) map[string]result.R
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec := kv.DefaultSpec()
+	spec := workload.DefaultSpec()
 	spec.Keys, spec.Batch = 200, 10
 	m := kv.Matrix{Engines: engines, Ops: ops, Fsync: []bool{false}, Spec: spec, Dir: t.TempDir(), Load: cfg, Repeat: 1}
 	var c plan.Collector
@@ -256,7 +258,7 @@ func TestDelRoundsSlowDurableDeletes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec := kv.DefaultSpec()
+	spec := workload.DefaultSpec()
 	spec.Keys = 200
 	cfg := countConfig(2, 0)
 	cfg.Duration, cfg.Interval = 100*time.Millisecond, 10*time.Millisecond
@@ -284,7 +286,7 @@ func TestMatrixRepetitionsInterleaved(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec := kv.DefaultSpec()
+	spec := workload.DefaultSpec()
 	spec.Keys, spec.Batch = 200, 10
 	m := kv.Matrix{Engines: engines, Ops: []string{"set", "get"}, Fsync: []bool{false}, Spec: spec, Dir: t.TempDir(),
 		Load: countConfig(2, 100), Repeat: 2}

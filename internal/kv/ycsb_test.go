@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/dbmeter/dbmeter/internal/kv"
+	"github.com/dbmeter/dbmeter/internal/kv/kvycsb"
+	"github.com/dbmeter/dbmeter/internal/kv/workload"
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/plan"
 	"github.com/dbmeter/dbmeter/internal/result"
@@ -14,9 +16,9 @@ import (
 
 // runYCSB runs ops on engines as the CLI would and returns the runs by
 // target and workload.
-func runYCSB(t *testing.T, engines, ops []string, keys int, cfg load.Config, ys kv.YCSBSpec) map[string]result.Run {
+func runYCSB(t *testing.T, engines, ops []string, keys int, cfg load.Config, ys kvycsb.Spec) map[string]result.Run {
 	t.Helper()
-	spec := kv.DefaultSpec()
+	spec := workload.DefaultSpec()
 	spec.Keys = keys
 	m, err := kv.NewMatrix(kv.MatrixOptions{Engines: engines, Ops: ops, Fsync: "false", Spec: spec, Load: cfg, Repeat: 1, YCSB: ys})
 	if err != nil {
@@ -39,7 +41,7 @@ func runYCSB(t *testing.T, engines, ops []string, keys int, cfg load.Config, ys 
 // every record once; map cannot scan, and says so without failing.
 func TestYCSBWorkloads(t *testing.T) {
 	const keys, count = 2000, 20_000
-	runs := runYCSB(t, []string{"btree:memory", "map:memory"}, kv.YCSBOps(), keys, countConfig(2, count), kv.DefaultYCSBSpec())
+	runs := runYCSB(t, []string{"btree:memory", "map:memory"}, kvycsb.Ops(), keys, countConfig(2, count), kvycsb.DefaultSpec())
 	type part struct {
 		name  string
 		share float64 // of the cell's operations; 0: only present
@@ -114,7 +116,7 @@ func TestYCSBHottestShare(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.dist, func(t *testing.T) {
-			ys := kv.DefaultYCSBSpec()
+			ys := kvycsb.DefaultSpec()
 			ys.Distribution = tt.dist
 			runs := runYCSB(t, []string{"map:memory"}, []string{"ycsb-c"}, 2000, countConfig(1, 200_000), ys)
 			r := runs["map:memory ycsb-c"]
@@ -130,7 +132,7 @@ func TestYCSBSeedRepeats(t *testing.T) {
 	draw := func(seed uint64) (int64, float64) {
 		cfg := countConfig(1, 5000)
 		cfg.Seed = seed
-		r := runYCSB(t, []string{"map:memory"}, []string{"ycsb-a"}, 1000, cfg, kv.DefaultYCSBSpec())
+		r := runYCSB(t, []string{"map:memory"}, []string{"ycsb-a"}, 1000, cfg, kvycsb.DefaultSpec())
 		return r["map:memory ycsb-a/read"].Ops, r["map:memory ycsb-a"].Extra["hottest_1pct_share"]
 	}
 	reads1, share1 := draw(7)

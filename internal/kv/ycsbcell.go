@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dbmeter/dbmeter/internal/kv/engine"
+	"github.com/dbmeter/dbmeter/internal/kv/kvycsb"
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/plan"
 	"github.com/dbmeter/dbmeter/internal/result"
@@ -18,7 +20,7 @@ import (
 // ycsbCell runs the YCSB operation op on engine e, on a store of its own
 // (a directory made, opened, loaded, run, closed and removed), so that no
 // workload sees another's inserts or updates, and returns its runs.
-func (m *Matrix) ycsbCell(ctx context.Context, e Engine, sync bool, op string, r plan.Rep) (runs []result.Run, err error) {
+func (m *Matrix) ycsbCell(ctx context.Context, e engine.Engine, sync bool, op string, r plan.Rep) (runs []result.Run, err error) {
 	knobs, err := e.ResolveParams(m.Params[e.Name])
 	if err != nil {
 		return nil, err
@@ -30,8 +32,8 @@ func (m *Matrix) ycsbCell(ctx context.Context, e Engine, sync bool, op string, r
 	params := m.params(e, knobs, sync)
 	params["record_bytes"] = strconv.Itoa(m.YCSB.Record.Size())
 	base := result.Run{Family: "kv", Target: e.Name, Workload: op, Params: params, Repeat: r.N}
-	err = withFreshStore(ctx, m.Dir, e, Options{Sync: sync, Params: m.Params[e.Name]}, func(s Store) error {
-		if op == ycsbLoadOp {
+	err = withFreshStore(ctx, m.Dir, e, engine.Options{Sync: sync, Params: m.Params[e.Name]}, func(s engine.Store) error {
+		if op == kvycsb.LoadOp {
 			return m.ycsbLoad(ctx, s, cfg, base, r, add)
 		}
 		return m.ycsbRun(ctx, s, e.Name, op, cfg, base, r, add)
@@ -41,10 +43,11 @@ func (m *Matrix) ycsbCell(ctx context.Context, e Engine, sync bool, op string, r
 
 // ycsbLoad times the load phase: every record inserted once, one at a
 // time, by all the workers.
-func (m *Matrix) ycsbLoad(ctx context.Context, s Store, cfg load.Config, run result.Run, r plan.Rep, add func(result.Run)) error {
-	l := &ycsbLoad{s: s, rec: m.YCSB.record(), n: int64(m.Spec.Keys)}
-	cfg.Duration, cfg.Warmup, cfg.Count = 0, 0, l.n
-	run.Params["duration"], run.Params["warmup"], run.Params["count"] = "0s", "0s", strconv.FormatInt(l.n, 10)
+func (m *Matrix) ycsbLoad(ctx context.Context, s engine.Store, cfg load.Config, run result.Run, r plan.Rep, add func(result.Run)) error {
+	n := int64(m.Spec.Keys)
+	l := kvycsb.NewLoad(s, m.YCSB.Layout(), n)
+	cfg.Duration, cfg.Warmup, cfg.Count = 0, 0, n
+	run.Params["duration"], run.Params["warmup"], run.Params["count"] = "0s", "0s", strconv.FormatInt(n, 10)
 	run.Params["preloaded_keys"] = "0"
 	res, err := load.Run(ctx, cfg, l.Ops(), l.NewWorker, r.WatchAs(run.Workload, l.Ops()...))
 	if err != nil {
@@ -59,7 +62,7 @@ func (m *Matrix) ycsbLoad(ctx context.Context, s Store, cfg load.Config, run res
 // hottest_1pct_share, then one run per operation of the mix, named
 // ycsb-x/read and so on. A scanning workload on an engine that cannot scan
 // adds a run marked not supported, with no operations, and is no error.
-func (m *Matrix) ycsbRun(ctx context.Context, s Store, engine, op string, cfg load.Config, run result.Run, r plan.Rep, add func(result.Run)) error {
+func (m *Matrix) ycsbRun(ctx context.Context, s engine.Store, name, op string, cfg load.Config, run result.Run, r plan.Rep, add func(result.Run)) error {
 	w, err := ycsb.Lookup(strings.TrimPrefix(op, "ycsb-"))
 	if err != nil {
 		return err
@@ -71,8 +74,8 @@ func (m *Matrix) ycsbRun(ctx context.Context, s Store, engine, op string, cfg lo
 	if cfg.Count > 0 {
 		opCount = cfg.Count
 	}
-	y, err := newYCSBWorkload(s, engine, w, m.YCSB, records, opCount)
-	if errors.Is(err, errNoOrder) {
+	y, err := kvycsb.NewWorkload(s, name, w, m.YCSB, records, opCount)
+	if errors.Is(err, engine.ErrNoOrder) {
 		add(notSupported(run, cfg, err))
 		return nil
 	}
@@ -80,9 +83,9 @@ func (m *Matrix) ycsbRun(ctx context.Context, s Store, engine, op string, cfg lo
 		return err
 	}
 	run.Params["preloaded_keys"] = strconv.FormatInt(records, 10)
-	run.Params["request_distribution"] = y.keys.Distribution()
+	run.Params["request_distribution"] = y.Distribution()
 	run.Params["expected_new_keys"] = strconv.FormatInt(w.ExpectedNewKeys(opCount), 10)
-	if err := preloadYCSB(ctx, s, y.rec, records, cfg.Seed); err != nil {
+	if err := kvycsb.Preload(ctx, s, m.YCSB.Layout(), records, cfg.Seed); err != nil {
 		if ctx.Err() != nil {
 			return nil
 		}
@@ -91,13 +94,13 @@ func (m *Matrix) ycsbRun(ctx context.Context, s Store, engine, op string, cfg lo
 	// Without a warm-up every operation is measured: counting from the
 	// first, rather than from when the runner gets to OnMeasure, keeps the
 	// figure the same for the same seed.
-	y.heat.measuring.Store(cfg.Warmup == 0)
-	cfg.OnMeasure = func() { y.heat.measuring.Store(true) }
+	y.Measure(cfg.Warmup == 0)
+	cfg.OnMeasure = func() { y.Measure(true) }
 	res, err := load.Run(ctx, cfg, y.Ops(), y.NewWorker, r.WatchAs(op, y.Ops()...))
 	if err != nil {
 		return err
 	}
-	share, ok := y.heat.hottestShare(records)
+	share, ok := y.HottestShare(records)
 	for i := -1; i < len(y.Ops()); i++ {
 		p := run
 		p.Params = maps.Clone(run.Params)
@@ -125,7 +128,7 @@ func notSupported(run result.Run, cfg load.Config, why error) result.Run {
 
 // withFreshStore runs fn on a new store of e in a directory of its own
 // under parent, then closes the store and removes the directory.
-func withFreshStore(ctx context.Context, parent string, e Engine, o Options, fn func(Store) error) (err error) {
+func withFreshStore(ctx context.Context, parent string, e engine.Engine, o engine.Options, fn func(engine.Store) error) (err error) {
 	dir, err := os.MkdirTemp(parent, dirPattern(e.Name))
 	if err != nil {
 		return fmt.Errorf("make directory for %s: %w", e.Name, err)

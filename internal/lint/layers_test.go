@@ -11,7 +11,7 @@ import (
 
 // familyLayers is what each package inside a family may import of its
 // own family: the layers of pg from its scripts and drivers up to the
-// command. A package of a family missing here fails the rule until it is
+// command, and of kv from its engines up to the matrix. A package of a family missing here fails the rule until it is
 // given its place, so a new one is placed on purpose.
 var familyLayers = map[string][]string{
 	"internal/pg/script":      nil,
@@ -23,10 +23,15 @@ var familyLayers = map[string][]string{
 	"internal/pg/pgtest":      {"internal/pg/initdb", "internal/pg/server"},
 	"internal/pg": {"internal/pg/bench", "internal/pg/driver", "internal/pg/initdb", "internal/pg/script",
 		"internal/pg/server", "internal/pg/serverstats"},
+	"internal/kv/engine":        nil,
+	"internal/kv/engine/kvtest": {"internal/kv/engine"},
+	"internal/kv/workload":      {"internal/kv/engine"},
+	"internal/kv/kvycsb":        {"internal/kv/engine"},
+	"internal/kv":               {"internal/kv/engine", "internal/kv/kvycsb", "internal/kv/workload"},
 }
 
 // layeredFamilies are the families whose packages familyLayers places.
-var layeredFamilies = []string{"internal/pg"}
+var layeredFamilies = []string{"internal/kv", "internal/pg"}
 
 // layerViolations lists, as "file: imports dep", every import inside a
 // layered family that familyLayers does not allow.

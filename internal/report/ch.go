@@ -2,52 +2,10 @@ package report
 
 import (
 	"fmt"
-	"io"
-	"reflect"
-	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/dbmeter/dbmeter/internal/result"
 )
-
-// chServerStatsText prints, under the ch tables, where each run's time
-// went by the server's own figures.
-func chServerStatsText(w io.Writer, runs []result.Run) {
-	if same := sameUnavailable(runs); same != nil {
-		// One notice, not one per run (issue 35: eight against ch null-server).
-		fmt.Fprintf(w, "\nwhere the time goes, for every run: %s\n", strings.Join(same, "; "))
-		return
-	}
-	for _, r := range runs {
-		if r.ServerStats != nil {
-			fmt.Fprintf(w, "\n%s %s (rep %d): ", r.Target, r.Workload, r.Repeat)
-			serverStatsText(w, r)
-		}
-	}
-}
-
-// sameUnavailable is the one account of the server's figures of runs that
-// have none but the same lines saying why, or nil.
-func sameUnavailable(runs []result.Run) []string {
-	var same []string
-	for i, r := range runs {
-		s := r.ServerStats
-		if s == nil || len(s.Unavailable) == 0 {
-			return nil
-		}
-		bare := *s
-		bare.Unavailable = nil
-		if !reflect.ValueOf(bare).IsZero() || i > 0 && !slices.Equal(s.Unavailable, same) {
-			return nil
-		}
-		same = s.Unavailable
-	}
-	if len(runs) < 2 {
-		return nil
-	}
-	return same
-}
 
 // insertTable is the `ch insert` grid in the seed's layout: one row per
 // client path and variant (--batch and --workers lists), its repetitions

@@ -56,6 +56,11 @@ func textGrid(w io.Writer, g Grid) error {
 	for _, l := range g.Lines {
 		fmt.Fprintln(w, l)
 	}
+	if len(g.Header) == 0 {
+		// A table of lines only: every run lacked the figures, for the
+		// reasons the lines give.
+		return nil
+	}
 	fmt.Fprintln(w)
 	labels := max(g.Labels, 1)
 	widths := make([]int, len(g.Header))

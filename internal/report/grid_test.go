@@ -32,7 +32,31 @@ func TestKVSameTablesInEveryFormat(t *testing.T) {
 	}}
 	doc.Env.Disk = result.Disk{Path: "/data/kv", FS: "ext4", Device: "nvme0n1", Fsync: ssdProbe}
 	srcs := []Source{{Name: "r.json", Doc: doc}}
+	grids := Tables(srcs, 0)
+	if len(grids) != 4 {
+		t.Fatalf("%d tables, want 4 (throughput and latency, fsync off and on)", len(grids))
+	}
+	var marks []string
+	for _, g := range grids {
+		for _, r := range g.Rows {
+			for _, c := range r {
+				if c == "not supported" || strings.HasSuffix(c, "!") {
+					marks = append(marks, c)
+				}
+			}
+		}
+	}
+	if len(marks) < 2 || len(grids[2].Warnings) == 0 || len(grids[2].Lines) < 2 {
+		t.Fatalf("the grids lack the marks (%q), the disk line or the warning:\n%+v", marks, grids)
+	}
+	sameInEveryFormat(t, doc, grids)
+}
 
+// sameInEveryFormat checks that the terminal, Markdown and HTML reports of
+// doc show every title, line, row (with its marks) and warning of grids.
+func sameInEveryFormat(t *testing.T, doc *result.Document, grids []Grid) {
+	t.Helper()
+	srcs := []Source{{Name: "r.json", Doc: doc}}
 	var text, md, page bytes.Buffer
 	if err := Text(&text, doc); err != nil {
 		t.Fatal(err)
@@ -42,10 +66,6 @@ func TestKVSameTablesInEveryFormat(t *testing.T) {
 	}
 	if err := renderHTML(&page, srcs, ""); err != nil {
 		t.Fatal(err)
-	}
-	grids := Tables(srcs, 0)
-	if len(grids) != 4 {
-		t.Fatalf("%d tables, want 4 (throughput and latency, fsync off and on)", len(grids))
 	}
 	// Each format's spelling of a row of cells.
 	formats := []struct {
@@ -71,19 +91,6 @@ func TestKVSameTablesInEveryFormat(t *testing.T) {
 			}
 			return strings.Join(q, "")
 		}, regexp.QuoteMeta},
-	}
-	var marks []string
-	for _, g := range grids {
-		for _, r := range g.Rows {
-			for _, c := range r {
-				if c == "not supported" || strings.HasSuffix(c, "!") {
-					marks = append(marks, c)
-				}
-			}
-		}
-	}
-	if len(marks) < 2 || len(grids[2].Warnings) == 0 || len(grids[2].Lines) < 2 {
-		t.Fatalf("the grids lack the marks (%q), the disk line or the warning:\n%+v", marks, grids)
 	}
 	for _, f := range formats {
 		for _, g := range grids {

@@ -58,6 +58,9 @@ func mdTable(w io.Writer, t Grid) {
 		}
 		fmt.Fprintf(w, "| %s |\n", strings.Join(esc, " | "))
 	}
+	if len(t.Header) == 0 {
+		return // a table of lines only
+	}
 	row(t.Header)
 	align := make([]string, len(t.Header))
 	for i := range align {

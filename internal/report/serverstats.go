@@ -6,6 +6,7 @@ import (
 	"io"
 	"maps"
 	"math"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -132,30 +133,130 @@ func atResolution(ns, res int64, format func(float64) string) string {
 }
 
 // serverStatsGrid is the "where the time goes" table of the runs that
-// have server figures.
+// have server figures, the one renderer of them in every format: a row per
+// run with figures, a column per figure some run has, and the lines saying
+// which figures a run could not get (one line when every run lacks the same
+// ones: issue 35 had eight against ch null-server).
 func serverStatsGrid(l labeler, es []entry) (Grid, bool) {
 	g := Grid{
 		Labels: 1,
 		Title:  "where the time goes: latency against the server's own execution time",
-		Header: []string{"run", "latency mean", "server execution", "server share", "the rest", "server p50 / p99", "client side p50 / p99", "blocks read / hit", "backends' wait events"},
+		Header: []string{"run", "latency mean", "server execution", "server share", "the rest",
+			"service p50 / p99", "server p50 / p99", "client side p50 / p99", "queries joined",
+			"server read", "memory max", "server user / sys CPU", "disk read / net send",
+			"blocks read / hit", "backends' wait events"},
 		Note: "server execution is the statements' execution time per transaction (pg_stat_statements) over the same window, or (ClickHouse) the mean of the measured queries' durations in system.query_log; the rest is outside execution: network, the client, parse and plan, and the commit after END. " +
-			"ClickHouse joins each query to the server's record by query id: server p50 / p99 is the server's duration, client side the client's service time less it, per query",
+			"ClickHouse joins each query to the server's record by query id: server p50 / p99 is the server's duration (at the log's resolution), client side the client's service time less it, per query: network, the client's queueing, encode and decode",
 	}
+	var missing []entry
 	for _, e := range es {
 		s := e.run.ServerStats
 		if s == nil {
 			continue
 		}
-		row := []string{l.run(e), nanos(e.run.Latency.Mean), "–", "–", "–", p50p99(s.LatencyNs, s.ResolutionNs), p50p99(s.ClientSideNs, 0), "–", waitShares(s.WaitEvents, 3)}
-		if t := serverTimeOf(*e.run); t.ok {
-			row[2], row[3], row[4] = nanos(t.server), fmt.Sprintf("%.0f%%", pct(t.server, t.latency)), nanos(t.rest)
+		if len(s.Unavailable) > 0 {
+			missing = append(missing, e)
 		}
-		if hit, read := blocks(s); hit+read > 0 {
-			row[7] = Count(float64(read)) + " / " + Count(float64(hit))
+		if hasServerFigures(s) {
+			g.Rows = append(g.Rows, serverStatsRow(l, e))
 		}
-		g.Rows = append(g.Rows, row)
 	}
-	return g, len(g.Rows) > 0
+	g.Lines = unavailableLines(l, missing, len(g.Rows) == 0)
+	dropEmptyColumns(&g)
+	return g, len(g.Rows) > 0 || len(g.Lines) > 0
+}
+
+// serverStatsRow is one run's figures; "–" for those it has not.
+func serverStatsRow(l labeler, e entry) []string {
+	r, s := e.run, e.run.ServerStats
+	service := "–"
+	if s.LatencyNs != nil && s.LatencyNs.Count > 0 {
+		service = nanos(float64(r.Service.P50)) + " / " + nanos(float64(r.Service.P99))
+	}
+	row := []string{l.run(e), nanos(r.Latency.Mean), "–", "–", "–", service,
+		p50p99(s.LatencyNs, s.ResolutionNs), p50p99(s.ClientSideNs, 0), "–", "–", "–", "–", "–", "–", waitShares(s.WaitEvents, 3)}
+	if t := serverTimeOf(*r); t.ok {
+		row[2], row[3], row[4] = nanos(t.server), fmt.Sprintf("%.0f%%", pct(t.server, t.latency)), nanos(t.rest)
+	}
+	if l := s.LatencyNs; l != nil && l.Count > 0 {
+		row[8] = Count(float64(l.Count))
+	}
+	if s.ReadRows > 0 || s.ReadBytes > 0 {
+		row[9] = Count(float64(s.ReadRows)) + " rows, " + Bytes(float64(s.ReadBytes))
+	}
+	if s.MemoryMaxBytes > 0 {
+		row[10] = Bytes(float64(s.MemoryMaxBytes))
+	}
+	if e := s.ProfileEvents; e["RealTimeMicroseconds"] > 0 {
+		us := func(k string) string { return nanos(1e3 * float64(e[k])) }
+		row[11] = us("UserTimeMicroseconds") + " / " + us("SystemTimeMicroseconds")
+		row[12] = us("DiskReadElapsedMicroseconds") + " / " + us("NetworkSendElapsedMicroseconds")
+	}
+	if hit, read := blocks(s); hit+read > 0 {
+		row[13] = Count(float64(read)) + " / " + Count(float64(hit))
+	}
+	if row[14] == "" {
+		row[14] = "–"
+	}
+	return row
+}
+
+// hasServerFigures says whether s holds any figure, not only the lines
+// saying why it could not get them.
+func hasServerFigures(s *result.ServerStats) bool {
+	bare := *s
+	bare.Unavailable = nil
+	return !reflect.ValueOf(bare).IsZero()
+}
+
+// unavailableLines say which figures each run of es could not get: one
+// line for all of them when there are several, none has figures (noRows)
+// and they give the same reasons, else a line per run.
+func unavailableLines(l labeler, es []entry, noRows bool) []string {
+	if len(es) == 0 {
+		return nil
+	}
+	same := noRows && len(es) > 1
+	for _, e := range es[1:] {
+		same = same && slices.Equal(e.run.ServerStats.Unavailable, es[0].run.ServerStats.Unavailable)
+	}
+	if same {
+		return []string{"for every run: " + strings.Join(es[0].run.ServerStats.Unavailable, "; ")}
+	}
+	out := make([]string, len(es))
+	for i, e := range es {
+		out[i] = l.run(e) + ": " + strings.Join(e.run.ServerStats.Unavailable, "; ")
+	}
+	return out
+}
+
+// dropEmptyColumns removes the figure columns no row has a value in: a
+// PostgreSQL run has no query log, a ClickHouse run no wait events.
+func dropEmptyColumns(g *Grid) {
+	if len(g.Rows) == 0 {
+		g.Header, g.Note = nil, "" // lines only
+		return
+	}
+	keep := make([]bool, len(g.Header))
+	for i := range keep {
+		keep[i] = i < g.Labels
+		for _, r := range g.Rows {
+			keep[i] = keep[i] || r[i] != "–"
+		}
+	}
+	pick := func(cells []string) []string {
+		var out []string
+		for i, c := range cells {
+			if keep[i] {
+				out = append(out, c)
+			}
+		}
+		return out
+	}
+	g.Header = pick(g.Header)
+	for i, r := range g.Rows {
+		g.Rows[i] = pick(r)
+	}
 }
 
 // waitEventsChart draws each run's wait-event profile as one stacked bar of

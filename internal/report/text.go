@@ -50,8 +50,12 @@ func Text(w io.Writer, doc *result.Document) error {
 				return err
 			}
 		}
-		if family == "ch" {
-			chServerStatsText(w, runsOf(doc.Runs, family))
+	}
+	// The same grids as Tables, in its order: one renderer per table.
+	if g, ok := serverStatsGrid(l, es); ok {
+		fmt.Fprintln(w)
+		if err := textGrid(w, g); err != nil {
+			return err
 		}
 	}
 	if g, ok := capacityGrid(doc); ok {
