@@ -39,6 +39,7 @@ pkgs=(
 )
 test_pkgs=(
 	chromium          # headless browser: the HTML report test renders the report in it
+	xfsprogs          # mkfs.xfs: scripts/xfs-image.sh and the kv reflink-copy test make an xfs image
 )
 case "${1:-build}" in
 build) ;;

@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -66,13 +68,7 @@ func TestCHInsertDump(t *testing.T) {
 // server, scaled down: clickhouse-go-v1 inserts and the rows reconcile;
 // listed modern clients are each refused with one line; exit 1.
 func TestCHInsertLegacy(t *testing.T) {
-	dsn := legacyDSN(t)
-	d, err := ch.ParseDSN(dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	db := fmt.Sprintf("dbmeter_chi_%08x", rand.Uint32())
-	t.Cleanup(func() { dropDB(t, d, db) })
+	dsn, d, db := legacyScratch(t)
 	out := filepath.Join(t.TempDir(), "r.json")
 	code, stdout, stderr := run(t, "ch", "insert", "--dsn", dsn, "--create", "--table", db+".event",
 		"--clients", "clickhouse-go-v1,ch-go,clickhouse-go-column", "--rows", "3000", "--batch", "1000", "--json", out)
@@ -120,6 +116,19 @@ func dropDB(t *testing.T, d ch.DSN, db string) {
 	}
 }
 
+// legacyScratch gates a test on dev-services' 18.16 and names a database
+// of its own there, dropped when the test ends.
+func legacyScratch(t *testing.T) (dsn string, d ch.DSN, db string) {
+	dsn = legacyDSN(t)
+	d, err := ch.ParseDSN(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db = fmt.Sprintf("dbmeter_chi_%08x", rand.Uint32())
+	t.Cleanup(func() { dropDB(t, d, db) })
+	return dsn, d, db
+}
+
 // legacyDSN gates a test on dev-services' 18.16.
 func legacyDSN(t *testing.T) string {
 	return servertest.Env(t, "DBMETER_CLICKHOUSE_LEGACY_DSN")
@@ -129,13 +138,7 @@ func legacyDSN(t *testing.T) string {
 // 18.16: every measured operation, and only those, has its phases
 // recorded (the runner's window rule), so each phase's count is ops.
 func TestCHPhasesCountEveryOp(t *testing.T) {
-	dsn := legacyDSN(t)
-	d, err := ch.ParseDSN(dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	db := fmt.Sprintf("dbmeter_chi_%08x", rand.Uint32())
-	t.Cleanup(func() { dropDB(t, d, db) })
+	dsn, _, db := legacyScratch(t)
 	for _, tc := range []struct {
 		name   string
 		args   []string
@@ -196,5 +199,43 @@ func TestCHClientTooNew(t *testing.T) {
 				t.Errorf("stderr has %d lines, want one: %q", n+1, stderr)
 			}
 		})
+	}
+}
+
+// TestCHInsertBatchSweep is #36's "ch insert --batch 10000,100000 runs as
+// a sweep" against dev-services' 18.16, scaled down: one table with a row
+// per batch size, each its repetitions pooled, and repetitions interleaved
+// (every batch size once, then again), each run with every row counted.
+func TestCHInsertBatchSweep(t *testing.T) {
+	dsn, _, db := legacyScratch(t)
+	out := filepath.Join(t.TempDir(), "r.json")
+	code, stdout, stderr := run(t, "ch", "insert", "--dsn", dsn, "--create", "--table", db+".event", "--clients", "clickhouse-go-v1",
+		"--batch", "10000,100000", "--rows", "100000", "--repeat", "2", "--json", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if n := strings.Count(stdout, "ch insert: rows per second by client"); n != 1 {
+		t.Errorf("%d insert tables, want one for the sweep:\n%s", n, stdout)
+	}
+	for _, batch := range []string{"10000", "100000"} {
+		row := regexp.MustCompile(`(?m)^clickhouse-go-v1 +insert +\S+ +1 +` + batch + ` .* 200,000 +ok +0 +2$`)
+		if !row.MatchString(stdout) {
+			t.Errorf("no row for --batch %s with 2 repetitions pooled (200,000 rows, all counted):\n%s", batch, stdout)
+		}
+	}
+	doc, err := result.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var order []string
+	for _, r := range doc.Runs {
+		order = append(order, fmt.Sprintf("rep %d batch %s", r.Repeat, r.Params["batch"]))
+		if r.Rows != 100000 || r.Errors != 0 || r.Extra["rows_counted"] != 100000 {
+			t.Errorf("rep %d batch %s: %d rows, %d errors, %.0f counted; want 100000, 0, 100000", r.Repeat, r.Params["batch"], r.Rows, r.Errors, r.Extra["rows_counted"])
+		}
+	}
+	want := []string{"rep 1 batch 10000", "rep 1 batch 100000", "rep 2 batch 10000", "rep 2 batch 100000"}
+	if !slices.Equal(order, want) {
+		t.Errorf("runs in the order %q, want %q (interleaved)", order, want)
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime"
 	"strings"
 	"time"
 
@@ -25,7 +24,7 @@ func parseStorageProfile(spec string) (*storage.Profile, error) {
 	if spec == "" {
 		return nil, nil
 	}
-	p, err := storage.Parse(spec, runtime.NumCPU())
+	p, err := storage.Parse(spec)
 	if err != nil {
 		return nil, usage.Spell(usage.Wrap(err), map[string]string{"StorageProfile": "--storage-profile"})
 	}
@@ -52,6 +51,9 @@ func applyStorage(ctx context.Context, stderr io.Writer, p *storage.Profile, dat
 	if removed, err := storage.Sweep(l); len(removed) > 0 || err != nil {
 		fmt.Fprintf(stderr, "dbmeter: removed the cgroups of dbmeter runs that died: %s%s\n", strings.Join(removed, ", "), errText(err))
 	}
+	if p, err = scaleByProbe(ctx, p, dataDir, len(pids) == 0); err != nil {
+		return nil, err
+	}
 	g, err := storage.Apply(storage.Config{Profile: *p, DataDir: dataDir, Layout: &l})
 	var refusal *storage.Refusal
 	if errors.As(err, &refusal) {
@@ -77,6 +79,45 @@ func applyStorage(ctx context.Context, stderr io.Writer, p *storage.Profile, dat
 		pr, perr = probeBeside(ctx, g)
 	}
 	return &storageGroup{g: g, rec: g.Record(target, pr, perr)}, nil
+}
+
+// scaleByProbe sets the limits a profile takes from the device
+// (provisioned): it probes the device under dataDir before any limit
+// holds, in dataDir when dbmeter owns it, else (a server's data
+// directory, which dbmeter never writes in) in a temporary directory on
+// the same device.
+func scaleByProbe(ctx context.Context, p *storage.Profile, dataDir string, own bool) (*storage.Profile, error) {
+	if !p.NeedsProbe() {
+		return p, nil
+	}
+	if _, err := storage.DeviceOf(dataDir, "/sys"); err != nil {
+		return p, nil // no device to probe: Apply refuses the profile in its words
+	}
+	dir := dataDir
+	if !own {
+		tmp, err := os.MkdirTemp("", "dbmeter-storage-probe-")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(tmp)
+		want, err := storage.DeviceOf(dataDir, "/sys")
+		if err != nil {
+			return nil, fmt.Errorf("--storage-profile %s: the device of %s: %w", p.Name, dataDir, err)
+		}
+		if got, err := storage.DeviceOf(tmp, "/sys"); err != nil || got != want {
+			return nil, usagef("--storage-profile %s scales its IOPS by a probe of the server's device %s, and the temporary directory %s is on another: set TMPDIR to a directory on it, or give riops= and wiops=", p.Name, want.Name, tmp)
+		}
+		dir = tmp
+	}
+	base, err := storage.Probe(ctx, dir, storageProbeTime, nil)
+	if err != nil {
+		return nil, fmt.Errorf("--storage-profile %s: probe the device without limits: %w", p.Name, err)
+	}
+	scaled, err := p.ScaleByProbe(base)
+	if err != nil {
+		return nil, fmt.Errorf("--storage-profile %s: %w", p.Name, err)
+	}
+	return &scaled, nil
 }
 
 // probeBeside probes a server's group from dbmeter, moved in for the

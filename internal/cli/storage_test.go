@@ -6,11 +6,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/dbmeter/dbmeter/internal/result"
 	"github.com/dbmeter/dbmeter/internal/storage"
 )
 
@@ -152,5 +155,38 @@ func TestPGStorageProfileRefused(t *testing.T) {
 				t.Errorf("a refused run printed results: %q", stdout)
 			}
 		})
+	}
+}
+
+// provisioned takes its IOPS from the device: probed without limits at the
+// start, scaled by seed 003's 16,000/100,000, and recorded with the figures
+// it came from; the limits written are the ones the result records.
+func TestProvisionedScaledByProbe(t *testing.T) {
+	storageLayout(t)
+	out := filepath.Join(t.TempDir(), "r.json")
+	code, _, stderr := run(t, "kv", "--storage-profile", "provisioned,wiops=400", "--engines", "map", "--ops", "get",
+		"--duration", "10ms", "--warmup", "0", "--repeat", "1", "--no-disk-probe", "--quiet", "--json", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	doc, err := result.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := doc.Env.Disk.Storage
+	if st == nil {
+		t.Fatal("no env.disk.storage in the result")
+	}
+	m := regexp.MustCompile(`(\d+) reads/s × 16000/100000 = (\d+) read IOPS`).FindStringSubmatch(st.Source)
+	if m == nil {
+		t.Fatalf("the source does not say what the probe measured and how it scaled it: %q", st.Source)
+	}
+	probed, _ := strconv.ParseFloat(m[1], 64)
+	riops, _ := strconv.ParseInt(m[2], 10, 64)
+	if want := max(1, int64(probed*16000/100000+0.5)); riops != want || probed <= 0 {
+		t.Errorf("probed %.0f reads/s scaled to %d read IOPS, want %d", probed, riops, want)
+	}
+	if want := fmt.Sprintf("riops=%d,wiops=400", riops); st.Limits != want {
+		t.Errorf("limits %q, want %q (the scaled reads, the given writes)", st.Limits, want)
 	}
 }

@@ -111,7 +111,8 @@ func copyFile(from, to string) error {
 	// On a filesystem that shares blocks between files (xfs with reflink,
 	// btrfs), the copy is a clone: no data is read or written until a cell
 	// writes, so a preloaded store of millions of keys costs each cell
-	// almost nothing. Elsewhere (ext4) the bytes are copied.
+	// almost nothing. Elsewhere (ext4) the bytes are copied, in the kernel
+	// (copy_file_range, which xfs also turns into a clone).
 	if unix.IoctlFileClone(int(out.Fd()), int(in.Fd())) != nil {
 		if _, err := io.Copy(out, in); err != nil {
 			return errors.Join(err, out.Close())

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,6 +27,9 @@ type Profile struct {
 	MemoryBytes int64 `json:"memory_bytes,omitempty"`
 	// Source says where the numbers come from.
 	Source string `json:"source"`
+	// byProbe marks a profile whose IOPS limits, where not given, come
+	// from what the device delivers: ScaleByProbe sets them.
+	byProbe bool
 }
 
 // Limited says whether the profile limits anything at all.
@@ -57,18 +61,17 @@ func (p Profile) String() string {
 	return strings.Join(parts, ",")
 }
 
-// seed003Instance is the vCPU count of the instances seed 003 ran on
-// (16 vCPU, 64 GB, 16,000 provisioned IOPS), which the provisioned profile
-// is scaled from.
+// Seed 003 compared a local NVMe disk, whose IOPS it puts "from 100k to
+// nearly unlimited", with a network disk of 16,000 provisioned IOPS. The
+// provisioned profile keeps that ratio against this machine's device.
 const (
-	seed003IOPS  = 16000
-	seed003VCPUs = 16
+	seed003IOPS     = 16_000
+	seed003NVMeIOPS = 100_000
 )
 
-// Named returns the named profiles for a machine of cpus CPUs, in the
-// order they are listed. Only provisioned depends on cpus.
-func Named(cpus int) []Profile {
-	scaled := int64(seed003IOPS * max(cpus, 1) / seed003VCPUs)
+// Named returns the named profiles, in the order they are listed.
+// provisioned's IOPS are set by ScaleByProbe, once the device is probed.
+func Named() []Profile {
 	return []Profile{
 		{Name: "hdd", ReadIOPS: 150, WriteIOPS: 150, ReadBPS: 200 << 20, WriteBPS: 200 << 20,
 			Source: "a 10,500 rpm SAS disk like seed 004's (Seagate ST900MM0168): 2.9 ms average rotational latency + ~3.8 ms average seek = ~150 random IOs/s; ~200 MiB/s sequential. " +
@@ -77,16 +80,49 @@ func Named(cpus int) []Profile {
 			Source: "the datasheet of a common 6 Gb/s SATA SSD (Samsung 860 EVO: up to 98k/90k random 4 KiB IOPS at queue depth 32, 550/520 MB/s sequential); " +
 				"a device that delivers less than that is not made faster"},
 		{Name: "nvme", Source: "no limit: the device as it is (seed 003's local NVMe, whose IOPS are not capped)"},
-		{Name: "provisioned", ReadIOPS: scaled, WriteIOPS: scaled,
-			Source: fmt.Sprintf("seed 003's network disk of 16,000 provisioned IOPS on a 16-vCPU instance, scaled by this machine's CPUs: 16,000 × %d / 16 = %d IOPS, "+
-				"applied to reads and writes each (the kernel limits each direction; a provisioned volume shares one budget)", max(cpus, 1), scaled)},
+		{Name: "provisioned", byProbe: true,
+			Source: fmt.Sprintf("seed 003's network disk of %d provisioned IOPS beside its local NVMe of %d and more: this device's IOPS, probed unlimited at the start, times %d/%d",
+				seed003IOPS, seed003NVMeIOPS, seed003IOPS, seed003NVMeIOPS)},
 	}
+}
+
+// NeedsProbe says whether the profile's limits wait for ScaleByProbe: a
+// provisioned profile with a direction's IOPS not given.
+func (p Profile) NeedsProbe() bool { return p.byProbe && (p.ReadIOPS == 0 || p.WriteIOPS == 0) }
+
+// ScaleByProbe sets the IOPS limits the profile left to the device: seed
+// 003's ratio of provisioned to local IOPS (16,000 to 100,000) times what
+// the device delivered to a probe run without limits, reads from its
+// reads and writes from its writes, at least 1 (0 would be no limit). A
+// limit given on the command line is kept. A probe that measured nothing
+// cannot scale anything.
+func (p Profile) ScaleByProbe(base ProbeResult) (Profile, error) {
+	if !p.NeedsProbe() {
+		return p, nil
+	}
+	if base.ReadIOPS <= 0 || base.WriteIOPS <= 0 {
+		return p, fmt.Errorf("the device probe measured %.0f reads/s and %.0f writes/s: nothing to scale %d/%d IOPS by", base.ReadIOPS, base.WriteIOPS, seed003IOPS, seed003NVMeIOPS)
+	}
+	// From the probe's rate in whole IOs per second, as the source spells it.
+	scale := func(probed float64) int64 { return max(1, int64(math.Round(probed)*seed003IOPS/seed003NVMeIOPS+0.5)) }
+	var parts []string
+	if p.ReadIOPS == 0 {
+		p.ReadIOPS = scale(base.ReadIOPS)
+		parts = append(parts, fmt.Sprintf("%.0f reads/s × %d/%d = %d read IOPS", base.ReadIOPS, seed003IOPS, seed003NVMeIOPS, p.ReadIOPS))
+	}
+	if p.WriteIOPS == 0 {
+		p.WriteIOPS = scale(base.WriteIOPS)
+		parts = append(parts, fmt.Sprintf("%.0f writes/s × %d/%d = %d write IOPS", base.WriteIOPS, seed003IOPS, seed003NVMeIOPS, p.WriteIOPS))
+	}
+	p.Source += "; this device, probed without limits (" + base.Method + "): " + strings.Join(parts, ", ")
+	p.byProbe = false
+	return p, nil
 }
 
 // NamedList is the names of the named profiles, for messages.
 func NamedList() []string {
 	var out []string
-	for _, p := range Named(1) {
+	for _, p := range Named() {
 		out = append(out, p.Name)
 	}
 	return out
@@ -95,16 +131,15 @@ func NamedList() []string {
 // Parse reads a profile: a name (hdd), a name with limits that override
 // its own (hdd,mem=256M), or limits alone (riops=200,wiops=100,mem=1G),
 // each key one of riops, wiops, rbps, wbps (a size per second) and mem (a
-// size: 512M, 2G). cpus sizes the provisioned profile. Its errors name the
-// setting as {StorageProfile}.
-func Parse(s string, cpus int) (Profile, error) {
+// size: 512M, 2G). Its errors name the setting as {StorageProfile}.
+func Parse(s string) (Profile, error) {
 	parts := strings.Split(strings.TrimSpace(s), ",")
 	if s == "" || parts[0] == "" {
 		return Profile{}, fmt.Errorf("{StorageProfile} is empty: give one of %s, or limits such as riops=200,wiops=200,mem=256M", strings.Join(NamedList(), ", "))
 	}
 	p := Profile{Name: "custom", Source: "limits given on the command line"}
 	if !strings.Contains(parts[0], "=") {
-		named := Named(cpus)
+		named := Named()
 		i := slices.IndexFunc(named, func(n Profile) bool { return n.Name == parts[0] })
 		if i < 0 {
 			return Profile{}, names.Unknown("{StorageProfile}", parts[0], NamedList())
