@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -23,18 +24,6 @@ var flagSpelled = regexp.MustCompile(`(?:^|[^-\w])(--[a-z][a-z0-9]*(?:-[a-z0-9]+
 var othersFlags = map[string][]string{
 	"internal/ch/insert/clients.go": {"--api"},         // SeasClick's worker script
 	"internal/ch/chtest/outage.go":  {"--config-file"}, // clickhouse-server
-}
-
-// notYetTheCLIs are the packages outside the CLI whose files still
-// spelled dbmeter's flags when this rule was written, being changed by
-// others at the time, with how many they may spell at most: the count can
-// only go down. Each is a message the CLI should spell for the command
-// that runs (families and the core say {Field}).
-var notYetTheCLIs = map[string]int{
-	"internal/metrics":   3, // --pprof-addr
-	"internal/sink":      4, // --metrics-addr, --hdr-log, --json
-	"internal/calibrate": 10,
-	"internal/merge":     12, // hlog.go, check.go's list of output flags
 }
 
 // writesCommandLines are the packages whose job is dbmeter command lines
@@ -77,16 +66,9 @@ func flagStrings(files []file) map[string][]string {
 // field ({Field}); only the CLI knows which flag sets it for the command
 // that runs (two commands share a family's messages and not their flags).
 func TestOnlyTheCLISpellsFlags(t *testing.T) {
-	perPkg := map[string][]string{}
-	for path, found := range flagStrings(sources(t)) {
-		pkg := filepath.ToSlash(filepath.Dir(path))
-		perPkg[pkg] = append(perPkg[pkg], found...)
-	}
-	for pkg, found := range perPkg {
-		if max, ok := notYetTheCLIs[pkg]; ok && len(found) <= max {
-			continue
-		}
-		for _, s := range found {
+	found := flagStrings(sources(t))
+	for _, path := range slices.Sorted(maps.Keys(found)) {
+		for _, s := range found[path] {
 			t.Errorf("%s: a flag spelled outside the CLI; say {Field} and let the CLI spell it", s)
 		}
 	}
