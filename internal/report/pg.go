@@ -178,8 +178,8 @@ func pgCounts(w io.Writer, r result.Run) {
 		}
 	}
 	if late, ok := r.Extra["late_ops"]; ok {
-		limit, _ := r.Setting(result.SettingLatencyLimit)
-		fmt.Fprintf(w, "number of transactions above the %s ms latency limit: %.0f/%d (%.3f%%)\n",
+		limit, _ := r.FloatSetting(result.SettingLatencyLimit)
+		fmt.Fprintf(w, "number of transactions above the %.1f ms latency limit: %.0f/%d (%.3f%%)\n",
 			limit, late, r.Ops, pct(late, float64(r.Ops)))
 	}
 }
