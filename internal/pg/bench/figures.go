@@ -26,10 +26,10 @@ func (b *Bench) Describe(run *result.Run, res *load.Result, cfg load.Config, f F
 	pr["dsn"] = f.DSN // masked by session.add
 	pr["driver"] = f.Driver
 	pr["scale"] = strconv.FormatInt(f.Scale, 10)
-	pr["query_mode"] = b.cfg.Mode.String()
-	pr["transaction_type"] = "multiple scripts"
+	pr[result.SettingQueryMode] = b.cfg.Mode.String()
+	pr[result.SettingTransactionType] = "multiple scripts"
 	if len(b.cfg.Scripts) == 1 {
-		pr["transaction_type"] = b.cfg.Scripts[0].Script.Name
+		pr[result.SettingTransactionType] = b.cfg.Scripts[0].Script.Name
 	}
 	x := FigureDeclarations()
 	conn := b.ConnectTimes()
