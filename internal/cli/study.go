@@ -77,7 +77,7 @@ func newStudyShowCmd(env Env) *cobra.Command {
 func loadStudy(env Env, idOrFile string) (*study.Study, error) {
 	s, err := study.Load(idOrFile)
 	if err == nil {
-		if es := study.CheckSteps(s, func(args []string) error { return parseStep(env, args) }); len(es) > 0 {
+		if es := study.CheckSteps(s, studyFlags(), func(args []string) error { return parseStep(env, args) }); len(es) > 0 {
 			err = es
 		}
 	}
@@ -91,8 +91,14 @@ func loadStudy(env Env, idOrFile string) (*study.Study, error) {
 	return s, err
 }
 
+// studyFlags spell the flags the study package puts on its steps' command
+// lines (each server as --dsn, which pg and ch take) and names in its
+// messages (study run's own --dsn).
+func studyFlags() study.Flags { return study.Flags{Server: "--dsn", Servers: "--dsn"} }
+
 // parseStep parses a step's command line as dbmeter would, without running
-// it: the command must exist and take every flag given.
+// it: the command must exist and take every flag given, and leave out
+// those study run sets itself.
 func parseStep(env Env, args []string) error {
 	root := newRoot(env)
 	cmd, rest, err := root.Find(args)
@@ -104,6 +110,11 @@ func parseStep(env Env, args []string) error {
 	}
 	if err := cmd.ParseFlags(rest); err != nil {
 		return fmt.Errorf("%s: %v", cmd.CommandPath(), err)
+	}
+	for _, name := range []string{"json", "quiet"} { // stepRunner sets them
+		if cmd.Flags().Changed(name) {
+			return fmt.Errorf("--%s is set by study run itself: remove it", name)
+		}
 	}
 	if cmd.Args != nil {
 		if err := cmd.Args(cmd, cmd.Flags().Args()); err != nil {
@@ -143,7 +154,7 @@ skipped, and its claims cannot be checked here.`,
 		if err != nil {
 			return err
 		}
-		o.Getenv, o.Log = env.Getenv, env.Stderr
+		o.Getenv, o.Log, o.Flags = env.Getenv, env.Stderr, studyFlags()
 		o.Standin = func() (string, func(), error) {
 			srv, err := startNullServer("127.0.0.1:0", false)
 			if err != nil {

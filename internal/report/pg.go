@@ -289,7 +289,7 @@ func pgTable(l labeler, es []entry) Grid {
 // is a column. A capacity search's steps are pgTable's, one row each.
 func pgGrid(l labeler, es []entry) Grid {
 	lead := []vcolumn{
-		paramCol("query mode", "query_mode"),
+		paramCol("query mode", result.SettingQueryMode),
 		{"server", func(v variant, _ *marks) string { return strings.TrimPrefix(v.first.run.Server, "PostgreSQL ") }},
 		paramCol("clients", result.SettingClients), paramCol("jobs", result.SettingJobs),
 	}

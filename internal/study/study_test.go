@@ -77,7 +77,6 @@ func TestValidationNamesFileLineField(t *testing.T) {
 		{"unknown field", "title: test\n", "title: test\ntitel: x\n", []string{"t.yaml:3: field titel not found"}},
 		{"missing id", "id: t\n", "", []string{"t.yaml:1: id: missing"}},
 		{"not dbmeter", "run: null --duration 100ms", "run: pgbench -c 4", []string{`t.yaml:6: steps[0].run: "pgbench -c 4" is not a dbmeter benchmark`}},
-		{"json in step", "run: null --duration 100ms", "run: null --json x.json", []string{"t.yaml:6: steps[0].run: --json is set by study run itself"}},
 		{"unknown placeholder", "run: null --duration 100ms", "run: null {mysql}", []string{"t.yaml:6: steps[0].run: unknown placeholder {mysql}"}},
 		{"unknown step", "step: a\n", "step: b\n", []string{`t.yaml:10: tables[0].step: "b" is not a step`}},
 		{"bad figure", "figure: throughput", "figure: speed", []string{`t.yaml:13: tables[0].figure: "speed" in "ops/s" is not a figure`}},
