@@ -210,23 +210,24 @@ func TestPGScriptFileErrors(t *testing.T) {
 	}
 }
 
-// sleepScript writes a script whose transactions last at least 20 ms.
-func sleepScript(t *testing.T, dir string) string {
-	path := filepath.Join(dir, "s.sql")
-	os.WriteFile(path, []byte("\\set aid random(1, 100000)\nSELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n\\sleep 20 ms\n"), 0o644)
-	return path
+// sleepSetup is a database with the pgbench tables, a directory for the
+// test's files and in it a script whose transactions last at least 20 ms.
+func sleepSetup(t *testing.T) (dsn, dir, script string) {
+	dsn = servertest.PostgresDB(t)
+	if code, _, stderr := runPGCmd(t, "-i", "-s", "1", "--dsn", dsn); code != 0 {
+		t.Fatalf("-i: exit %d: %s", code, stderr)
+	}
+	dir = t.TempDir()
+	script = filepath.Join(dir, "s.sql")
+	os.WriteFile(script, []byte("\\set aid random(1, 100000)\nSELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n\\sleep 20 ms\n"), 0o644)
+	return dsn, dir, script
 }
 
 // TestPGRunOptions: pgbench's run options show in the summary and the files
 // as pgbench shows them: -C, -r, --max-tries, -l, -L, and a \sleep counted
 // in the latency.
 func TestPGRunOptions(t *testing.T) {
-	dsn := servertest.PostgresDB(t)
-	if code, _, stderr := runPGCmd(t, "-i", "-s", "1", "--dsn", dsn); code != 0 {
-		t.Fatalf("-i: exit %d: %s", code, stderr)
-	}
-	dir := t.TempDir()
-	path := sleepScript(t, dir)
+	dsn, dir, path := sleepSetup(t)
 	prefix := filepath.Join(dir, "txlog")
 	jsonPath := filepath.Join(dir, "r.json")
 	code, stdout, stderr := runPGCmd(t, "-n", "-c", "2", "-j", "2", "-t", "5", "-C", "-r", "--max-tries", "2", "-l", "--log-prefix", prefix,
@@ -277,12 +278,7 @@ func TestPGRunOptions(t *testing.T) {
 // and for 20/s without (a queue that never empties would leave transactions
 // unfinished at the end).
 func TestPGLatencyLimitSkips(t *testing.T) {
-	dsn := servertest.PostgresDB(t)
-	if code, _, stderr := runPGCmd(t, "-i", "-s", "1", "--dsn", dsn); code != 0 {
-		t.Fatalf("-i: exit %d: %s", code, stderr)
-	}
-	dir := t.TempDir()
-	path := sleepScript(t, dir)
+	dsn, dir, path := sleepSetup(t)
 	for _, tc := range []struct {
 		name   string
 		args   []string
