@@ -89,11 +89,9 @@ func serverStatsGrid(l labeler, es []entry) (Grid, bool) {
 			"service p50 / p99", "server p50 / p99", "client side p50 / p99", "queries joined",
 			"server read", "memory max", "server user / sys CPU", "disk read / net send",
 			"statements / calls", "blocks read / hit", "commits / rollbacks", "temp", "deadlocks", "backends' wait events"},
-		Note: "server execution is the statements' execution time per transaction (pg_stat_statements) over the same window, or (ClickHouse) the mean of the measured queries' durations in system.query_log; the rest is outside execution: network, the client, parse and plan, and the commit after END. " +
-			"ClickHouse joins each query to the server's record by query id: server p50 / p99 is the server's duration (at the log's resolution), client side the client's service time less it, per query: network, the client's queueing, encode and decode. " +
-			"PostgreSQL: statements and blocks from pg_stat_statements, commits, rollbacks, temp bytes and deadlocks from pg_stat_database, over the same window; wait events are the shares of the run's backends' samples",
 	}
 	var missing []entry
+	shown := map[string]bool{}
 	for _, e := range es {
 		s := e.run.ServerStats
 		if s == nil {
@@ -104,11 +102,37 @@ func serverStatsGrid(l labeler, es []entry) (Grid, bool) {
 		}
 		if hasServerFigures(s) {
 			g.Rows = append(g.Rows, serverStatsRow(l, e))
+			shown[e.run.Family] = true
 		}
 	}
+	g.Note = serverStatsNote(shown["pg"], shown["ch"])
 	g.Lines = unavailableLines(l, missing, len(g.Rows) == 0)
 	dropEmptyColumns(&g)
 	return g, len(g.Rows) > 0 || len(g.Lines) > 0
+}
+
+// serverStatsNote says where the table's figures come from, for the
+// servers whose runs it shows.
+func serverStatsNote(pg, clickhouse bool) string {
+	var parts []string
+	switch {
+	case !pg && !clickhouse:
+		return ""
+	case pg && clickhouse:
+		parts = append(parts, "server execution is the statements' execution time per transaction (pg_stat_statements) over the same window, or (ClickHouse) the mean of the measured queries' durations in system.query_log")
+	case pg:
+		parts = append(parts, "server execution is the statements' execution time per transaction (pg_stat_statements) over the same window")
+	case clickhouse:
+		parts = append(parts, "server execution is the mean of the measured queries' durations in system.query_log")
+	}
+	parts[0] += "; the rest is outside execution: network, the client, parse and plan" + map[bool]string{true: ", and the commit after END", false: ""}[pg]
+	if clickhouse {
+		parts = append(parts, "ClickHouse joins each query to the server's record by query id: server p50 / p99 is the server's duration (at the log's resolution), client side the client's service time less it, per query: network, the client's queueing, encode and decode")
+	}
+	if pg {
+		parts = append(parts, "PostgreSQL: statements and blocks from pg_stat_statements, commits, rollbacks, temp bytes and deadlocks from pg_stat_database, over the same window; wait events are the shares of the run's backends' samples")
+	}
+	return strings.Join(parts, ". ")
 }
 
 // serverStatsRow is one run's figures; "–" for those it has not.
