@@ -5,7 +5,6 @@ import (
 	"go/ast"
 	"go/token"
 	"maps"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -74,16 +73,7 @@ func TestOnlyTheCLISpellsFlags(t *testing.T) {
 // as a word that only contains dashes.
 func TestOnlyTheCLISpellsFlagsCatchesOne(t *testing.T) {
 	root := t.TempDir()
-	plant := func(path, src string) {
-		t.Helper()
-		full := filepath.Join(root, filepath.FromSlash(path))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	plant := func(path, src string) { plantFile(t, root, path, src) }
 	plant("internal/kv/planted.go", "package kv\n\n// --comment is fine\nvar planted = \"raise --something\"\nvar fine = \"a--b ---- x-y\"\n")
 	plant("internal/cli/planted.go", "package cli\n\nvar planted = \"raise --something\"\n")
 	plant("internal/kv/planted_test.go", "package kv\n\nvar planted = \"raise --something\"\n")

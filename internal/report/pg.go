@@ -80,7 +80,6 @@ func pgSummary(w io.Writer, r result.Run) error {
 	if n := r.Extra["reconnects"]; n > 0 && err == nil {
 		_, err = fmt.Fprintf(w, "reconnects after lost connections: %.0f\n", n)
 	}
-	serverStatsText(w, r)
 	return err
 }
 
