@@ -28,6 +28,8 @@ type Check struct {
 	Pass *bool
 	// Advice, for a check with a verdict, says what a failure means for
 	// the user's own runs and what to do; String prints it under a FAIL.
+	// It names settings as {Field}: calibrate's Limits' and the run
+	// commands' ({Workers}, {Find}), which the CLI spells.
 	Advice string
 	Result *load.Result // the run behind the figure, if any
 	Config load.Config
@@ -200,7 +202,7 @@ func lagCheck(rate float64, st result.Stats, maxLag time.Duration, res *load.Res
 		Got:  fmt.Sprintf("%s (max %s, %d dropped)", lag.Round(time.Microsecond), time.Duration(st.Lag.Max).Round(time.Microsecond), st.Dropped),
 		Want: fmt.Sprintf("<= %s", maxLag),
 		Pass: verdict(lag <= maxLag && st.Dropped == 0),
-		Advice: fmt.Sprintf("at %s/s dbmeter starts operations up to %s late (%d arrivals dropped): open-loop latencies at this rate include that lag, and ones below about %s cannot be told apart. Run open loop only at rates where this check passes (try calibrate --rate with a lower rate), or closed loop (--workers without --rate).",
+		Advice: fmt.Sprintf("at %s/s dbmeter starts operations up to %s late (%d arrivals dropped): open-loop latencies at this rate include that lag, and ones below about %s cannot be told apart. Run open loop only at rates where this check passes (try calibrate {Rate} with a lower rate), or closed loop ({Workers} without {Rate}).",
 			fmtRate(rate), lag.Round(time.Microsecond), st.Dropped, (10 * lag).Round(time.Microsecond)),
 		Result: res, Config: cfg,
 	}
@@ -296,7 +298,7 @@ func Capacity(ctx context.Context, delay time.Duration, slots int, step time.Dur
 		Got:  fmt.Sprintf("%.0f/s (%+.1f%%, %d steps, bounded by %s)", got.MaxRate, off*100, len(got.Steps), got.Limit),
 		Want: fmt.Sprintf("%.0f/s ± %.0f%%, by objective", want, tolerance*100),
 		Pass: verdict(math.Abs(off) <= tolerance && got.Limit == "objective"),
-		Advice: fmt.Sprintf("on a target of known capacity %.0f/s the search answered %.0f/s (%+.0f%%), bounded by %s: --find-max-rate answers from this machine can be off by that much, and a bound other than objective means dbmeter, not the target, set the answer. Find capacities on a quieter machine, or compare them only with one another here, where 1,000/s reads %.0f/s.",
+		Advice: fmt.Sprintf("on a target of known capacity %.0f/s the search answered %.0f/s (%+.0f%%), bounded by %s: {Find} answers from this machine can be off by that much, and a bound other than objective means dbmeter, not the target, set the answer. Find capacities on a quieter machine, or compare them only with one another here, where 1,000/s reads %.0f/s.",
 			want, got.MaxRate, off*100, got.Limit, got.MaxRate),
 		Config: cfg,
 	}, nil
@@ -328,10 +330,21 @@ func DefaultLimits() Limits {
 	return Limits{Duration: 3 * time.Second, Rate: 100_000, Overhead: 100 * time.Nanosecond, Lag: 100 * time.Microsecond, CPU: 0.25, FloorRatio: 1.5}
 }
 
-// Validate says whether every limit is positive.
+// Validate says whether every limit is positive, naming the first that is
+// not as its {Field}.
 func (l Limits) Validate() error {
-	if l.Duration <= 0 || l.Rate <= 0 || l.Overhead <= 0 || l.Lag <= 0 || l.CPU <= 0 || l.FloorRatio <= 0 {
-		return fmt.Errorf("--duration, --rate, --max-overhead, --max-lag, --max-cpu and --max-floor-ratio must be positive")
+	for _, v := range []struct {
+		field    string
+		positive bool
+		got      any
+	}{
+		{"Duration", l.Duration > 0, l.Duration}, {"Rate", l.Rate > 0, l.Rate},
+		{"Overhead", l.Overhead > 0, l.Overhead}, {"Lag", l.Lag > 0, l.Lag},
+		{"CPU", l.CPU > 0, l.CPU}, {"FloorRatio", l.FloorRatio > 0, l.FloorRatio},
+	} {
+		if !v.positive {
+			return fmt.Errorf("{%s} must be positive, got %v", v.field, v.got)
+		}
 	}
 	return nil
 }

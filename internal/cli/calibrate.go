@@ -5,6 +5,7 @@ import (
 	"maps"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/dbmeter/dbmeter/internal/calibrate"
 	"github.com/dbmeter/dbmeter/internal/usage"
@@ -35,14 +36,15 @@ the exit code is 1 if any fails.`,
 	f.Float64Var(&lim.FloorRatio, "max-floor-ratio", lim.FloorRatio, "most CPU dbmeter may use to hold 1,000/s, as a multiple of a bare precise-sleep loop's")
 	out.bind(f)
 	cmd.RunE = runE(func(cmd *cobra.Command, _ []string) error {
+		spelled := calibrateSpelling(cmd.Flags())
 		if err := lim.Validate(); err != nil {
-			return usage.Wrap(err)
+			return usage.Spell(usage.Wrap(err), spelled)
 		}
 		s, err := newSession(env, "null", out, "")
 		if err != nil {
 			return err
 		}
-		runs, failed, err := calibrate.All(cmd.Context(), lim, func(c calibrate.Check) { fmt.Fprintln(env.Stdout, c) })
+		runs, failed, err := calibrate.All(cmd.Context(), lim, func(c calibrate.Check) { fmt.Fprintln(env.Stdout, usage.SpellText(c.String(), spelled)) })
 		if err != nil {
 			s.Abort()
 			return err
@@ -62,4 +64,29 @@ the exit code is 1 if any fails.`,
 		return nil
 	})
 	return cmd
+}
+
+// calibrateFields names the flag that sets each of calibrate.Limits'
+// fields.
+func calibrateFields() map[string]string {
+	return map[string]string{
+		"Duration": "duration", "Rate": "rate", "Overhead": "max-overhead", "Lag": "max-lag",
+		"CPU": "max-cpu", "FloorRatio": "max-floor-ratio",
+	}
+}
+
+// calibrateAdvice names the flags of the run commands (null, kv, ch) that
+// calibrate's advice names for the user's own runs, and calibrate lacks.
+func calibrateAdvice() map[string]string {
+	return map[string]string{"Workers": runFields()["Workers"], "Find": searchFields("count")["Find"]}
+}
+
+// calibrateSpelling spells calibrate's messages: its limits as its own
+// flags, and its advice's settings as the run commands'.
+func calibrateSpelling(fs *pflag.FlagSet) map[string]string {
+	spelled := spelling(fs, calibrateFields())
+	for field, name := range calibrateAdvice() {
+		spelled[field] = "--" + name
+	}
+	return spelled
 }

@@ -137,8 +137,8 @@ func chQueryFields() map[string]string {
 		"Prepared": "prepared", "Decodes": "decode", "Protocols": "protocol", "Matrix": "matrix",
 		"MaxOpen": "pool-max-open", "MaxIdle": "pool-max-idle", "IdleTime": "pool-idle-timeout", "Lifetime": "pool-lifetime",
 		"Clients": "clients", "NoWarmup": "no-warmup", "Preset": "preset", "SelectRows": "select-rows",
-		"QueriesFile": "queries-file",
-		"Cmd":         "worker-cmd", "Timeout": "worker-timeout",
+		"QueriesFile": "queries-file", "PprofAddr": "pprof-addr",
+		"Cmd": "worker-cmd", "Timeout": "worker-timeout",
 		"Workers": "workers", "Rate": "rate", "Warmup": "warmup", "MaxInFlight": "max-in-flight",
 	}
 }

@@ -40,8 +40,8 @@ func given(fs *pflag.FlagSet, fields map[string]string) func(field string) bool 
 
 // commandSpelling spells the {Field}s of the messages that reach the user
 // from deep inside a family (a server's refusal, a note while planning,
-// the error a run ended with) for the command that ran: its own fields
-// and the run settings', each only as one of cmd's flags, so that a
+// the error a run ended with) for the command that ran: its own fields,
+// the run settings' and the outputs', each only as one of cmd's flags, so that a
 // message two commands share names only a flag the running one has. (pg
 // spells its own messages, in pgbench's short forms, before they get
 // here.)
@@ -59,6 +59,7 @@ func commandSpelling(cmd *cobra.Command) map[string]string {
 		own = kvFields()
 	}
 	fields := runFields()
+	maps.Copy(fields, outputFields())
 	maps.Copy(fields, own)
 	fs := cmd.Flags()
 	maps.DeleteFunc(fields, func(_, name string) bool { return fs.Lookup(name) == nil })

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"maps"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/dbmeter/dbmeter/internal/calibrate"
 	"github.com/dbmeter/dbmeter/internal/capacity"
 	"github.com/dbmeter/dbmeter/internal/ch/insert"
 	"github.com/dbmeter/dbmeter/internal/ch/query"
@@ -21,6 +23,7 @@ import (
 	"github.com/dbmeter/dbmeter/internal/kv/workload"
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/pg"
+	"github.com/dbmeter/dbmeter/internal/sink"
 	"github.com/dbmeter/dbmeter/internal/ycsb"
 )
 
@@ -46,6 +49,15 @@ func TestFieldsAreSpelled(t *testing.T) {
 		return fs
 	}
 	kvFlagSet := newKVCmd(Env{}).Flags()
+	// calibrate's advice names the run commands' flags beside its own.
+	calibrateFlagSet := newCalibrateCmd(Env{}).Flags()
+	calibrateFlagSet.AddFlagSet(runFlagSet())
+	calibrateAll := calibrateFields()
+	maps.Copy(calibrateAll, calibrateAdvice())
+	// merge has only some of the outputs' flags; commandSpelling spells those.
+	mergeFlagSet := newMergeCmd(Env{}).Flags()
+	mergeFields := outputFields()
+	maps.DeleteFunc(mergeFields, func(_, name string) bool { return mergeFlagSet.Lookup(name) == nil })
 	tests := []struct {
 		pkgs   []string
 		fields map[string]string
@@ -60,6 +72,10 @@ func TestFieldsAreSpelled(t *testing.T) {
 		{[]string{"ch", "ch/query", "ch/query/clients", "ch/query/chv2"}, chQueryFields(), newCHQueryCmd(Env{}).Flags(),
 			[]any{query.Command{}, query.Config{}, query.Worker{}, query.Dataset{}, load.Config{}}},
 		{[]string{"kv", "kv/engine", "kv/workload", "kv/kvycsb"}, kvFields(), kvFlagSet, []any{kv.MatrixOptions{}, kv.Matrix{}, workload.Spec{}, kvycsb.Spec{}, ycsb.Record{}, load.Config{}}},
+		{[]string{"sink"}, outputFields(), runFlagSet(), []any{sink.Options{}}},
+		{[]string{"merge"}, mergeFields, mergeFlagSet, []any{sink.Options{}}},
+		{[]string{"metrics"}, chQueryFields(), newCHQueryCmd(Env{}).Flags(), []any{query.Command{}, query.Config{}, query.Worker{}, query.Dataset{}, load.Config{}}},
+		{[]string{"calibrate"}, calibrateAll, calibrateFlagSet, []any{calibrate.Limits{}, load.Config{}, capacity.Options{}}},
 	}
 	tokens := regexp.MustCompile(`\{([A-Z][A-Za-z]*)\}`)
 	for _, tt := range tests {

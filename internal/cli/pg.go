@@ -192,7 +192,10 @@ func runPG(ctx context.Context, env Env, f *pgFlags, args []string) (runErr erro
 	spelled := spelling(f.fs, fields, "latency-limit")
 	f.Given = given(f.fs, fields)
 	f.Getenv, f.Stderr = env.Getenv, spellingWriter{env.Stderr, spelled}
-	f.Params = flagParams(f.fs, "help", "dsn", "host", "port", "username")
+	// -L is recorded by the family from its typed value (bench.Describe),
+	// the one that counted the late and skipped transactions, not here
+	// from the flag's text.
+	f.Params = flagParams(f.fs, "help", "dsn", "host", "port", "username", "latency-limit")
 	p, err := f.Prepare(args)
 	if err != nil {
 		return usage.Spell(usage.Wrap(err), spelled)

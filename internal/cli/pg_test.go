@@ -210,28 +210,47 @@ func TestPGScriptFileErrors(t *testing.T) {
 	}
 }
 
-// TestPGRunOptions: pgbench's run options show in the summary and the files
-// as pgbench shows them: -C, -r, --max-tries, -l, and a \sleep counted in
-// the latency.
-func TestPGRunOptions(t *testing.T) {
-	dsn := servertest.PostgresDB(t)
+// sleepSetup is a database with the pgbench tables, a directory for the
+// test's files and in it a script whose transactions last at least 20 ms.
+func sleepSetup(t *testing.T) (dsn, dir, script string) {
+	dsn = servertest.PostgresDB(t)
 	if code, _, stderr := runPGCmd(t, "-i", "-s", "1", "--dsn", dsn); code != 0 {
 		t.Fatalf("-i: exit %d: %s", code, stderr)
 	}
-	dir := t.TempDir()
-	path := filepath.Join(dir, "s.sql")
-	os.WriteFile(path, []byte("\\set aid random(1, 100000)\nSELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n\\sleep 20 ms\n"), 0o644)
+	dir = t.TempDir()
+	script = filepath.Join(dir, "s.sql")
+	os.WriteFile(script, []byte("\\set aid random(1, 100000)\nSELECT abalance FROM pgbench_accounts WHERE aid = :aid;\n\\sleep 20 ms\n"), 0o644)
+	return dsn, dir, script
+}
+
+// TestPGRunOptions: pgbench's run options show in the summary and the files
+// as pgbench shows them: -C, -r, --max-tries, -l, -L, and a \sleep counted
+// in the latency.
+func TestPGRunOptions(t *testing.T) {
+	dsn, dir, path := sleepSetup(t)
 	prefix := filepath.Join(dir, "txlog")
-	code, stdout, stderr := runPGCmd(t, "-n", "-c", "2", "-j", "2", "-t", "5", "-C", "-r", "--max-tries", "2", "-l", "--log-prefix", prefix, "-f", path, "--dsn", dsn)
+	jsonPath := filepath.Join(dir, "r.json")
+	code, stdout, stderr := runPGCmd(t, "-n", "-c", "2", "-j", "2", "-t", "5", "-C", "-r", "--max-tries", "2", "-l", "--log-prefix", prefix,
+		"-L", "10", "-f", path, "--dsn", dsn, "--json", jsonPath)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	for _, want := range []string{"maximum number of tries: 2", "number of transactions actually processed: 10/10",
 		"average connection time = ", "(including reconnection times)", "statement latencies in milliseconds, failures and retries:",
-		`\sleep 20 ms`, "number of transactions retried: 0"} {
+		`\sleep 20 ms`, "number of transactions retried: 0",
+		// every transaction sleeps 20 ms: all above -L 10, in pgbench's words
+		"number of transactions above the 10.0 ms latency limit: 10/10 (100.000%)"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("the summary lacks %q:\n%s", want, stdout)
 		}
+	}
+	doc, err := result.ReadFile(jsonPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := doc.Runs[0]; r.Params[result.SettingLatencyLimit] != "10" || r.Extra["late_ops"] != 10 {
+		t.Errorf("-L 10: the run records latency-limit %q and %v late transactions, want \"10\" and 10",
+			r.Params[result.SettingLatencyLimit], r.Extra["late_ops"])
 	}
 	m := regexp.MustCompile(`latency average = ([0-9.]+) ms`).FindStringSubmatch(stdout)
 	if m == nil {
@@ -248,6 +267,49 @@ func TestPGRunOptions(t *testing.T) {
 	}
 	if len(files) != 2 || lines != 10 {
 		t.Errorf("-l wrote %d lines in %d files, want 10 in 2 (one per thread)", lines, len(files))
+	}
+}
+
+// TestPGLatencyLimitSkips: with -R, -L also skips the transactions already
+// that late when a client takes them up, and the summary counts them as
+// pgbench does; without -L nothing is skipped or counted late, and the run
+// records no limit (0). One client doing at most 50 transactions/s (each
+// sleeps 20 ms) is asked for 200/s with -L, so the queue is late at once,
+// and for 20/s without (a queue that never empties would leave transactions
+// unfinished at the end).
+func TestPGLatencyLimitSkips(t *testing.T) {
+	dsn, dir, path := sleepSetup(t)
+	for _, tc := range []struct {
+		name   string
+		args   []string
+		limit  string // the setting recorded
+		counts bool   // the skipped and late lines printed, skipped_ops > 0
+	}{
+		{"-R with -L", []string{"-R", "200", "-L", "5"}, "5", true},
+		{"-R alone", []string{"-R", "20"}, "0", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			jsonPath := filepath.Join(dir, strings.ReplaceAll(tc.name, " ", "_")+".json")
+			args := append([]string{"-n", "-c", "1", "-T", "2", "-f", path, "--dsn", dsn, "--json", jsonPath}, tc.args...)
+			code, stdout, stderr := runPGCmd(t, args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			doc, err := result.ReadFile(jsonPath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := doc.Runs[0]
+			if got := r.Params[result.SettingLatencyLimit]; got != tc.limit {
+				t.Errorf("latency-limit recorded as %q, want %q", got, tc.limit)
+			}
+			skippedLine := regexp.MustCompile(`(?m)^number of transactions skipped: [1-9][0-9]* \([0-9.]+%\)$`).MatchString(stdout)
+			lateLine := strings.Contains(stdout, "number of transactions above the 5.0 ms latency limit: ")
+			if skippedLine != tc.counts || lateLine != tc.counts || (r.Extra["skipped_ops"] > 0) != tc.counts {
+				t.Errorf("skipped line %v, late line %v, skipped_ops %v; want the lines and skips %v:\n%s",
+					skippedLine, lateLine, r.Extra["skipped_ops"], tc.counts, stdout)
+			}
+		})
 	}
 }
 

@@ -27,6 +27,16 @@ func (f *outputFlags) bind(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.NoDiskProbe, "no-disk-probe", false, "do not measure what one fsync costs on the disk under test (the probe takes up to a second)")
 }
 
+// outputFields names the flag that sets each of sink.Options' fields, which
+// the sink's messages name as {Field}; commandSpelling spells them for
+// every command that has the flag.
+func outputFields() map[string]string {
+	return map[string]string{
+		"JSON": "json", "Quiet": "quiet", "HTML": "html", "MD": "md", "CSV": "csv",
+		"MetricsAddr": "metrics-addr", "HDRLog": "hdr-log", "NoDiskProbe": "no-disk-probe",
+	}
+}
+
 // session is a command's sink, shown progress as the run flags ask.
 type session struct{ *sink.Sink }
 

@@ -77,7 +77,7 @@ func newStudyShowCmd(env Env) *cobra.Command {
 func loadStudy(env Env, idOrFile string) (*study.Study, error) {
 	s, err := study.Load(idOrFile)
 	if err == nil {
-		if es := study.CheckSteps(s, func(args []string) error { return parseStep(env, args) }); len(es) > 0 {
+		if es := study.CheckSteps(s, studyFlags(), func(args []string) error { return parseStep(env, args) }); len(es) > 0 {
 			err = es
 		}
 	}
@@ -91,8 +91,14 @@ func loadStudy(env Env, idOrFile string) (*study.Study, error) {
 	return s, err
 }
 
+// studyFlags spell the flags the study package puts on its steps' command
+// lines (each server as --dsn, which pg and ch take) and names in its
+// messages (study run's own --dsn).
+func studyFlags() study.Flags { return study.Flags{Server: "--dsn", Servers: "--dsn"} }
+
 // parseStep parses a step's command line as dbmeter would, without running
-// it: the command must exist and take every flag given.
+// it: the command must exist and take every flag given, and leave out
+// those study run sets itself.
 func parseStep(env Env, args []string) error {
 	root := newRoot(env)
 	cmd, rest, err := root.Find(args)
@@ -104,6 +110,11 @@ func parseStep(env Env, args []string) error {
 	}
 	if err := cmd.ParseFlags(rest); err != nil {
 		return fmt.Errorf("%s: %v", cmd.CommandPath(), err)
+	}
+	for _, name := range []string{"json", "quiet"} { // stepRunner sets them
+		if cmd.Flags().Changed(name) {
+			return fmt.Errorf("--%s is set by study run itself: remove it", name)
+		}
 	}
 	if cmd.Args != nil {
 		if err := cmd.Args(cmd, cmd.Flags().Args()); err != nil {
@@ -125,13 +136,15 @@ result document holding every step's runs, the study's id and the file's
 SHA-256 (--json). It prints each table with published, measured and their
 ratio, a verdict for every claim, and the differences between the published
 environment and this one.
-Servers: {pg} in a step is each --dsn postgres://… (else $DBMETER_PG_DSN);
+Servers: {pg} in a step is each --dsn postgres://… (else $DBMETER_PG_DSN),
+{pg1} and {pg2} the first and the second alone;
 {clickhouse-legacy} is $DBMETER_CLICKHOUSE_LEGACY_DSN; {clickhouse}, a
 modern ClickHouse, is --dsn clickhouse://… (else
 $DBMETER_CLICKHOUSE_MODERN_DSN, else $DBMETER_CLICKHOUSE_DSN unless it is
 the legacy server), and without one the protocol stand-in, labelled: its figures are printed,
 never compared with a published one. A step whose server is not given is
-skipped, and its claims cannot be checked here.`,
+skipped, and its claims cannot be checked here. A placeholder may add DSN
+parameters for its step: {clickhouse-legacy?compress=lz4}.`,
 		Args: someArgs("study run needs a study: a built-in id (s1 … s5) or a file"),
 	}
 	fs := cmd.Flags()
@@ -143,7 +156,7 @@ skipped, and its claims cannot be checked here.`,
 		if err != nil {
 			return err
 		}
-		o.Getenv, o.Log = env.Getenv, env.Stderr
+		o.Getenv, o.Log, o.Flags = env.Getenv, env.Stderr, studyFlags()
 		o.Standin = func() (string, func(), error) {
 			srv, err := startNullServer("127.0.0.1:0", false)
 			if err != nil {

@@ -336,3 +336,42 @@ func TestStudyStepsParsed(t *testing.T) {
 		t.Errorf("exit %d, stderr %q, want 2 and %q", code, stderr, want)
 	}
 }
+
+// TestStudyStepsSpelledByTheCLI: the study package spells no flag. A step
+// gets its server as the CLI spells it (the ClickHouse stand-in here), a
+// step without its server is skipped naming study run's --dsn, and a step
+// that sets what study run sets itself (--json, --quiet, in any form) is
+// refused on its line.
+func TestStudyStepsSpelledByTheCLI(t *testing.T) {
+	t.Parallel()
+	const step = "run: null --workers 1 --delay 2ms --duration 300ms --warmup 50ms --repeat 2"
+	tests := []struct {
+		name, run string
+		args      []string
+		code      int
+		want      string
+	}{
+		{"no server", "run: pg {pg} -c 1 -T 1", []string{"study", "run"}, 0, "study nulltest: step delay skipped: no PostgreSQL server given (--dsn postgres://… or DBMETER_PG_DSN)"},
+		// Exit 0 and not skipped: the step ran, given its server as --dsn.
+		{"the stand-in", "run: ch insert {clickhouse} --create --clients ch-go --batch 100 --rows 200", []string{"study", "run"}, 0, "step 1/1 delay: dbmeter ch insert {clickhouse}"},
+		{"json", step + " --json x.json", []string{"study", "show"}, 2, ":6: steps[0].run: --json is set by study run itself: remove it"},
+		{"json=", step + " --json=x.json", []string{"study", "show"}, 2, ":6: steps[0].run: --json is set by study run itself: remove it"},
+		{"quiet", step + " --quiet", []string{"study", "show"}, 2, ":6: steps[0].run: --quiet is set by study run itself: remove it"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			file := filepath.Join(t.TempDir(), "s.yaml")
+			if err := os.WriteFile(file, []byte(strings.Replace(nullStudy, step, tt.run, 1)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			code, _, stderr := run(t, append(tt.args, file)...)
+			if code != tt.code || !strings.Contains(stderr, tt.want) {
+				t.Errorf("dbmeter %s: exit %d, stderr %q; want exit %d and %q", strings.Join(tt.args, " "), code, stderr, tt.code, tt.want)
+			}
+			if tt.name == "the stand-in" && strings.Contains(stderr, "skipped") {
+				t.Errorf("dbmeter %s: stderr %q; want the step run", strings.Join(tt.args, " "), stderr)
+			}
+		})
+	}
+}

@@ -60,9 +60,12 @@ func newOp(k Kept) Op {
 	return op
 }
 
+// mergeHist adds from into dst, a histogram the Op keeps (nil: not kept,
+// and from, of an Op of the same Kept, is nil too). Both come from New, so
+// every value fits.
 func mergeHist(dst, from *hdrhistogram.Histogram) {
-	if dst != nil && from != nil && from.TotalCount() > 0 {
-		dst.Merge(from)
+	if dst != nil {
+		Add(dst, from)
 	}
 }
 

@@ -390,8 +390,8 @@ func (m *Matrix) params(e engine.Engine, knobs map[string]string, sync bool) map
 		p = map[string]string{}
 	}
 	p["fsync"] = strconv.FormatBool(sync)
-	p["fsync_switch"] = e.SyncLabel(sync)
-	p["preloaded_keys"] = strconv.Itoa(m.Spec.Keys)
+	p[result.SettingFsyncSwitch] = e.SyncLabel(sync)
+	p[result.SettingPreloadedKeys] = strconv.Itoa(m.Spec.Keys)
 	for k, v := range knobs {
 		p[e.Name+"."+k] = v
 	}

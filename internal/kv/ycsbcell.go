@@ -48,7 +48,7 @@ func (m *Matrix) ycsbLoad(ctx context.Context, s engine.Store, cfg load.Config, 
 	l := kvycsb.NewLoad(s, m.YCSB.Layout(), n)
 	cfg.Duration, cfg.Warmup, cfg.Count = 0, 0, n
 	run.Params["duration"], run.Params["warmup"], run.Params["count"] = "0s", "0s", strconv.FormatInt(n, 10)
-	run.Params["preloaded_keys"] = "0"
+	run.Params[result.SettingPreloadedKeys] = "0"
 	res, err := load.Run(ctx, cfg, l.Ops(), l.NewWorker, r.WatchAs(run.Workload, l.Ops()...))
 	if err != nil {
 		return err
@@ -82,7 +82,7 @@ func (m *Matrix) ycsbRun(ctx context.Context, s engine.Store, name, op string, c
 	if err != nil {
 		return err
 	}
-	run.Params["preloaded_keys"] = strconv.FormatInt(records, 10)
+	run.Params[result.SettingPreloadedKeys] = strconv.FormatInt(records, 10)
 	run.Params["request_distribution"] = y.Distribution()
 	run.Params["expected_new_keys"] = strconv.FormatInt(w.ExpectedNewKeys(opCount), 10)
 	if err := kvycsb.Preload(ctx, s, m.YCSB.Layout(), records, cfg.Seed); err != nil {

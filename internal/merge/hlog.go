@@ -12,6 +12,7 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/dbmeter/dbmeter/internal/hist"
 	"github.com/dbmeter/dbmeter/internal/result"
 	"github.com/dbmeter/dbmeter/internal/usage"
 )
@@ -173,11 +174,8 @@ func MergeIntervalLogs(w io.Writer, logs []*IntervalLogReader) error {
 			if h == nil {
 				continue
 			}
-			if sum == nil {
-				sum = h
-				continue
-			}
-			if dropped := sum.Merge(h); dropped > 0 {
+			var dropped int64
+			if sum, dropped = hist.Add(sum, h); dropped > 0 {
 				return fmt.Errorf("%s: interval %d: %d values outside the range of %s's histogram", logs[parts[p].first].name, k, dropped, logs[first].name)
 			}
 			sum.SetStartTimeMs(min(sum.StartTimeMs(), h.StartTimeMs()))
@@ -233,10 +231,10 @@ func readShare(logs []*IntervalLogReader, done []bool, tags []string, k, p, n in
 		}
 		tags[i] = h.Tag()
 		if s.sum == nil {
-			s.sum, s.first = h, i
-			continue
+			s.first = i
 		}
-		if dropped := s.sum.Merge(h); dropped > 0 {
+		var dropped int64
+		if s.sum, dropped = hist.Add(s.sum, h); dropped > 0 {
 			return share{err: fmt.Errorf("%s: interval %d: %d values outside the range of %s's histogram", logs[i].name, k, dropped, logs[s.first].name)}
 		}
 		s.sum.SetStartTimeMs(min(s.sum.StartTimeMs(), h.StartTimeMs()))
@@ -273,7 +271,7 @@ func ReadArgs(args []string, hdrLog string) ([]Input, []string, error) {
 		}
 	}
 	if (len(hlogs) > 0 || hdrLog != "") && (hdrLog == "" || len(hlogs) != len(docs)) {
-		return nil, nil, usage.Errorf("give one interval log (*.hlog) per shard document and --hdr-log OUT.hlog for their merge")
+		return nil, nil, usage.Errorf("give one interval log (*.hlog) per shard document and {HDRLog} OUT.hlog for their merge")
 	}
 	ins := make([]Input, 0, len(docs))
 	for _, p := range docs {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/dbmeter/dbmeter/internal/hist"
 	"github.com/dbmeter/dbmeter/internal/result"
 	"github.com/dbmeter/dbmeter/internal/usage"
 )
@@ -121,23 +122,54 @@ func header(ins []Input) *document {
 	return doc
 }
 
-// mergeRun merges the runs rs, one a shard in shard order.
+// mergeRun merges the runs rs, one a shard in shard order: what names
+// the run, then its counts, histograms, throughput and the figures each
+// kind of run adds. Each field of result.Run is set by what it means for
+// the whole test (a test lists them all, so a new field fails it until it
+// is merged here).
 func mergeRun(ins []Input, rs []*run) (run, []string, error) {
-	first := rs[0]
+	out := identity(rs[0])
+	name := label(rs[0])
+	who := func(i int) string { return ins[i].Name + ": " + name }
+	warns := addCounts(&out, ins, rs)
+	hw, err := mergeHists(&out, rs, who)
+	if err != nil {
+		return run{}, nil, err
+	}
+	warns = append(warns, hw...)
+	warns = append(warns, mergeThroughput(&out, ins, rs)...)
+	out.Intervals = mergeIntervals(rs)
+	out.Client = mergeClient(rs, out.Ops)
+	var ewarns []string
+	out.Extra, out.Figures, ewarns = mergeExtra(rs)
+	if out.ServerStats, err = mergeServerStats(rs, out.Ops+out.Errors, who); err != nil {
+		return run{}, nil, err
+	}
+	for _, w := range ewarns {
+		warns = append(warns, name+": "+w)
+	}
+	return out, warns, nil
+}
+
+// identity is the merged run with what names it, the same in every shard
+// since groups matched the shards' runs by it (less the shard itself).
+func identity(first *run) run {
 	params := maps.Clone(first.Params)
 	delete(params, "shard")
-	// Each field is set here by what it means for the whole test (a test
-	// lists them all, so a new field of result.Run fails it until it is
-	// merged here): what names the run is the same in every shard, since
-	// groups matched the shards' runs by it.
 	out := run{Run: result.Run{
 		Family: first.Family, Target: first.Target, Workload: first.Workload, Mode: first.Mode,
 		Repeat: first.Repeat, Seed: first.Seed, Step: first.Step, Verdict: first.Verdict,
 		Server: first.Server, Params: params,
 	}}
 	out.ErrorKinds = map[string]int64{}
-	var warns []string
-	name := label(first)
+	return out
+}
+
+// addCounts adds what every shard counted (workers, rate, operations,
+// errors, rows, bytes), keeps each error sample and warning with its
+// shard, and warns of shards that ran against another server.
+func addCounts(out *run, ins []Input, rs []*run) (warns []string) {
+	first := rs[0]
 	for i, r := range rs {
 		out.Workers += r.Workers
 		out.Rate += r.Rate
@@ -161,29 +193,38 @@ func mergeRun(ins []Input, rs []*run) (run, []string, error) {
 			out.Warnings = append(out.Warnings, fmt.Sprintf("shard %d: %s", r.Shard.Index, w))
 		}
 		out.Interrupted = out.Interrupted || r.Interrupted
-		if x := r.External; x != nil {
-			// Each shard timed its own workers' round trip; percentiles
-			// cannot be added, so the merged run shows the slowest shard's.
-			ext := *x
-			if out.External != nil {
-				ext = *out.External
-				ext.RTT.P50, ext.RTT.P99, ext.RTT.N = max(ext.RTT.P50, x.RTT.P50), max(ext.RTT.P99, x.RTT.P99), ext.RTT.N+x.RTT.N
-			}
-			out.External = &ext
-		}
+		out.External = slowestExternal(out.External, r.External)
 		if r.Server != first.Server {
-			warns = append(warns, fmt.Sprintf("%s: %s ran against server %q, %s against %q", name, ins[i].Name, r.Server, ins[0].Name, first.Server))
+			warns = append(warns, fmt.Sprintf("%s: %s ran against server %q, %s against %q", label(first), ins[i].Name, r.Server, ins[0].Name, first.Server))
 		}
 	}
+	return warns
+}
 
-	var err error
-	who := func(i int) string { return ins[i].Name + ": " + name }
-	if out.Latency, out.LatencyHDR, err = sumHists(rs, who, func(r *run) (string, result.Latency) { return r.LatencyHDR, r.Latency }); err != nil {
-		return run{}, nil, err
+// slowestExternal adds a shard's external workers to the ones merged so
+// far. Each shard timed its own workers' round trip; percentiles cannot
+// be added, so the merged run shows the slowest shard's.
+func slowestExternal(sum, x *result.ExternalClient) *result.ExternalClient {
+	if x == nil {
+		return sum
 	}
-	// The other histograms are newer than latency_hdr: a figure some shard
-	// summarised without its histogram is left out with a warning, not
-	// summarised from the rest.
+	ext := *x
+	if sum != nil {
+		ext = *sum
+		ext.RTT.P50, ext.RTT.P99, ext.RTT.N = max(ext.RTT.P50, x.RTT.P50), max(ext.RTT.P99, x.RTT.P99), ext.RTT.N+x.RTT.N
+	}
+	return &ext
+}
+
+// mergeHists adds the shards' latency, service time, schedule lag and
+// phase histograms and summarises the sums. Latency must merge; the
+// other histograms are newer than latency_hdr, so a figure some shard
+// summarised without its histogram is left out with a warning, not
+// summarised from the rest.
+func mergeHists(out *run, rs []*run, who func(int) string) (warns []string, err error) {
+	if out.Latency, out.LatencyHDR, err = sumHists(rs, who, func(r *run) (string, result.Latency) { return r.LatencyHDR, r.Latency }); err != nil {
+		return nil, err
+	}
 	optional := func(what string, get func(*run) (string, result.Latency)) (result.Latency, string) {
 		lat, enc, err := sumHists(rs, who, get)
 		if err != nil {
@@ -192,7 +233,7 @@ func mergeRun(ins []Input, rs []*run) (run, []string, error) {
 		}
 		return lat, enc
 	}
-	if first.Mode == "closed" {
+	if out.Mode == "closed" {
 		// Closed loop starts each operation when it is due: its service
 		// time is its latency, and a run keeps no histogram of its own.
 		out.Service = out.Latency
@@ -201,9 +242,17 @@ func mergeRun(ins []Input, rs []*run) (run, []string, error) {
 	}
 	out.Lag, out.LagHDR = optional("schedule lag", func(r *run) (string, result.Latency) { return r.LagHDR, r.Lag })
 	if out.Phases, err = mergePhases(rs, who); err != nil {
-		return run{}, nil, err
+		return nil, err
 	}
+	return warns, nil
+}
 
+// mergeThroughput sets the test's duration and rates: over the window in
+// which every shard was measuring, or, when the shards' windows do not
+// overlap, the sum of each shard's own (with a warning). It warns too of
+// shards that started too far apart for their intervals to line up.
+func mergeThroughput(out *run, ins []Input, rs []*run) (warns []string) {
+	name := label(rs[0])
 	w := commonWindow(rs)
 	if w.ok {
 		var ops, rows, bytes float64
@@ -225,20 +274,10 @@ func mergeRun(ins []Input, rs []*run) (run, []string, error) {
 		warns = append(warns, fmt.Sprintf("%s: the shards' measured windows do not overlap; throughput is the sum of each shard's own", name))
 	}
 	skew, late := w.skew()
-	if every := progressInterval(ins[0].doc, first); skew > every/10 {
+	if every := progressInterval(ins[0].doc, rs[0]); skew > every/10 {
 		warns = append(warns, fmt.Sprintf("%s: shards started %s apart (%s), more than a tenth of the %s progress interval: interval k of each shard does not cover the same seconds", name, skew, late, every))
 	}
-	out.Intervals = mergeIntervals(rs)
-	out.Client = mergeClient(rs, out.Ops)
-	var ewarns []string
-	out.Extra, out.Figures, ewarns = mergeExtra(rs)
-	if out.ServerStats, err = mergeServerStats(rs, out.Ops+out.Errors, who); err != nil {
-		return run{}, nil, err
-	}
-	for _, w := range ewarns {
-		warns = append(warns, name+": "+w)
-	}
-	return out, warns, nil
+	return warns
 }
 
 // sumHists adds the histograms get returns for every run and summarises
@@ -258,11 +297,8 @@ func sumHists(rs []*run, who func(int) string, get func(*run) (string, result.La
 		if err != nil {
 			return result.Latency{}, "", fmt.Errorf("%s: %w", who(i), err)
 		}
-		if sum == nil {
-			sum = h
-			continue
-		}
-		if dropped := sum.Merge(h); dropped > 0 {
+		var dropped int64
+		if sum, dropped = hist.Add(sum, h); dropped > 0 {
 			return result.Latency{}, "", fmt.Errorf("%s: %d values outside the range of the other shards' histograms", who(i), dropped)
 		}
 	}

@@ -13,7 +13,8 @@ import (
 
 // ServePprof serves net/http/pprof at addr (ch query --pprof-addr) until
 // stop, so that dbmeter itself can be profiled while it runs; an empty
-// addr serves nothing. It says on stderr where, and warns when addr is
+// addr serves nothing. Its messages name addr {PprofAddr}, for the CLI to
+// spell. It says on stderr where, and warns when addr is
 // reachable from other machines: a profile endpoint shows the command line
 // and lets anyone load the CPU.
 func ServePprof(addr string, stderr io.Writer) (stop func(), err error) {
@@ -21,12 +22,12 @@ func ServePprof(addr string, stderr io.Writer) (stop func(), err error) {
 		return func() {}, nil
 	}
 	if _, _, err := net.SplitHostPort(addr); err != nil {
-		return nil, usage.Errorf("--pprof-addr %q: want HOST:PORT such as 127.0.0.1:6060", addr)
+		return nil, usage.Errorf("{PprofAddr} %q: want HOST:PORT such as 127.0.0.1:6060", addr)
 	}
 	addr = LoopbackDefault(addr)
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
-		return nil, usage.Errorf("--pprof-addr: %v", err)
+		return nil, usage.Errorf("{PprofAddr}: %v", err)
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/debug/pprof/", pprof.Index)
@@ -39,7 +40,7 @@ func ServePprof(addr string, stderr io.Writer) (stop func(), err error) {
 	// loses the profiles, and the run must not stop for it.
 	go srv.Serve(ln) //nolint:errcheck
 	if !IsLoopback(addr) {
-		fmt.Fprintf(stderr, "dbmeter: warning: --pprof-addr %s is not a loopback address: anyone who can reach this machine can profile dbmeter\n", addr)
+		fmt.Fprintf(stderr, "dbmeter: warning: {PprofAddr} %s is not a loopback address: anyone who can reach this machine can profile dbmeter\n", addr)
 	}
 	fmt.Fprintf(stderr, "dbmeter: pprof at http://%s/debug/pprof/\n", ln.Addr())
 	return func() { srv.Close() }, nil

@@ -21,9 +21,9 @@ func TestServePprofRefusesBadAddresses(t *testing.T) {
 	tests := []struct {
 		addr, want string
 	}{
-		{"6060", `--pprof-addr "6060": want HOST:PORT such as 127.0.0.1:6060`},
-		{"localhost", `--pprof-addr "localhost": want HOST:PORT`},
-		{busy.Addr().String(), "--pprof-addr: listen tcp " + busy.Addr().String()},
+		{"6060", `{PprofAddr} "6060": want HOST:PORT such as 127.0.0.1:6060`},
+		{"localhost", `{PprofAddr} "localhost": want HOST:PORT`},
+		{busy.Addr().String(), "{PprofAddr}: listen tcp " + busy.Addr().String()},
 	}
 	for _, tt := range tests {
 		var stderr bytes.Buffer

@@ -61,3 +61,44 @@ func TestCommandLoadConfig(t *testing.T) {
 		t.Errorf("-T 5 -R 100 -L 20: duration %s count %d rate %g skip %s", cfg.Duration, cfg.Count, cfg.Rate, cfg.SkipLate)
 	}
 }
+
+// A shard runs its part of the clients, numbered on from the lower
+// shards' (pgbench's client ids), each client with the -t it has in one
+// process, a fixed pool under -R too, and its part of the rate.
+func TestCommandShards(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name                    string
+		clients, perClient      int
+		rate                    float64
+		shard                   string
+		wantClients, wantOffset int
+		wantCount               int64
+		wantRate                float64
+	}{
+		{"first of two", 3, 4, 0, "0/2", 2, 0, 8, 0},
+		{"second of two", 3, 4, 0, "1/2", 1, 2, 4, 0},
+		{"last of three, -R", 5, 2, 90, "2/3", 1, 4, 2, 30},
+		{"unsharded", 3, 4, 0, "", 3, 0, 12, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := Command{Clients: tt.clients, Jobs: 1, PerClient: tt.perClient, Rate: tt.rate, Shard: tt.shard, MaxTries: 1,
+				ConnectTimeout: time.Second, Protocol: "simple", SeedSpec: "1", Drivers: []string{"pgx"}, DSNs: []string{"postgres://u@h:5432/db"}}
+			p, err := c.Prepare(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pt := p.points[0]
+			if pt.clients != tt.wantClients || pt.clientOffset != tt.wantOffset || pt.totalClients != tt.clients {
+				t.Errorf("clients %d from id %d of %d; want %d from %d of %d", pt.clients, pt.clientOffset, pt.totalClients, tt.wantClients, tt.wantOffset, tt.clients)
+			}
+			if pt.load.Workers != tt.wantClients || pt.load.Count != tt.wantCount || pt.load.Rate != tt.wantRate {
+				t.Errorf("load: %d workers, count %d, rate %g; want %d, %d, %g", pt.load.Workers, pt.load.Count, pt.load.Rate, tt.wantClients, tt.wantCount, tt.wantRate)
+			}
+			if tt.rate > 0 && pt.load.MaxInFlight != tt.wantClients {
+				t.Errorf("-R: %d in flight, want the shard's %d clients", pt.load.MaxInFlight, tt.wantClients)
+			}
+		})
+	}
+}

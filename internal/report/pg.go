@@ -80,7 +80,6 @@ func pgSummary(w io.Writer, r result.Run) error {
 	if n := r.Extra["reconnects"]; n > 0 && err == nil {
 		_, err = fmt.Fprintf(w, "reconnects after lost connections: %.0f\n", n)
 	}
-	serverStatsText(w, r)
 	return err
 }
 
@@ -178,8 +177,8 @@ func pgCounts(w io.Writer, r result.Run) {
 		}
 	}
 	if late, ok := r.Extra["late_ops"]; ok {
-		limit, _ := r.Setting(result.SettingLatencyLimit)
-		fmt.Fprintf(w, "number of transactions above the %s ms latency limit: %.0f/%d (%.3f%%)\n",
+		limit, _ := r.FloatSetting(result.SettingLatencyLimit)
+		fmt.Fprintf(w, "number of transactions above the %.1f ms latency limit: %.0f/%d (%.3f%%)\n",
 			limit, late, r.Ops, pct(late, float64(r.Ops)))
 	}
 }
@@ -289,7 +288,7 @@ func pgTable(l labeler, es []entry) Grid {
 // is a column. A capacity search's steps are pgTable's, one row each.
 func pgGrid(l labeler, es []entry) Grid {
 	lead := []vcolumn{
-		paramCol("query mode", "query_mode"),
+		paramCol("query mode", result.SettingQueryMode),
 		{"server", func(v variant, _ *marks) string { return strings.TrimPrefix(v.first.run.Server, "PostgreSQL ") }},
 		paramCol("clients", result.SettingClients), paramCol("jobs", result.SettingJobs),
 	}

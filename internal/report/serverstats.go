@@ -3,11 +3,11 @@ package report
 import (
 	"cmp"
 	"fmt"
-	"io"
 	"maps"
 	"math"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/dbmeter/dbmeter/internal/result"
@@ -57,62 +57,6 @@ func blocks(s *result.ServerStats) (hit, read int64) {
 	return hit, read
 }
 
-// serverStatsText prints where one run's time went, from the server's own
-// figures, under its summary.
-func serverStatsText(w io.Writer, r result.Run) {
-	s := r.ServerStats
-	if s == nil {
-		return
-	}
-	fmt.Fprintln(w, "where the time goes (the server's own figures over the same window):")
-	if l := s.LatencyNs; l != nil && l.Count > 0 {
-		serverQueriesText(w, r)
-	} else if t := serverTimeOf(r); t.ok {
-		fmt.Fprintf(w, "  latency average %s ms = server execution %s ms (%.0f%%) + the rest %s ms (outside execution: network, dbmeter and the driver, parse and plan, the commit after END)\n",
-			ms(t.latency), ms(t.server), pct(t.server, t.latency), ms(t.rest))
-	}
-	if len(s.Statements) > 0 {
-		var calls int64
-		for _, st := range s.Statements {
-			calls += st.Calls
-		}
-		hit, read := blocks(s)
-		fmt.Fprintf(w, "  pg_stat_statements: %d statements, %s calls; shared blocks hit %s, read %s (%.1f%% from outside shared_buffers)\n",
-			len(s.Statements), Count(float64(calls)), Count(float64(hit)), Count(float64(read)), pct(float64(read), float64(hit+read)))
-	}
-	if d := s.Database; d != nil {
-		fmt.Fprintf(w, "  pg_stat_database: %s commits, %s rollbacks, blocks hit %s, read %s, temp %s, %s deadlocks\n",
-			Count(d["xact_commit"]), Count(d["xact_rollback"]), Count(d["blks_hit"]), Count(d["blks_read"]), Bytes(d["temp_bytes"]), Count(d["deadlocks"]))
-	}
-	if we := s.WaitEvents; we != nil {
-		fmt.Fprintf(w, "  the run's backends (%s samples every %s): %s\n", Count(float64(we.Samples)), nanos(float64(we.IntervalNs)), waitShares(we, 6))
-	}
-	for _, u := range s.Unavailable {
-		fmt.Fprintf(w, "  %s\n", u)
-	}
-}
-
-// serverQueriesText prints the server's own duration of each measured
-// query, joined to the client's by query id (ClickHouse).
-func serverQueriesText(w io.Writer, r result.Run) {
-	s := r.ServerStats
-	l, c := s.LatencyNs, s.ClientSideNs
-	fmt.Fprintf(w, "  client service time  p50 %s  p99 %s ms\n", ms(float64(r.Service.P50)), ms(float64(r.Service.P99)))
-	msf := func(v float64) string { return ms(v) }
-	fmt.Fprintf(w, "  server (query_log)   p50 %s  p99 %s ms  (%s queries joined by id, resolution %s)\n",
-		atResolution(l.P50, s.ResolutionNs, msf), atResolution(l.P99, s.ResolutionNs, msf), Count(float64(l.Count)), nanos(float64(s.ResolutionNs)))
-	if c != nil && c.Count > 0 {
-		fmt.Fprintf(w, "  client side          p50 %s  p99 %s ms  (per query: the client's time less the server's: network, the client's queueing, encode and decode)\n",
-			ms(float64(c.P50)), ms(float64(c.P99)))
-	}
-	fmt.Fprintf(w, "  the server read %s rows, %s; memory %s per query at most\n", Count(float64(s.ReadRows)), Bytes(float64(s.ReadBytes)), Bytes(float64(s.MemoryMaxBytes)))
-	if e := s.ProfileEvents; e["RealTimeMicroseconds"] > 0 {
-		fmt.Fprintf(w, "  ProfileEvents: user CPU %s, system CPU %s, disk read %s, network send %s\n",
-			nanos(1e3*float64(e["UserTimeMicroseconds"])), nanos(1e3*float64(e["SystemTimeMicroseconds"])),
-			nanos(1e3*float64(e["DiskReadElapsedMicroseconds"])), nanos(1e3*float64(e["NetworkSendElapsedMicroseconds"])))
-	}
-}
-
 // p50p99 is a histogram's p50 and p99 at a resolution (0: exact); "–"
 // without one.
 func p50p99(p *result.Phase, res int64) string {
@@ -144,11 +88,10 @@ func serverStatsGrid(l labeler, es []entry) (Grid, bool) {
 		Header: []string{"run", "latency mean", "server execution", "server share", "the rest",
 			"service p50 / p99", "server p50 / p99", "client side p50 / p99", "queries joined",
 			"server read", "memory max", "server user / sys CPU", "disk read / net send",
-			"blocks read / hit", "backends' wait events"},
-		Note: "server execution is the statements' execution time per transaction (pg_stat_statements) over the same window, or (ClickHouse) the mean of the measured queries' durations in system.query_log; the rest is outside execution: network, the client, parse and plan, and the commit after END. " +
-			"ClickHouse joins each query to the server's record by query id: server p50 / p99 is the server's duration (at the log's resolution), client side the client's service time less it, per query: network, the client's queueing, encode and decode",
+			"statements / calls", "blocks read / hit", "commits / rollbacks", "temp", "deadlocks", "backends' wait events"},
 	}
 	var missing []entry
+	shown := map[string]bool{}
 	for _, e := range es {
 		s := e.run.ServerStats
 		if s == nil {
@@ -159,11 +102,37 @@ func serverStatsGrid(l labeler, es []entry) (Grid, bool) {
 		}
 		if hasServerFigures(s) {
 			g.Rows = append(g.Rows, serverStatsRow(l, e))
+			shown[e.run.Family] = true
 		}
 	}
+	g.Note = serverStatsNote(shown["pg"], shown["ch"])
 	g.Lines = unavailableLines(l, missing, len(g.Rows) == 0)
 	dropEmptyColumns(&g)
 	return g, len(g.Rows) > 0 || len(g.Lines) > 0
+}
+
+// serverStatsNote says where the table's figures come from, for the
+// servers whose runs it shows.
+func serverStatsNote(pg, clickhouse bool) string {
+	var parts []string
+	switch {
+	case !pg && !clickhouse:
+		return ""
+	case pg && clickhouse:
+		parts = append(parts, "server execution is the statements' execution time per transaction (pg_stat_statements) over the same window, or (ClickHouse) the mean of the measured queries' durations in system.query_log")
+	case pg:
+		parts = append(parts, "server execution is the statements' execution time per transaction (pg_stat_statements) over the same window")
+	case clickhouse:
+		parts = append(parts, "server execution is the mean of the measured queries' durations in system.query_log")
+	}
+	parts[0] += "; the rest is outside execution: network, the client, parse and plan" + map[bool]string{true: ", and the commit after END", false: ""}[pg]
+	if clickhouse {
+		parts = append(parts, "ClickHouse joins each query to the server's record by query id: server p50 / p99 is the server's duration (at the log's resolution), client side the client's service time less it, per query: network, the client's queueing, encode and decode")
+	}
+	if pg {
+		parts = append(parts, "PostgreSQL: statements and blocks from pg_stat_statements, commits, rollbacks, temp bytes and deadlocks from pg_stat_database, over the same window; wait events are the shares of the run's backends' samples")
+	}
+	return strings.Join(parts, ". ")
 }
 
 // serverStatsRow is one run's figures; "–" for those it has not.
@@ -174,7 +143,8 @@ func serverStatsRow(l labeler, e entry) []string {
 		service = nanos(float64(r.Service.P50)) + " / " + nanos(float64(r.Service.P99))
 	}
 	row := []string{l.run(e), nanos(r.Latency.Mean), "–", "–", "–", service,
-		p50p99(s.LatencyNs, s.ResolutionNs), p50p99(s.ClientSideNs, 0), "–", "–", "–", "–", "–", "–", waitShares(s.WaitEvents, 3)}
+		p50p99(s.LatencyNs, s.ResolutionNs), p50p99(s.ClientSideNs, 0), "–", "–", "–", "–", "–",
+		"–", "–", "–", "–", "–", waitShares(s.WaitEvents, 3)}
 	if t := serverTimeOf(*r); t.ok {
 		row[2], row[3], row[4] = nanos(t.server), fmt.Sprintf("%.0f%%", pct(t.server, t.latency)), nanos(t.rest)
 	}
@@ -192,13 +162,30 @@ func serverStatsRow(l labeler, e entry) []string {
 		row[11] = us("UserTimeMicroseconds") + " / " + us("SystemTimeMicroseconds")
 		row[12] = us("DiskReadElapsedMicroseconds") + " / " + us("NetworkSendElapsedMicroseconds")
 	}
-	if hit, read := blocks(s); hit+read > 0 {
-		row[13] = Count(float64(read)) + " / " + Count(float64(hit))
-	}
-	if row[14] == "" {
-		row[14] = "–"
+	pgStatsCells(row[13:18], s)
+	if row[18] == "" {
+		row[18] = "–"
 	}
 	return row
+}
+
+// pgStatsCells fills PostgreSQL's cells: statements / calls, blocks read /
+// hit, commits / rollbacks, temp bytes and deadlocks.
+func pgStatsCells(cells []string, s *result.ServerStats) {
+	if len(s.Statements) > 0 {
+		var calls int64
+		for _, st := range s.Statements {
+			calls += st.Calls
+		}
+		cells[0] = strconv.Itoa(len(s.Statements)) + " / " + Count(float64(calls))
+	}
+	if hit, read := blocks(s); hit+read > 0 {
+		cells[1] = Count(float64(read)) + " / " + Count(float64(hit))
+	}
+	if d := s.Database; d != nil {
+		cells[2] = Count(d["xact_commit"]) + " / " + Count(d["xact_rollback"])
+		cells[3], cells[4] = Bytes(d["temp_bytes"]), Count(d["deadlocks"])
+	}
 }
 
 // hasServerFigures says whether s holds any figure, not only the lines

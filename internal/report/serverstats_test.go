@@ -156,3 +156,47 @@ func TestCHServerStatsSaidOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestPGServerStatsOneTable: a pg run's server figures are the same "where
+// the time goes" table in every format, pgbench's summary included (no
+// block of its own): statements and calls, blocks, commits and rollbacks,
+// temp and deadlocks, and the wait events, without ClickHouse's columns.
+func TestPGServerStatsOneTable(t *testing.T) {
+	t.Parallel()
+	run := result.Run{Family: "pg", Target: "127.0.0.1:5432/pgx", Workload: "tpcb-like", Repeat: 1,
+		Params: map[string]string{"client": "2", "time": "2"},
+		Stats:  result.Stats{DurationS: 2, Ops: 817, OpsPerS: 408.5, Latency: result.Latency{Mean: 4_912_000}},
+		ServerStats: &result.ServerStats{ServerNsPerOp: 1_329_000,
+			Statements: []result.Statement{{Calls: 5000, SharedBlksHit: 18000, SharedBlksRead: 200}, {Calls: 719, SharedBlksHit: 189, SharedBlksRead: 60}},
+			Database:   map[string]float64{"xact_commit": 845, "xact_rollback": 1, "temp_bytes": 0, "deadlocks": 2},
+			WaitEvents: &result.WaitEvents{IntervalNs: 100_000_000, Samples: 40, Shares: map[string]float64{"Client:ClientRead": 0.45, "CPU": 0.55}}},
+	}
+	doc := &result.Document{Runs: []result.Run{run}}
+	es := []entry{{run: &doc.Runs[0]}}
+	g, ok := serverStatsGrid(newLabeler([]Source{{Name: "r.json", Doc: doc}}, es), es)
+	if !ok || len(g.Rows) != 1 {
+		t.Fatalf("grid %q %q; want one row", g.Header, g.Rows)
+	}
+	got := map[string]string{}
+	for i, h := range g.Header {
+		got[h] = g.Rows[0][i]
+	}
+	want := map[string]string{"server share": "27%", "statements / calls": "2 / 5,719", "blocks read / hit": "260 / 18,189",
+		"commits / rollbacks": "845 / 1", "deadlocks": "2", "backends' wait events": "CPU 55.0%  Client:ClientRead 45.0%"}
+	for h, w := range want {
+		if got[h] != w {
+			t.Errorf("column %q = %q, want %q", h, got[h], w)
+		}
+	}
+	if _, ok := got["server p50 / p99"]; ok {
+		t.Errorf("ClickHouse's columns shown for a pg run: %q", g.Header)
+	}
+	var b strings.Builder
+	if err := Text(&b, doc); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(b.String(), "where the time goes"); n != 1 {
+		t.Errorf("the terminal says where the time goes %d times, want once (the table):\n%s", n, b.String())
+	}
+	sameInEveryFormat(t, doc, []Grid{g})
+}

@@ -141,9 +141,10 @@ func (d *Document) ProgressInterval(r *Run) (time.Duration, bool) {
 // Names of the settings the reports read from a run, spelled once here
 // beside their declarations and typed accessors, so that no reader spells
 // one. Each is the key its family records it under in Run.Params: for most,
-// the name of the flag that set it (the CLI records flags by name), for a
-// few a name the family gives (preloaded_keys, query_mode); documents keep
-// these keys, so older ones still read.
+// the name of the flag that set it (the CLI records flags by name); the
+// few a family names itself (kv's preloaded keys, pg's query mode) it writes
+// through these constants too. Documents keep these keys, so older ones
+// still read.
 const (
 	// The load engine's, recorded by every family that runs on it.
 	SettingDuration = "duration"

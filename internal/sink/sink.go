@@ -26,7 +26,8 @@ import (
 )
 
 // Options say where the result goes besides the text tables on stdout.
-// Empty paths write nothing.
+// Empty paths write nothing. The sink's messages name a setting as its
+// field ({JSON}, {HDRLog}, {MetricsAddr}): the CLI spells the flag.
 type Options struct {
 	JSON, HTML, MD, CSV string
 	HDRLog              string // HdrHistogram interval log of every interval
@@ -51,9 +52,9 @@ var ErrRunsFailed = errors.New("operations failed")
 // outFile is an output file opened before any run, so that an unwritable
 // path fails at once, not after a long benchmark.
 type outFile struct {
-	flag, path string
-	f          *os.File
-	write      func(io.Writer, []report.Source) error
+	field, path string // field: the Options field that names it, as {Field}
+	f           *os.File
+	write       func(io.Writer, []report.Source) error
 }
 
 // Sink collects the runs of one invocation into a document and writes it
@@ -88,10 +89,10 @@ type Sink struct {
 func Open(pio IO, family string, flags Options, diskPath string, secrets ...string) (*Sink, error) {
 	s := &Sink{io: pio, flags: flags, secrets: secrets, family: family}
 	outs := []*outFile{
-		{flag: "json", path: flags.JSON},
-		{flag: "html", path: flags.HTML, write: report.HTML},
-		{flag: "md", path: flags.MD, write: report.Markdown},
-		{flag: "csv", path: flags.CSV, write: report.CSV},
+		{field: "JSON", path: flags.JSON},
+		{field: "HTML", path: flags.HTML, write: report.HTML},
+		{field: "MD", path: flags.MD, write: report.Markdown},
+		{field: "CSV", path: flags.CSV, write: report.CSV},
 	}
 	for _, o := range outs {
 		if o.path == "" {
@@ -100,7 +101,7 @@ func Open(pio IO, family string, flags Options, diskPath string, secrets ...stri
 		f, err := os.OpenFile(o.path, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 		if err != nil {
 			s.Abort()
-			return nil, usage.Wrap(fmt.Errorf("cannot write --%s %s: %v", o.flag, o.path, errors.Unwrap(err)))
+			return nil, usage.Wrap(fmt.Errorf("cannot write {%s} %s: %v", o.field, o.path, errors.Unwrap(err)))
 		}
 		o.f = f
 		s.files = append(s.files, o)
@@ -109,7 +110,7 @@ func Open(pio IO, family string, flags Options, diskPath string, secrets ...stri
 		f, err := os.OpenFile(flags.HDRLog, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 		if err != nil {
 			s.Abort()
-			return nil, usage.Wrap(fmt.Errorf("cannot write --hdr-log %s: %v", flags.HDRLog, errors.Unwrap(err)))
+			return nil, usage.Wrap(fmt.Errorf("cannot write {HDRLog} %s: %v", flags.HDRLog, errors.Unwrap(err)))
 		}
 		s.hlogFile = f
 		if s.hlog, err = hlog.NewWriter(f, time.Now()); err != nil {
@@ -233,7 +234,7 @@ func (s *Sink) checkpoint() {
 		}
 		if err := rewriteJSON(o.f, s.doc); err != nil && !s.checkpointFailed {
 			s.checkpointFailed = true
-			fmt.Fprintf(s.io.Stderr, "dbmeter: cannot checkpoint --json %s: %v; the runs so far are kept and written again at the end\n", o.path, err)
+			fmt.Fprintf(s.io.Stderr, "dbmeter: cannot checkpoint {JSON} %s: %v; the runs so far are kept and written again at the end\n", o.path, err)
 		}
 	}
 }

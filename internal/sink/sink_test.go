@@ -59,7 +59,7 @@ func TestCheckpointErrorIsSaid(t *testing.T) {
 	}()
 	s.Add(result.Run{Target: "t", Workload: "a", Params: map[string]string{}})
 	s.Add(result.Run{Target: "t", Workload: "b", Params: map[string]string{}})
-	if got := strings.Count(stderr.String(), "cannot checkpoint --json /dev/full"); got != 1 || len(s.Doc().Runs) != 2 {
+	if got := strings.Count(stderr.String(), "cannot checkpoint {JSON} /dev/full"); got != 1 || len(s.Doc().Runs) != 2 {
 		t.Errorf("stderr %q (%d mentions), %d runs kept; want one line and both runs", stderr.String(), got, len(s.Doc().Runs))
 	}
 }

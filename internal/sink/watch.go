@@ -19,11 +19,11 @@ func (s *Sink) serveMetrics(addr string) error {
 	m := metrics.New()
 	srv, err := metrics.Serve(addr, m)
 	if err != nil {
-		return usage.Wrap(fmt.Errorf("cannot serve --metrics-addr %s: %v", addr, errors.Unwrap(err)))
+		return usage.Wrap(fmt.Errorf("cannot serve {MetricsAddr} %s: %v", addr, errors.Unwrap(err)))
 	}
 	s.metrics, s.server = m, srv
 	if !metrics.IsLoopback(addr) {
-		fmt.Fprintf(s.io.Stderr, "dbmeter: warning: --metrics-addr %s is not a loopback address: anyone who can reach this machine can read the metrics\n", addr)
+		fmt.Fprintf(s.io.Stderr, "dbmeter: warning: {MetricsAddr} %s is not a loopback address: anyone who can reach this machine can read the metrics\n", addr)
 	}
 	fmt.Fprintf(s.io.Stderr, "dbmeter: Prometheus metrics at %s\n", srv.URL())
 	return nil

@@ -145,9 +145,9 @@ func measuredCell(t *Table, runs []*result.Run, stepNote, row, col string) (*Mea
 			if strings.HasPrefix(t.Names[l.label], "#") && t.key(l.label, l.by, runs) == "" {
 				n := distinct(runs, l.by)
 				if n == 1 {
-					return nil, fmt.Sprintf("one server: the runs have one %s and this cell is the %s (give study run --dsn once per server)", l.by, t.Names[l.label])
+					return nil, fmt.Sprintf("one server: the runs have one %s and this cell is the %s (give study run the DSN of each server)", l.by, t.Names[l.label])
 				}
-				return nil, fmt.Sprintf("the runs have %d %ss and this cell is the %s (give study run --dsn once per server)", n, l.by, t.Names[l.label])
+				return nil, fmt.Sprintf("the runs have %d %ss and this cell is the %s (give study run the DSN of each server)", n, l.by, t.Names[l.label])
 			}
 		}
 		return nil, "no run for this cell"

@@ -90,6 +90,20 @@ type Options struct {
 	Standin func() (dsn string, stop func(), err error)
 	// Log receives one line per step as it starts and ends.
 	Log io.Writer
+	// Flags spell the flags the steps' command lines and the messages need.
+	Flags Flags
+}
+
+// Flags spell the dbmeter flags a study puts on its steps' command lines
+// and names in its messages. Only the CLI spells dbmeter's flags: it binds
+// them, and gives their spellings here.
+type Flags struct {
+	// Server is how a step's command takes a server: each placeholder
+	// becomes Server and the server's DSN.
+	Server string
+	// Servers is study run's flag that gives the study its servers,
+	// named in the reason a step has none.
+	Servers string
 }
 
 // Run runs every step of s and returns the study's result document. A
@@ -176,7 +190,7 @@ func expand(line string, o Options) (args []string, standin bool, stop func(), w
 				dsns = []string{getenv("DBMETER_PG_DSN")}
 			}
 			if len(dsns) == 0 {
-				return nil, false, stop, "no PostgreSQL server given (--dsn postgres://… or DBMETER_PG_DSN)"
+				return nil, false, stop, "no PostgreSQL server given (" + o.Flags.Servers + " postgres://… or DBMETER_PG_DSN)"
 			}
 			if w != "{pg}" {
 				n := int(w[3] - '0')
@@ -186,14 +200,14 @@ func expand(line string, o Options) (args []string, standin bool, stop func(), w
 				dsns = dsns[n-1 : n]
 			}
 			for _, d := range dsns {
-				args = append(args, "--dsn", d)
+				args = append(args, o.Flags.Server, d)
 			}
 		case "{clickhouse-legacy}":
 			d := getenv("DBMETER_CLICKHOUSE_LEGACY_DSN")
 			if d == "" {
 				return nil, false, stop, "no ClickHouse 18.16 server given (DBMETER_CLICKHOUSE_LEGACY_DSN unset)"
 			}
-			args = append(args, "--dsn", d)
+			args = append(args, o.Flags.Server, d)
 		case "{clickhouse}":
 			dsns := dsnsOf(o.DSNs, "clickhouse://", "tcp://")
 			if len(dsns) == 0 {
@@ -211,7 +225,7 @@ func expand(line string, o Options) (args []string, standin bool, stop func(), w
 				}
 				dsns, standin, stop = []string{d}, true, s
 			}
-			args = append(args, "--dsn", dsns[0])
+			args = append(args, o.Flags.Server, dsns[0])
 		default:
 			args = append(args, word)
 		}
@@ -245,14 +259,15 @@ func withQuery(dsn, query string) string {
 
 // CheckSteps parses every step's command lines, both forms, with parse
 // (the CLI's own flag parsing, nothing run), placeholders standing for a
-// server each, and returns one Error per line it refuses.
-func CheckSteps(s *Study, parse func(args []string) error) Errors {
+// server each (given as f.Server says), and returns one Error per line it
+// refuses.
+func CheckSteps(s *Study, f Flags, parse func(args []string) error) Errors {
 	stand := map[string][]string{
-		"{pg}":                {"--dsn", "postgres://check@127.0.0.1/check"},
-		"{pg1}":               {"--dsn", "postgres://check@127.0.0.1/check"},
-		"{pg2}":               {"--dsn", "postgres://check@127.0.0.1/check"},
-		"{clickhouse-legacy}": {"--dsn", "clickhouse://127.0.0.1:9000/default"},
-		"{clickhouse}":        {"--dsn", "clickhouse://127.0.0.1:9000/default"},
+		"{pg}":                {f.Server, "postgres://check@127.0.0.1/check"},
+		"{pg1}":               {f.Server, "postgres://check@127.0.0.1/check"},
+		"{pg2}":               {f.Server, "postgres://check@127.0.0.1/check"},
+		"{clickhouse-legacy}": {f.Server, "clickhouse://127.0.0.1:9000/default"},
+		"{clickhouse}":        {f.Server, "clickhouse://127.0.0.1:9000/default"},
 	}
 	var es Errors
 	for i, st := range s.Steps {
@@ -337,7 +352,7 @@ func ReadDocument(path string) (*Document, *Study, error) {
 		return nil, nil, usage.Wrap(fmt.Errorf("%s: not a study result document: %w", path, err))
 	}
 	if doc.Schema != Schema {
-		return nil, nil, usage.Wrap(fmt.Errorf("%s: schema %q, want %q (a study result document: dbmeter study run --json)", path, doc.Schema, Schema))
+		return nil, nil, usage.Wrap(fmt.Errorf("%s: schema %q, want %q (a study result document, as study run writes)", path, doc.Schema, Schema))
 	}
 	s, err := Parse(doc.File, []byte(doc.Text))
 	if err != nil {

@@ -77,7 +77,6 @@ func TestValidationNamesFileLineField(t *testing.T) {
 		{"unknown field", "title: test\n", "title: test\ntitel: x\n", []string{"t.yaml:3: field titel not found"}},
 		{"missing id", "id: t\n", "", []string{"t.yaml:1: id: missing"}},
 		{"not dbmeter", "run: null --duration 100ms", "run: pgbench -c 4", []string{`t.yaml:6: steps[0].run: "pgbench -c 4" is not a dbmeter benchmark`}},
-		{"json in step", "run: null --duration 100ms", "run: null --json x.json", []string{"t.yaml:6: steps[0].run: --json is set by study run itself"}},
 		{"unknown placeholder", "run: null --duration 100ms", "run: null {mysql}", []string{"t.yaml:6: steps[0].run: unknown placeholder {mysql}"}},
 		{"unknown step", "step: a\n", "step: b\n", []string{`t.yaml:10: tables[0].step: "b" is not a step`}},
 		{"bad figure", "figure: throughput", "figure: speed", []string{`t.yaml:13: tables[0].figure: "speed" in "ops/s" is not a figure`}},
@@ -289,19 +288,20 @@ func TestModernClickHouse(t *testing.T) {
 // the second alone (a step under --storage-profile runs one server), and a
 // step naming a server past those given is skipped, saying how many were.
 func TestPostgresPlaceholders(t *testing.T) {
-	two := Options{DSNs: []string{"postgres://a/x", "clickhouse://c/y", "postgres://b/x"}}
-	one := Options{Getenv: func(k string) string { return map[string]string{"DBMETER_PG_DSN": "postgres://e/x"}[k] }}
+	flags := Flags{Server: "--server-of-step", Servers: "--servers-of-study"}
+	two := Options{Flags: flags, DSNs: []string{"postgres://a/x", "clickhouse://c/y", "postgres://b/x"}}
+	one := Options{Flags: flags, Getenv: func(k string) string { return map[string]string{"DBMETER_PG_DSN": "postgres://e/x"}[k] }}
 	tests := []struct {
 		name, line string
 		o          Options
 		want, why  string
 	}{
-		{"all", "pg {pg} -S", two, "pg --dsn postgres://a/x --dsn postgres://b/x -S", ""},
-		{"first", "pg {pg1} -S", two, "pg --dsn postgres://a/x -S", ""},
-		{"second", "pg {pg2} -S", two, "pg --dsn postgres://b/x -S", ""},
-		{"first of the environment's", "pg {pg1} -S", one, "pg --dsn postgres://e/x -S", ""},
+		{"all", "pg {pg} -S", two, "pg --server-of-step postgres://a/x --server-of-step postgres://b/x -S", ""},
+		{"first", "pg {pg1} -S", two, "pg --server-of-step postgres://a/x -S", ""},
+		{"second", "pg {pg2} -S", two, "pg --server-of-step postgres://b/x -S", ""},
+		{"first of the environment's", "pg {pg1} -S", one, "pg --server-of-step postgres://e/x -S", ""},
 		{"second of one", "pg {pg2} -S", one, "", "{pg2} is the PostgreSQL server given second, and 1 was given"},
-		{"none", "pg {pg1} -S", Options{}, "", "no PostgreSQL server given"},
+		{"none", "pg {pg1} -S", Options{Flags: flags}, "", "no PostgreSQL server given"},
 	}
 	for _, tt := range tests {
 		args, _, _, why := expand(tt.line, tt.o)
@@ -315,11 +315,11 @@ func TestPostgresPlaceholders(t *testing.T) {
 // for gets them, after the parameters the DSN has.
 func TestPlaceholderParameters(t *testing.T) {
 	env := map[string]string{"DBMETER_CLICKHOUSE_LEGACY_DSN": "clickhouse://l:9000/default", "DBMETER_PG_DSN": "postgres://e/x?sslmode=disable"}
-	o := Options{Getenv: func(k string) string { return env[k] }}
+	o := Options{Flags: Flags{Server: "--server-of-step"}, Getenv: func(k string) string { return env[k] }}
 	tests := []struct{ line, want string }{
-		{"ch insert {clickhouse-legacy?compress=lz4} --batch 5", "ch insert --dsn clickhouse://l:9000/default?compress=lz4 --batch 5"},
-		{"pg {pg?application_name=s} -S", "pg --dsn postgres://e/x?sslmode=disable&application_name=s -S"},
-		{"ch insert {clickhouse-legacy}", "ch insert --dsn clickhouse://l:9000/default"},
+		{"ch insert {clickhouse-legacy?compress=lz4} --batch 5", "ch insert --server-of-step clickhouse://l:9000/default?compress=lz4 --batch 5"},
+		{"pg {pg?application_name=s} -S", "pg --server-of-step postgres://e/x?sslmode=disable&application_name=s -S"},
+		{"ch insert {clickhouse-legacy}", "ch insert --server-of-step clickhouse://l:9000/default"},
 	}
 	for _, tt := range tests {
 		args, _, _, why := expand(tt.line, o)

@@ -116,11 +116,12 @@ func (v *validator) environments(s *Study) map[string]bool {
 }
 
 // command checks a step's command line: a dbmeter subcommand, with its
-// placeholders known.
+// placeholders known. (Its flags, and that it sets none that study run
+// sets itself, the CLI checks: CheckSteps.)
 func (v *validator) command(field, line string, required bool) {
 	if strings.TrimSpace(line) == "" {
 		if required {
-			v.add(field, "missing: a dbmeter command line, e.g. kv --engines badger --ops set")
+			v.add(field, "missing: a dbmeter command line (kv, pg, ch or null, and its flags)")
 		}
 		return
 	}
@@ -132,9 +133,6 @@ func (v *validator) command(field, line string, required bool) {
 		v.add(field, "%q is not a dbmeter benchmark: start with kv, pg, ch or null", line)
 	}
 	for _, w := range words {
-		if strings.HasPrefix(w, "--json") || w == "--quiet" {
-			v.add(field, "%s is set by study run itself: remove it", w)
-		}
 		if name, _ := placeholder(w); strings.HasPrefix(w, "{") && strings.HasSuffix(w, "}") && !slices.Contains(Placeholders(), name) {
 			v.add(field, "unknown placeholder %s: known are %s", w, strings.Join(Placeholders(), ", "))
 		}

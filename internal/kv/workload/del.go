@@ -11,8 +11,8 @@ import (
 )
 
 // Del deletes the preloaded keys in order, workers taking the next
-// key from a shared counter. A matrix cell runs it in rounds (see
-// Matrix.delRounds): each round deletes some of the keys left, and once
+// key from a shared counter. A kv matrix cell runs it in rounds (see
+// package kv, delRounds): each round deletes some of the keys left, and once
 // they are all gone the keys are put back, untimed, before the next round.
 type Del struct {
 	s       engine.Store

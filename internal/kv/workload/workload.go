@@ -86,21 +86,25 @@ func NewData(spec Spec) *Data {
 func (d *Data) Preload(ctx context.Context, s engine.Store, seed uint64) error {
 	const chunk = 1000
 	rng := load.Rand(seed, 1<<62)
-	keys := make([][]byte, 0, chunk)
-	vals := make([][]byte, 0, chunk)
+	// One chunk's keys and values, filled afresh for each batch: a store
+	// copies what it keeps (engine.Store), so a million keys need not be
+	// allocated twice, here and in the store.
+	keys := make([][]byte, chunk)
+	vals := make([][]byte, chunk)
+	for i := range chunk {
+		keys[i], vals[i] = make([]byte, d.KeySize), make([]byte, d.ValueSize)
+	}
 	for start := 0; start < d.Keys; start += chunk {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		keys, vals = keys[:0], vals[:0]
-		for i := start; i < min(start+chunk, d.Keys); i++ {
-			k := make([]byte, d.KeySize)
-			putKey(k, uint64(i))
-			keys = append(keys, k)
-			vals = append(vals, newValue(rng, d.ValueSize))
+		n := min(chunk, d.Keys-start)
+		for i := range n {
+			putKey(keys[i], uint64(start+i))
+			fillValue(rng, vals[i])
 		}
-		if err := engine.SetBatch(s, keys, vals); err != nil {
-			return fmt.Errorf("preload keys %d-%d: %w", start, start+len(keys)-1, err)
+		if err := engine.SetBatch(s, keys[:n], vals[:n]); err != nil {
+			return fmt.Errorf("preload keys %d-%d: %w", start, start+n-1, err)
 		}
 	}
 	d.Preloaded, d.Held = uint64(d.Keys), uint64(d.Keys)
@@ -111,16 +115,21 @@ func (d *Data) Preload(ctx context.Context, s engine.Store, seed uint64) error {
 // compress are not flattered.
 func newValue(rng *rand.Rand, size int) []byte {
 	v := make([]byte, size)
-	// Eight bytes a draw: the preload of every memory engine's cell makes
-	// its values afresh, and a draw a byte made that most of its cost.
-	for i := 0; i < size; i += 8 {
+	fillValue(rng, v)
+	return v
+}
+
+// fillValue fills v with random bytes, eight a draw: the preload of every
+// memory engine's cell makes its values afresh, and a draw a byte made
+// that most of its cost.
+func fillValue(rng *rand.Rand, v []byte) {
+	for i := 0; i < len(v); i += 8 {
 		x := rng.Uint64()
-		for j := i; j < min(i+8, size); j++ {
+		for j := i; j < min(i+8, len(v)); j++ {
 			v[j] = byte(x)
 			x >>= 8
 		}
 	}
-	return v
 }
 
 // stamp writes i into the first bytes of value so that each key's value

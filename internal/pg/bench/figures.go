@@ -3,6 +3,7 @@ package bench
 import (
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 
@@ -26,10 +27,14 @@ func (b *Bench) Describe(run *result.Run, res *load.Result, cfg load.Config, f F
 	pr["dsn"] = f.DSN // masked by session.add
 	pr["driver"] = f.Driver
 	pr["scale"] = strconv.FormatInt(f.Scale, 10)
-	pr["query_mode"] = b.cfg.Mode.String()
-	pr["transaction_type"] = "multiple scripts"
+	pr[result.SettingQueryMode] = b.cfg.Mode.String()
+	// -L, recorded from the value that counted late_ops below (and, with
+	// -R, skipped transactions in load), so the setting the report prints
+	// beside those counts is the one they were counted by.
+	pr[result.SettingLatencyLimit] = strconv.FormatFloat(float64(b.cfg.LatencyLimit)/float64(time.Millisecond), 'f', -1, 64)
+	pr[result.SettingTransactionType] = "multiple scripts"
 	if len(b.cfg.Scripts) == 1 {
-		pr["transaction_type"] = b.cfg.Scripts[0].Script.Name
+		pr[result.SettingTransactionType] = b.cfg.Scripts[0].Script.Name
 	}
 	x := FigureDeclarations()
 	conn := b.ConnectTimes()

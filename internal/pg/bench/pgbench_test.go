@@ -17,7 +17,6 @@ import (
 	"testing"
 	"time"
 
-
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/pg/driver"
 	"github.com/dbmeter/dbmeter/internal/pg/pgtest"

@@ -82,7 +82,7 @@ func TestPgbenchInitOptions(t *testing.T) {
 	}
 }
 
-func TestInitConfigValidate(t *testing.T) {
+func TestConfigValidate(t *testing.T) {
 	t.Parallel()
 	tests := []struct {
 		mod  func(*initdb.Config)
