@@ -331,3 +331,28 @@ func TestPlaceholderParameters(t *testing.T) {
 		t.Errorf("an unknown placeholder with parameters: %v", err)
 	}
 }
+
+// The environment lines say which steps compressed their blocks: seed
+// 002's author ran SeasClick with compression on, and a reader comparing
+// with it must see whether these runs did.
+func TestEnvironmentSaysCompression(t *testing.T) {
+	step := func(id, compress string) StepRun {
+		r := result.Run{Params: map[string]string{}}
+		if compress != "" {
+			r.Params["compress"] = compress
+		}
+		return StepRun{ID: id, Result: &result.Document{Env: result.Env{Go: "go1"}, Runs: []result.Run{r}}}
+	}
+	tests := []struct {
+		steps []StepRun
+		want  string
+	}{
+		{[]StepRun{step("a", "lz4"), step("b", "lz4"), step("c", "")}, "go1; lz4 compression in 2 steps"},
+		{[]StepRun{step("a", "")}, "go1"},
+	}
+	for _, tt := range tests {
+		if got := hereEnv(&Document{Steps: tt.steps}).client(); got != tt.want {
+			t.Errorf("client %q, want %q", got, tt.want)
+		}
+	}
+}
