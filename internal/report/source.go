@@ -10,6 +10,7 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 
+	"github.com/dbmeter/dbmeter/internal/hist"
 	"github.com/dbmeter/dbmeter/internal/result"
 )
 
@@ -287,9 +288,8 @@ func addHDRs(encoded []string) (*hdrhistogram.Histogram, error) {
 		if err != nil {
 			return nil, err
 		}
-		if sum == nil {
-			sum = h
-		} else if dropped := sum.Merge(h); dropped > 0 {
+		var dropped int64
+		if sum, dropped = hist.Add(sum, h); dropped > 0 {
 			return nil, fmt.Errorf("add histograms: %d values outside the range of the others", dropped)
 		}
 	}

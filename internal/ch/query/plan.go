@@ -722,7 +722,7 @@ func warnings(run result.Run, wl *Workload, c Combo, cfg load.Config) []string {
 		}
 	}
 	if ign := c.Client.Ignores(c.Opts.Pool); len(ign) > 0 {
-		out = append(out, fmt.Sprintf("%s cannot honour --%s: those settings had no effect", c.Name, strings.Join(ign, ", --")))
+		out = append(out, fmt.Sprintf("%s cannot honour the pool's %s: those settings had no effect", c.Name, strings.Join(ign, ", ")))
 	}
 	return out
 }
