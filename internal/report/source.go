@@ -224,11 +224,17 @@ func pooledRun(reps []result.Run) result.Run {
 
 // pooledLatency is the latency of reps' histograms added together, or,
 // when one has none (or it does not decode), each figure's median over
-// them.
+// them. A repetition that completed no operation adds nothing: its
+// histogram is empty, and its zeros are no latency (a cell whose group
+// commit outlasts a repetition would otherwise read as faster than its
+// disk).
 func pooledLatency(reps []result.Run) result.Latency {
-	hdrs, lats := make([]string, len(reps)), make([]result.Latency, len(reps))
-	for i, r := range reps {
-		hdrs[i], lats[i] = r.LatencyHDR, r.Latency
+	var hdrs []string
+	var lats []result.Latency
+	for _, r := range reps {
+		if r.Ops > 0 {
+			hdrs, lats = append(hdrs, r.LatencyHDR), append(lats, r.Latency)
+		}
 	}
 	return poolLatencies(hdrs, lats)
 }
