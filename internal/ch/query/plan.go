@@ -617,6 +617,8 @@ func (r *runner) base(rep plan.Rep) result.Run {
 	maps.Copy(params, r.combo.knobs())
 	if r.combo.Opts.Protocol == HTTP {
 		params["http-url"] = redact.String(r.combo.Opts.HTTPURL)
+	} else if r.combo.Opts.DSN.Compress != "" {
+		params["compress"] = r.combo.Opts.DSN.Compress // a defining setting: blocks compressed on the wire
 	}
 	return result.Run{Family: "ch", Target: r.combo.Name, Workload: r.spec.Name, Server: r.server.String(), Params: params, Repeat: rep.N}
 }

@@ -25,7 +25,7 @@ func external(name string, w *ch.Worker) query.Client {
 		Protocols: []query.Protocol{query.Native},
 		Ignores:   externalIgnores,
 		External:  true,
-		DSN:       ch.HonoursWorker,
+		DSN:       w.Honours(),
 	}
 }
 
