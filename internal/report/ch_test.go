@@ -82,3 +82,36 @@ func TestInsertPhasesPooled(t *testing.T) {
 		})
 	}
 }
+
+// An external client's own timing (its phase "client") and its workers'
+// CPU per operation pool its repetitions too: p50s of 1 ms (100
+// operations) and 4 ms (300) pool to 4 ms, not to their median of 2.5 ms;
+// 0.1 s and 0.7 s of workers' CPU over 400 operations is 2 ms each.
+func TestInsertExternalColumnsPooled(t *testing.T) {
+	t.Parallel()
+	const ms = int64(1_000_000)
+	var runs []result.Run
+	for i, c := range []struct {
+		ops      int64
+		p50      int64
+		workersS float64
+	}{{100, 1 * ms, 0.1}, {300, 4 * ms, 0.7}} {
+		r := fakeRun(t, "ch", "php-seasclick", "insert", i+1, 2, 40*ms, 0, map[string]string{"batch": "100000"})
+		r.Ops, r.Errors = c.ops, 0
+		r.External = &result.ExternalClient{Language: "php", RTT: result.RTT{P50: 20_000, P99: 50_000}}
+		r.Phases = map[string]result.Phase{"client": phase(t, int(c.ops), c.p50)}
+		r.Client.WorkersCPUS = c.workersS
+		runs = append(runs, r)
+	}
+	g := runsGrid(runs, insertTable)
+	want := map[string]string{"client p50": Nanos(4 * ms), "workers cpu/op": nanos(2e6), "build p50": "-", "rtt p50": Nanos(20_000)}
+	for head, w := range want {
+		i := slices.Index(g.Header, head)
+		if i < 0 || len(g.Rows) != 1 {
+			t.Fatalf("no %q column or not one row: %v %v", head, g.Header, g.Rows)
+		}
+		if got := g.Rows[0][i]; got != w {
+			t.Errorf("%s = %s, want %s", head, got, w)
+		}
+	}
+}
