@@ -45,8 +45,9 @@ var (
 	// sends no settings.
 	HonoursHTTP = Honours{Setting: func(string) bool { return false }}
 	// HonoursWorker is a client in another language: its worker gets the
-	// DSN's host, port, user, password and database only
-	// (docs/worker-protocol.md).
+	// DSN's host, port, user, password and database
+	// (docs/worker-protocol.md), and the compression its Worker declares
+	// (Worker.Honours).
 	HonoursWorker = Honours{Setting: func(string) bool { return false }}
 )
 

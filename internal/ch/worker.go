@@ -29,6 +29,11 @@ type WorkerConn struct {
 	Database string `json:"database"`
 	// NoDelay is --tcp-nodelay, for a worker whose library lets it choose.
 	NoDelay bool `json:"nodelay"`
+	// Compression is the DSN's compress (lz4, zstd), empty for none: the
+	// worker turns its library's block compression on, as seed 002's
+	// author ran SeasClick. Only a worker that declares the method gets
+	// it (Worker.Compress); DSN.Check refuses it for the others.
+	Compression string `json:"compression,omitempty"`
 }
 
 // WorkerConn splits d for a worker.
@@ -44,7 +49,7 @@ func (d DSN) WorkerConn(noDelay bool) (WorkerConn, error) {
 	if err != nil {
 		return WorkerConn{}, fmt.Errorf("server address %s: port %q is not a number", d.Addr, port)
 	}
-	return WorkerConn{Host: host, Port: p, User: d.User, Password: d.Password, Database: d.Database, NoDelay: noDelay}, nil
+	return WorkerConn{Host: host, Port: p, User: d.User, Password: d.Password, Database: d.Database, NoDelay: noDelay, Compression: d.Compress}, nil
 }
 
 // A Worker says how to start a client that runs outside dbmeter: one of
@@ -58,6 +63,18 @@ type Worker struct {
 	Interpreter string
 	// Args follow the script.
 	Args []string
+	// Compress are the compression methods the worker's library turns on
+	// when setup asks (WorkerConn.Compression); a user's worker declares
+	// none, so a DSN's compress is refused for it rather than ignored.
+	Compress []string
+}
+
+// Honours is what the worker takes from a DSN: the connection, and the
+// compression its library has. It sends no server settings.
+func (w Worker) Honours() Honours {
+	h := HonoursWorker
+	h.Compress = w.Compress
+	return h
 }
 
 // Argv is the command line that starts w: the reference script written
@@ -164,8 +181,12 @@ func EncodeWorkerRows(out io.Writer, blocks []*Block) error {
 
 // The reference workers (package workers), one per library.
 var (
-	SeasClick        = Worker{Script: "php/seasclick.php", Interpreter: "php"}
-	ClickHouseDriver = Worker{Script: "python/clickhouse_driver_worker.py", Interpreter: "python"}
+	// SeasClick's clickhouse-cpp compresses blocks with LZ4 only.
+	SeasClick = Worker{Script: "php/seasclick.php", Interpreter: "php", Compress: []string{"lz4"}}
+	// clickhouse-driver has LZ4 and ZSTD, each through Python packages
+	// of its extras (lz4 or zstd, and clickhouse-cityhash for the
+	// checksums): without them the worker says which to install.
+	ClickHouseDriver = Worker{Script: "python/clickhouse_driver_worker.py", Interpreter: "python", Compress: []string{"lz4", "zstd"}}
 )
 
 // With returns w with args after its script.

@@ -136,13 +136,15 @@ result document holding every step's runs, the study's id and the file's
 SHA-256 (--json). It prints each table with published, measured and their
 ratio, a verdict for every claim, and the differences between the published
 environment and this one.
-Servers: {pg} in a step is each --dsn postgres://… (else $DBMETER_PG_DSN);
+Servers: {pg} in a step is each --dsn postgres://… (else $DBMETER_PG_DSN),
+{pg1} and {pg2} the first and the second alone;
 {clickhouse-legacy} is $DBMETER_CLICKHOUSE_LEGACY_DSN; {clickhouse}, a
 modern ClickHouse, is --dsn clickhouse://… (else
 $DBMETER_CLICKHOUSE_MODERN_DSN, else $DBMETER_CLICKHOUSE_DSN unless it is
 the legacy server), and without one the protocol stand-in, labelled: its figures are printed,
 never compared with a published one. A step whose server is not given is
-skipped, and its claims cannot be checked here.`,
+skipped, and its claims cannot be checked here. A placeholder may add DSN
+parameters for its step: {clickhouse-legacy?compress=lz4}.`,
 		Args: someArgs("study run needs a study: a built-in id (s1 … s5) or a file"),
 	}
 	fs := cmd.Flags()

@@ -15,8 +15,9 @@ import (
 
 // flagSpelled finds a flag as a user types it: two dashes and a word, not
 // inside a longer run of dashes or a word (a CSS variable's var(--fg) is
-// not in Go strings, but "a--b" or "----" are not flags either).
-var flagSpelled = regexp.MustCompile(`(?:^|[^-\w])(--[a-z][a-z0-9]*(?:-[a-z0-9]+)*)`)
+// not in Go strings, but "a--b" or "----" are not flags either), or two
+// dashes before a format verb, which spells a flag from a name at run time.
+var flagSpelled = regexp.MustCompile(`(?:^|[^-\w])(--(?:[a-z][a-z0-9]*(?:-[a-z0-9]+)*|%[sqv]))`)
 
 // othersFlags are flags of other programs that dbmeter starts, which a
 // package must spell to start them: not dbmeter's flags, so not the CLI's.
@@ -74,7 +75,7 @@ func TestOnlyTheCLISpellsFlags(t *testing.T) {
 func TestOnlyTheCLISpellsFlagsCatchesOne(t *testing.T) {
 	root := t.TempDir()
 	plant := func(path, src string) { plantFile(t, root, path, src) }
-	plant("internal/kv/planted.go", "package kv\n\n// --comment is fine\nvar planted = \"raise --something\"\nvar fine = \"a--b ---- x-y\"\n")
+	plant("internal/kv/planted.go", "package kv\n\n// --comment is fine\nvar planted = \"raise --something\"\nvar fine = \"a--b ---- x-y\"\nvar built = \"cannot honour --%s\"\n")
 	plant("internal/cli/planted.go", "package cli\n\nvar planted = \"raise --something\"\n")
 	plant("internal/kv/planted_test.go", "package kv\n\nvar planted = \"raise --something\"\n")
 	plant("internal/study/planted.go", "package study\n\nvar planted = []string{\"--dsn\", \"postgres://\"}\n") // a step's command line too
@@ -84,7 +85,7 @@ func TestOnlyTheCLISpellsFlagsCatchesOne(t *testing.T) {
 	}
 	got := flagStrings(files)
 	want := map[string][]string{
-		"internal/kv/planted.go":    {filepath.Join(root, "internal/kv/planted.go") + ":4:15: --something"},
+		"internal/kv/planted.go":    {filepath.Join(root, "internal/kv/planted.go") + ":4:15: --something", filepath.Join(root, "internal/kv/planted.go") + ":6:13: --%s"},
 		"internal/study/planted.go": {filepath.Join(root, "internal/study/planted.go") + ":3:24: --dsn"},
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {

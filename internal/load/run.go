@@ -27,6 +27,18 @@ type Watcher interface {
 // Watchers fans one tick out to several watchers, in order.
 type Watchers []Watcher
 
+// Watcher is ws as the run takes it: nil when there are none, which
+// spares the run its ticks, and the only one itself.
+func (ws Watchers) Watcher() Watcher {
+	switch len(ws) {
+	case 0:
+		return nil
+	case 1:
+		return ws[0]
+	}
+	return ws
+}
+
 // Tick calls every watcher.
 func (ws Watchers) Tick(t Tick) {
 	for _, w := range ws {

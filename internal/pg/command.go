@@ -363,13 +363,7 @@ func (f *Command) watcher(p *Prepared, pt point, r plan.Rep, target string) load
 	if r.Watch != nil {
 		ws = append(ws, r.Watch)
 	}
-	switch len(ws) {
-	case 0:
-		return nil
-	case 1:
-		return ws[0]
-	}
-	return ws
+	return ws.Watcher()
 }
 
 // startServerStats starts reading the server's own figures outside the

@@ -78,13 +78,7 @@ func (s *Sink) watch(pr Progress, family, target, workload, label string, ops []
 		}
 		ws = append(ws, s.hlog.Watcher(target, workload, ops))
 	}
-	switch len(ws) {
-	case 0:
-		return nil
-	case 1:
-		return ws[0]
-	}
-	return ws
+	return ws.Watcher()
 }
 
 func termWidth(w io.Writer) int {

@@ -3,6 +3,7 @@ package study
 import (
 	"fmt"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -286,6 +287,9 @@ type envHere struct {
 	Env     result.Env
 	servers []string
 	workers []stepWorkers
+	// compress are the steps whose runs compressed their blocks (the
+	// DSN's compress), by method.
+	compress map[string][]string
 }
 
 type stepWorkers struct {
@@ -316,6 +320,10 @@ func (h *envHere) client() string {
 	for _, x := range h.Env.ExternalClients {
 		out = append(out, fmt.Sprintf("%s %s %s", x.Language, x.Runtime, x.Library))
 	}
+	methods := slices.Sorted(maps.Keys(h.compress))
+	for _, m := range methods {
+		out = append(out, fmt.Sprintf("%s compression in %d steps", m, len(h.compress[m])))
+	}
 	return strings.Join(out, "; ")
 }
 
@@ -342,6 +350,12 @@ func hereEnv(d *Document) *envHere {
 				h.servers = append(h.servers, s)
 			}
 			h.workers = append(h.workers, stepWorkers{st.ID, r.Workers})
+			if m := r.Params["compress"]; m != "" && !slices.Contains(h.compress[m], st.ID) {
+				if h.compress == nil {
+					h.compress = map[string][]string{}
+				}
+				h.compress[m] = append(h.compress[m], st.ID)
+			}
 		}
 	}
 	return h

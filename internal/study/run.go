@@ -62,13 +62,23 @@ type Runner interface {
 //
 //	{pg}                 --dsn for each PostgreSQL server (study run --dsn
 //	                     postgres://…, else $DBMETER_PG_DSN)
+//	{pg1}, {pg2}         --dsn of the first, the second of them alone: a
+//	                     step that runs one server of several, as a run
+//	                     under --storage-profile must (one server at a time)
+//
+// Each may carry DSN parameters for its step, added to every DSN it
+// stands for: {clickhouse-legacy?compress=lz4} is the legacy server with
+// block compression (seed 002's author ran SeasClick so).
+//
 //	{clickhouse-legacy}  --dsn $DBMETER_CLICKHOUSE_LEGACY_DSN (ClickHouse 18.16)
 //	{clickhouse}         --dsn of a modern ClickHouse (study run --dsn
 //	                     clickhouse://… or tcp://…, else
 //	                     $DBMETER_CLICKHOUSE_MODERN_DSN, else
 //	                     $DBMETER_CLICKHOUSE_DSN unless it is the legacy
 //	                     server), else the protocol stand-in
-func Placeholders() []string { return []string{"{pg}", "{clickhouse-legacy}", "{clickhouse}"} }
+func Placeholders() []string {
+	return []string{"{pg}", "{pg1}", "{pg2}", "{clickhouse-legacy}", "{clickhouse}"}
+}
 
 // Options are how a study runs here.
 type Options struct {
@@ -170,15 +180,24 @@ func expand(line string, o Options) (args []string, standin bool, stop func(), w
 	if getenv == nil {
 		getenv = func(string) string { return "" }
 	}
-	for _, w := range strings.Fields(strings.TrimPrefix(line, "dbmeter ")) {
+	for _, word := range strings.Fields(strings.TrimPrefix(line, "dbmeter ")) {
+		w, query := placeholder(word)
+		n := len(args)
 		switch w {
-		case "{pg}":
+		case "{pg}", "{pg1}", "{pg2}":
 			dsns := dsnsOf(o.DSNs, "postgres://", "postgresql://")
 			if len(dsns) == 0 && getenv("DBMETER_PG_DSN") != "" {
 				dsns = []string{getenv("DBMETER_PG_DSN")}
 			}
 			if len(dsns) == 0 {
 				return nil, false, stop, "no PostgreSQL server given (" + o.Flags.Servers + " postgres://… or DBMETER_PG_DSN)"
+			}
+			if w != "{pg}" {
+				n := int(w[3] - '0')
+				if len(dsns) < n {
+					return nil, false, stop, fmt.Sprintf("%s is the PostgreSQL server given %s, and %d was given: give study run one PostgreSQL server per cluster the study compares", w, ordinal(n), len(dsns))
+				}
+				dsns = dsns[n-1 : n]
 			}
 			for _, d := range dsns {
 				args = append(args, o.Flags.Server, d)
@@ -208,10 +227,34 @@ func expand(line string, o Options) (args []string, standin bool, stop func(), w
 			}
 			args = append(args, o.Flags.Server, dsns[0])
 		default:
-			args = append(args, w)
+			args = append(args, word)
+		}
+		if query != "" {
+			for i := n + 1; i < len(args); i += 2 {
+				args[i] = withQuery(args[i], query)
+			}
 		}
 	}
 	return args, standin, stop, ""
+}
+
+// placeholder splits a placeholder word into its name and the DSN
+// parameters it carries: {clickhouse-legacy?compress=lz4} is
+// {clickhouse-legacy} and compress=lz4. Another word is itself.
+func placeholder(word string) (name, query string) {
+	if !strings.HasPrefix(word, "{") || !strings.HasSuffix(word, "}") {
+		return word, ""
+	}
+	name, query, _ = strings.Cut(word[1:len(word)-1], "?")
+	return "{" + name + "}", query
+}
+
+// withQuery adds URL parameters to a DSN.
+func withQuery(dsn, query string) string {
+	if strings.Contains(dsn, "?") {
+		return dsn + "&" + query
+	}
+	return dsn + "?" + query
 }
 
 // CheckSteps parses every step's command lines, both forms, with parse
@@ -221,6 +264,8 @@ func expand(line string, o Options) (args []string, standin bool, stop func(), w
 func CheckSteps(s *Study, f Flags, parse func(args []string) error) Errors {
 	stand := map[string][]string{
 		"{pg}":                {f.Server, "postgres://check@127.0.0.1/check"},
+		"{pg1}":               {f.Server, "postgres://check@127.0.0.1/check"},
+		"{pg2}":               {f.Server, "postgres://check@127.0.0.1/check"},
 		"{clickhouse-legacy}": {f.Server, "clickhouse://127.0.0.1:9000/default"},
 		"{clickhouse}":        {f.Server, "clickhouse://127.0.0.1:9000/default"},
 	}
@@ -235,7 +280,11 @@ func CheckSteps(s *Study, f Flags, parse func(args []string) error) Errors {
 			}
 			var args []string
 			for _, w := range strings.Fields(strings.TrimPrefix(form.line, "dbmeter ")) {
-				if d, ok := stand[w]; ok {
+				name, query := placeholder(w)
+				if d, ok := stand[name]; ok {
+					if query != "" {
+						d = []string{d[0], withQuery(d[1], query)}
+					}
 					args = append(args, d...)
 				} else {
 					args = append(args, w)
@@ -247,6 +296,14 @@ func CheckSteps(s *Study, f Flags, parse func(args []string) error) Errors {
 		}
 	}
 	return es
+}
+
+// ordinal names a server by its place among those given.
+func ordinal(n int) string {
+	if n == 1 {
+		return "first"
+	}
+	return "second"
 }
 
 // NoModern says why a step's modern ClickHouse is the stand-in.

@@ -283,3 +283,76 @@ func TestModernClickHouse(t *testing.T) {
 		}
 	}
 }
+
+// {pg} is every PostgreSQL server given; {pg1} and {pg2} the first and
+// the second alone (a step under --storage-profile runs one server), and a
+// step naming a server past those given is skipped, saying how many were.
+func TestPostgresPlaceholders(t *testing.T) {
+	flags := Flags{Server: "--server-of-step", Servers: "--servers-of-study"}
+	two := Options{Flags: flags, DSNs: []string{"postgres://a/x", "clickhouse://c/y", "postgres://b/x"}}
+	one := Options{Flags: flags, Getenv: func(k string) string { return map[string]string{"DBMETER_PG_DSN": "postgres://e/x"}[k] }}
+	tests := []struct {
+		name, line string
+		o          Options
+		want, why  string
+	}{
+		{"all", "pg {pg} -S", two, "pg --server-of-step postgres://a/x --server-of-step postgres://b/x -S", ""},
+		{"first", "pg {pg1} -S", two, "pg --server-of-step postgres://a/x -S", ""},
+		{"second", "pg {pg2} -S", two, "pg --server-of-step postgres://b/x -S", ""},
+		{"first of the environment's", "pg {pg1} -S", one, "pg --server-of-step postgres://e/x -S", ""},
+		{"second of one", "pg {pg2} -S", one, "", "{pg2} is the PostgreSQL server given second, and 1 was given"},
+		{"none", "pg {pg1} -S", Options{Flags: flags}, "", "no PostgreSQL server given"},
+	}
+	for _, tt := range tests {
+		args, _, _, why := expand(tt.line, tt.o)
+		if got := strings.Join(args, " "); got != tt.want || !strings.HasPrefix(why, tt.why) || (tt.why == "") != (why == "") {
+			t.Errorf("%s: %q (why %q), want %q (why %q)", tt.name, got, why, tt.want, tt.why)
+		}
+	}
+}
+
+// A placeholder may carry DSN parameters for its step: each DSN it stands
+// for gets them, after the parameters the DSN has.
+func TestPlaceholderParameters(t *testing.T) {
+	env := map[string]string{"DBMETER_CLICKHOUSE_LEGACY_DSN": "clickhouse://l:9000/default", "DBMETER_PG_DSN": "postgres://e/x?sslmode=disable"}
+	o := Options{Flags: Flags{Server: "--server-of-step"}, Getenv: func(k string) string { return env[k] }}
+	tests := []struct{ line, want string }{
+		{"ch insert {clickhouse-legacy?compress=lz4} --batch 5", "ch insert --server-of-step clickhouse://l:9000/default?compress=lz4 --batch 5"},
+		{"pg {pg?application_name=s} -S", "pg --server-of-step postgres://e/x?sslmode=disable&application_name=s -S"},
+		{"ch insert {clickhouse-legacy}", "ch insert --server-of-step clickhouse://l:9000/default"},
+	}
+	for _, tt := range tests {
+		args, _, _, why := expand(tt.line, o)
+		if got := strings.Join(args, " "); got != tt.want || why != "" {
+			t.Errorf("%s: %q (%s), want %q", tt.line, got, why, tt.want)
+		}
+	}
+	if _, err := Parse("t.yaml", []byte(strings.Replace(goodStudy, "run: null --duration 100ms", "run: null {nope?compress=lz4}", 1))); err == nil || !strings.Contains(err.Error(), "unknown placeholder {nope?compress=lz4}") {
+		t.Errorf("an unknown placeholder with parameters: %v", err)
+	}
+}
+
+// The environment lines say which steps compressed their blocks: seed
+// 002's author ran SeasClick with compression on, and a reader comparing
+// with it must see whether these runs did.
+func TestEnvironmentSaysCompression(t *testing.T) {
+	step := func(id, compress string) StepRun {
+		r := result.Run{Params: map[string]string{}}
+		if compress != "" {
+			r.Params["compress"] = compress
+		}
+		return StepRun{ID: id, Result: &result.Document{Env: result.Env{Go: "go1"}, Runs: []result.Run{r}}}
+	}
+	tests := []struct {
+		steps []StepRun
+		want  string
+	}{
+		{[]StepRun{step("a", "lz4"), step("b", "lz4"), step("c", "")}, "go1; lz4 compression in 2 steps"},
+		{[]StepRun{step("a", "")}, "go1"},
+	}
+	for _, tt := range tests {
+		if got := hereEnv(&Document{Steps: tt.steps}).client(); got != tt.want {
+			t.Errorf("client %q, want %q", got, tt.want)
+		}
+	}
+}

@@ -133,7 +133,7 @@ func (v *validator) command(field, line string, required bool) {
 		v.add(field, "%q is not a dbmeter benchmark: start with kv, pg, ch or null", line)
 	}
 	for _, w := range words {
-		if strings.HasPrefix(w, "{") && strings.HasSuffix(w, "}") && !slices.Contains(Placeholders(), w) {
+		if name, _ := placeholder(w); strings.HasPrefix(w, "{") && strings.HasSuffix(w, "}") && !slices.Contains(Placeholders(), name) {
 			v.add(field, "unknown placeholder %s: known are %s", w, strings.Join(Placeholders(), ", "))
 		}
 	}

@@ -35,9 +35,31 @@ def kind(e):
     return "other"
 
 
+def compression(p):
+    """setup's compression (lz4, zstd) as clickhouse-driver takes it, after
+    checking that the packages of its extra are here: the driver itself
+    fails on them only when the first block is compressed."""
+    method = p.get("compression") or ""
+    if not method:
+        return False
+    need = {"lz4": ["lz4", "clickhouse_cityhash"], "zstd": ["zstd", "clickhouse_cityhash"]}.get(method)
+    if need is None:
+        raise ValueError("clickhouse-driver has no compression %r (lz4, zstd)" % method)
+    missing = []
+    for m in need:
+        try:
+            __import__(m)
+        except ImportError:
+            missing.append(m.replace("_", "-"))
+    if missing:
+        raise ImportError("clickhouse-driver compresses with %s through the Python packages %s, missing here: "
+                          "pip install 'clickhouse-driver[%s]', or drop compress from the DSN" % (method, ", ".join(missing), method))
+    return method
+
+
 def connect(p):
     c = clickhouse_driver.Client(host=p["host"], port=p["port"], user=p["user"], password=p["password"],
-                                 database=p["database"], connect_timeout=10)
+                                 database=p["database"], connect_timeout=10, compression=compression(p))
     c.execute("SELECT 1")  # connects (force_connect would leave the connection marked busy)
     # clickhouse-driver sets TCP_NODELAY itself; --tcp-nodelay=false clears it.
     c.connection.socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1 if p.get("nodelay", True) else 0)

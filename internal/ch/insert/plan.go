@@ -430,6 +430,9 @@ func (r *runner) record(res *load.Result, cfg load.Config, rep plan.Rep, opts Op
 	params["count"], params["duration"] = strconv.FormatInt(cfg.Count, 10), cfg.Duration.String()
 	params["blocks-per-insert"] = strconv.Itoa(opts.BlocksPerInsert)
 	params["module"] = module(r.name)
+	if c.DSN.Compress != "" {
+		params["compress"] = c.DSN.Compress // a defining setting: blocks compressed on the wire
+	}
 	run := res.Fill(result.Run{Family: "ch", Target: r.name, Workload: Op, Params: params, Server: r.server.String(), Repeat: rep.N}, cfg, 0)
 	x := FigureDeclarations()
 	x.Set(&run, "rows_acknowledged", float64(wl.Acked()))

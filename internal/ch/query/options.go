@@ -43,6 +43,16 @@ type Pool struct {
 	Lifetime    time.Duration // close connections this old; 0: never
 }
 
+// The pool's knobs in words, as a client's Ignores names them: the
+// warning that says so is kept in the result, which a later report reads
+// without the command that could spell its flags.
+const (
+	KnobMaxOpen     = "most open connections"
+	KnobMaxIdle     = "most idle connections"
+	KnobIdleTimeout = "idle timeout"
+	KnobLifetime    = "connection lifetime"
+)
+
 // DefaultPool is database/sql's own default: no limit on open connections,
 // two idle ones kept, no timeouts.
 func DefaultPool() Pool { return Pool{MaxIdle: 2} }

@@ -617,6 +617,8 @@ func (r *runner) base(rep plan.Rep) result.Run {
 	maps.Copy(params, r.combo.knobs())
 	if r.combo.Opts.Protocol == HTTP {
 		params["http-url"] = redact.String(r.combo.Opts.HTTPURL)
+	} else if r.combo.Opts.DSN.Compress != "" {
+		params["compress"] = r.combo.Opts.DSN.Compress // a defining setting: blocks compressed on the wire
 	}
 	return result.Run{Family: "ch", Target: r.combo.Name, Workload: r.spec.Name, Server: r.server.String(), Params: params, Repeat: rep.N}
 }
@@ -722,7 +724,7 @@ func warnings(run result.Run, wl *Workload, c Combo, cfg load.Config) []string {
 		}
 	}
 	if ign := c.Client.Ignores(c.Opts.Pool); len(ign) > 0 {
-		out = append(out, fmt.Sprintf("%s cannot honour --%s: those settings had no effect", c.Name, strings.Join(ign, ", --")))
+		out = append(out, fmt.Sprintf("%s cannot honour the pool's %s: those settings had no effect", c.Name, strings.Join(ign, ", ")))
 	}
 	return out
 }

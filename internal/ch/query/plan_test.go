@@ -8,6 +8,7 @@ import (
 
 	"github.com/dbmeter/dbmeter/internal/ch"
 	"github.com/dbmeter/dbmeter/internal/load"
+	"github.com/dbmeter/dbmeter/internal/result"
 	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
@@ -140,6 +141,28 @@ func TestPrepareGate(t *testing.T) {
 			}
 			if p.Plan.Family != "ch" || p.Plan.Steps[0].Workload != "query" {
 				t.Errorf("plan family %q, workload %q", p.Plan.Family, p.Plan.Steps[0].Workload)
+			}
+		})
+	}
+}
+
+// TestIgnoredKnobsSaidInWords: a client that cannot honour a pool knob
+// says so in the run's warnings in words, since the warning is kept in
+// the result and read later without the command that could spell a flag.
+func TestIgnoredKnobsSaidInWords(t *testing.T) {
+	ignoresIdle := Client{Ignores: func(Pool) []string { return []string{KnobMaxIdle, KnobIdleTimeout} }}
+	for _, tc := range []struct {
+		name   string
+		client Client
+		want   string
+	}{
+		{"honours every knob", native, ""},
+		{"ignores two", ignoresIdle, "v2 cannot honour the pool's most idle connections, idle timeout: those settings had no effect"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := warnings(result.Run{}, &Workload{}, Combo{Name: "v2", Client: tc.client}, load.DefaultConfig())
+			if tc.want == "" && len(got) > 0 || tc.want != "" && (len(got) != 1 || got[0] != tc.want) {
+				t.Errorf("warnings = %q, want %q", got, tc.want)
 			}
 		})
 	}

@@ -90,8 +90,8 @@ type Client struct {
 	// Columnar says results reach dbmeter as column blocks; otherwise
 	// column decode first copies scanned rows into columns.
 	Columnar bool
-	// Ignores lists the pool knobs (flag names) the client cannot honour
-	// with the values of p.
+	// Ignores lists the pool knobs (Knob*) the client cannot honour with
+	// the values of p.
 	Ignores func(p Pool) []string
 	// External says the client runs as worker processes in another
 	// language: it runs only when named, never as part of "all".

@@ -30,10 +30,10 @@ const forever = 100 * 365 * 24 * time.Hour
 func Ignores(p query.Pool) []string {
 	var out []string
 	if p.MaxIdle == 0 {
-		out = append(out, "pool-max-idle")
+		out = append(out, query.KnobMaxIdle)
 	}
 	if p.IdleTimeout > 0 {
-		out = append(out, "pool-idle-timeout")
+		out = append(out, query.KnobIdleTimeout)
 	}
 	return out
 }

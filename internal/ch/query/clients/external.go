@@ -25,7 +25,7 @@ func external(name string, w *ch.Worker) query.Client {
 		Protocols: []query.Protocol{query.Native},
 		Ignores:   externalIgnores,
 		External:  true,
-		DSN:       ch.HonoursWorker,
+		DSN:       w.Honours(),
 	}
 }
 
@@ -34,16 +34,16 @@ func externalIgnores(p query.Pool) []string {
 	var out []string
 	d := query.DefaultPool()
 	if p.MaxOpen != d.MaxOpen {
-		out = append(out, "pool-max-open")
+		out = append(out, query.KnobMaxOpen)
 	}
 	if p.MaxIdle != d.MaxIdle {
-		out = append(out, "pool-max-idle")
+		out = append(out, query.KnobMaxIdle)
 	}
 	if p.IdleTimeout != d.IdleTimeout {
-		out = append(out, "pool-idle-timeout")
+		out = append(out, query.KnobIdleTimeout)
 	}
 	if p.Lifetime != d.Lifetime {
-		out = append(out, "pool-lifetime")
+		out = append(out, query.KnobLifetime)
 	}
 	return out
 }

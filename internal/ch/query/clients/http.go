@@ -36,7 +36,7 @@ type httpQuerier struct {
 // httpIgnores: net/http's Transport has no connection lifetime.
 func httpIgnores(p query.Pool) []string {
 	if p.Lifetime > 0 {
-		return []string{"pool-lifetime"}
+		return []string{query.KnobLifetime}
 	}
 	return nil
 }
