@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"strconv"
 	"testing"
 	"time"
 
@@ -40,6 +41,50 @@ func TestDefaultExtent(t *testing.T) {
 			rf.applyExtent()
 			if rf.repeat != tt.wantRepeat || rf.cfg.Duration != tt.wantDur {
 				t.Errorf("repeat %d × %s, want %d × %s", rf.repeat, rf.cfg.Duration, tt.wantRepeat, tt.wantDur)
+			}
+		})
+	}
+}
+
+// pg's default run is its experiment (5 × -T 2, recorded as if typed) only
+// when the user gave no extent of their own; pgbench's command lines, which
+// say -T or -t, run exactly as pgbench runs them.
+func TestPGDefaultRun(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name        string
+		args        []string
+		wantRepeat  int
+		wantSeconds int // 0: counted by -t
+	}{
+		{"nothing given: the default experiment", nil, pgDefaultRepeat, pgDefaultSeconds},
+		{"other flags leave the default", []string{"-S", "-c", "4", "-R", "100", "-L", "5"}, pgDefaultRepeat, pgDefaultSeconds},
+		{"-T: once, that long", []string{"-T", "10"}, 1, 10},
+		{"-t: once, that many", []string{"-t", "100"}, 1, 0},
+		{"--repeat: that many of -t 10, pgbench's default", []string{"--repeat", "3"}, 3, 0},
+		{"-T and --repeat: as given", []string{"-T", "1", "--repeat", "4"}, 4, 1},
+		{"-i: initialises only", []string{"-i"}, 1, 0},
+		{"a capacity search: its own steps", []string{"--find-max-rate"}, 1, 0},
+		{"a shard: as its peers", []string{"--shard", "0/2"}, 1, 0},
+		{"--aggregate-interval: a multiple of the user's -T", []string{"-l", "--aggregate-interval", "1"}, 1, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var f pgFlags
+			fs := pflag.NewFlagSet("pg", pflag.ContinueOnError)
+			f.bind(fs)
+			if err := fs.Parse(tt.args); err != nil {
+				t.Fatal(err)
+			}
+			if err := f.defaultRun(); err != nil {
+				t.Fatal(err)
+			}
+			timed := fs.Changed("time") // pg.Command reads -T as given: a timed run
+			if f.Repeat != tt.wantRepeat || timed != (tt.wantSeconds > 0) || timed && f.Seconds != tt.wantSeconds {
+				t.Errorf("repeat %d, -T %d (given %v); want repeat %d, -T %d", f.Repeat, f.Seconds, timed, tt.wantRepeat, tt.wantSeconds)
+			}
+			if p := flagParams(fs); p["repeat"] != strconv.Itoa(f.Repeat) || p["time"] != strconv.Itoa(f.Seconds) {
+				t.Errorf("the runs would record repeat %q and time %q, not what runs (%d × %d s)", p["repeat"], p["time"], f.Repeat, f.Seconds)
 			}
 		})
 	}

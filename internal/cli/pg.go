@@ -37,8 +37,9 @@ func (f *pgFlags) bind(fs *pflag.FlagSet) {
 	fs.VarP((*intList)(&f.ClientsList), "client", "c", "number of concurrent database clients (sessions); a list (1,4,8) runs each as a variant: a sweep")
 	fs.VarP((*intList)(&f.JobsList), "jobs", "j", "number of threads, as pgbench (must not exceed -c; Go schedules the clients on GOMAXPROCS threads); a list sweeps")
 	fs.IntVar(&f.Repeat, "repeat", 1, "run every variant (server × driver × -c × -j) this many times, interleaved: all once, then all again; each figure pools them with a 95% interval")
-	fs.IntVarP(&f.Seconds, "time", "T", 0, "duration of the benchmark in seconds")
-	fs.IntVarP(&f.PerClient, "transactions", "t", 10, "number of transactions each client runs (default when -T is not given)")
+	fs.Lookup("repeat").DefValue = fmt.Sprintf("1; with none of -T, -t, --repeat: %d repetitions of -T %d", pgDefaultRepeat, pgDefaultSeconds)
+	fs.IntVarP(&f.Seconds, "time", "T", 0, "duration of the benchmark in seconds (given -T or -t, one repetition, as pgbench)")
+	fs.IntVarP(&f.PerClient, "transactions", "t", 10, "number of transactions each client runs (used when -T is not given but --repeat is)")
 	fs.IntVarP(&f.Progress, "progress", "P", 0, "show a pgbench progress line every NUM seconds")
 	fs.Float64VarP(&f.Rate, "rate", "R", 0, "target rate in transactions per second (open loop, latency from the scheduled start)")
 	fs.VarP((*millis)(&f.LatencyLimit), "latency-limit", "L", "count transactions lasting more than NUM ms as late (with -R, skip those already that late)")
@@ -90,6 +91,34 @@ func (f *pgFlags) bind(fs *pflag.FlagSet) {
 	fs.StringVar(&f.storageServer, "storage-server", "", "--storage-profile: the cluster to place, by data directory or postmaster PID (default: the dev-services cluster)")
 	f.search.bind(fs, nil)
 	f.output.bind(fs)
+}
+
+// pg's default run, when the user gives none of its extent (see
+// defaultRun): enough repetitions for compare's p-value (4 a side) and one
+// to spare, each long enough for a p99.9 at one client.
+const (
+	pgDefaultRepeat  = 5
+	pgDefaultSeconds = 2
+)
+
+// defaultRun makes a run given none of -T, -t and --repeat pg's default
+// experiment, pgDefaultRepeat interleaved repetitions of -T
+// pgDefaultSeconds, as if the user had typed them (so the runs record
+// them): pgbench's own default, 10 transactions once, has no interval and
+// nothing for compare. A command that says how long or how often runs
+// exactly that, as pgbench would; so do -i, a capacity search (its
+// repetitions are confirmations), a shard (its peers must run the same)
+// and --aggregate-interval (a multiple of the user's -T).
+func (f *pgFlags) defaultRun() error {
+	for _, n := range []string{"time", "transactions", "repeat", "initialize", "find-max-rate", "shard", "aggregate-interval"} {
+		if f.fs.Changed(n) {
+			return nil
+		}
+	}
+	if err := f.fs.Set("time", strconv.Itoa(pgDefaultSeconds)); err != nil {
+		return err
+	}
+	return f.fs.Set("repeat", strconv.Itoa(pgDefaultRepeat))
 }
 
 // pgFields names the flag (long name) that sets each field of pg.Command:
@@ -153,6 +182,10 @@ not take the machine's drift for a difference. With one variant and one
 repetition the output is pgbench's summary; otherwise a table pools each
 variant's repetitions with a 95% interval (docs/pg.md, "Method").
 
+Given none of -T, -t and --repeat, pg runs its default experiment: 5
+repetitions of -T 2, pooled with a 95% interval. Give -T or -t for
+pgbench's one run and its summary block.
+
 Without --dsn the connection comes from -h, -p, -U, DBNAME and the PGHOST,
 PGPORT, PGUSER, PGDATABASE, PGPASSWORD and PGSSLMODE variables.`,
 		Example: `  dbmeter pg -i -s 10
@@ -187,6 +220,9 @@ func runPG(ctx context.Context, env Env, f *pgFlags, args []string) (runErr erro
 		return usagef("--progress-timestamp is allowed only under --progress")
 	case f.Initialize && f.output.writesFiles():
 		return usagef("-i only initialises the tables and writes no result: leave out --json, --html, --md and --csv")
+	}
+	if err := f.defaultRun(); err != nil {
+		return err
 	}
 	fields := pgFields()
 	spelled := spelling(f.fs, fields, "latency-limit")

@@ -40,24 +40,9 @@ func insertTable(l labeler, es []entry) Grid {
 		errorsCol("errors"), repsCol(),
 	}
 	if anyExternal(es) {
-		figs = append(figs, firstOf(externalColumns)...)
+		figs = append(figs, externalColumns()...)
 	}
 	return variantGrid("ch insert: rows per second by client", l, es, lead, []string{result.SettingWorkers, result.SettingBatch, result.SettingBlocksPerInsert}, figs)
-}
-
-// phaseMedian is the median over a variant's repetitions of a phase's p50
-// (a phase keeps no histogram to add).
-func phaseMedian(v variant, name string) string {
-	var vs []float64
-	for _, r := range v.reps {
-		if p, ok := r.Phases[name]; ok {
-			vs = append(vs, float64(p.P50))
-		}
-	}
-	if len(vs) == 0 {
-		return "-"
-	}
-	return nanos(median(vs))
 }
 
 // repsCounted is rowsCounted of the first repetition whose count did not
@@ -74,22 +59,14 @@ func repsCounted(reps []result.Run) string {
 	return "ok"
 }
 
-// firstOf makes one-row-per-run columns variant columns that show the
-// variant's first repetition.
-func firstOf(cols []column) []vcolumn {
-	out := make([]vcolumn, len(cols))
-	for i, c := range cols {
-		out[i] = vcolumn{c.head, func(v variant, _ *marks) string { return c.cell(v.first) }}
-	}
-	return out
-}
-
+// buildShare is the build phase's share of the time in both phases, all
+// the (pooled) run's operations together.
 func buildShare(r *result.Run) string {
-	build, send := r.Extra["build_s"], r.Extra["send_s"]
+	build, send := r.Phases["build"].TotalNs, r.Phases["send"].TotalNs
 	if build+send <= 0 || r.External != nil {
 		return "-"
 	}
-	return fmt.Sprintf("%.0f%%", 100*build/(build+send))
+	return fmt.Sprintf("%.0f%%", 100*float64(build)/float64(build+send))
 }
 
 // rowsCounted says whether the server's count of the rows matched what it
@@ -105,34 +82,31 @@ func rowsCounted(r *result.Run) string {
 }
 
 // externalColumns are the columns of clients run as worker processes: the
-// worker's own timing of an operation, and the protocol's round trip
-// beside it (docs/worker-protocol.md); dashes for a Go client.
-var externalColumns = []column{
-	{"client p50", func(e entry) string {
-		if ph, ok := e.run.Phases["client"]; ok && ph.Count > 0 && e.run.External != nil {
-			return Nanos(ph.P50)
+// worker's own timing of an operation (its phase "client", pooled as the
+// other figures), the protocol's round trip beside it
+// (docs/worker-protocol.md; timed before the first repetition), and the
+// workers' CPU per operation over all the repetitions, which cpu per row
+// includes; dashes for a Go client.
+func externalColumns() []vcolumn {
+	ext := func(cell func(v variant, x *result.ExternalClient) string) func(variant, *marks) string {
+		return func(v variant, _ *marks) string {
+			if v.first.run.External == nil {
+				return "-"
+			}
+			return cell(v, v.first.run.External)
 		}
-		return "-"
-	}},
-	{"rtt p50", func(e entry) string {
-		if e.run.External == nil {
+	}
+	return []vcolumn{
+		{"client p50", ext(func(v variant, _ *result.ExternalClient) string {
+			if ph, ok := v.pooled.Phases["client"]; ok && ph.Count > 0 {
+				return Nanos(ph.P50)
+			}
 			return "-"
-		}
-		return Nanos(e.run.External.RTT.P50)
-	}},
-	{"rtt p99", func(e entry) string {
-		if e.run.External == nil {
-			return "-"
-		}
-		return Nanos(e.run.External.RTT.P99)
-	}},
-	// The workers' CPU per operation, which cpu per row includes.
-	{"workers cpu/op", func(e entry) string {
-		if e.run.External == nil {
-			return "-"
-		}
-		return nanos(e.run.Client.WorkersCPUNsPerOp)
-	}},
+		})},
+		{"rtt p50", ext(func(_ variant, x *result.ExternalClient) string { return Nanos(x.RTT.P50) })},
+		{"rtt p99", ext(func(_ variant, x *result.ExternalClient) string { return Nanos(x.RTT.P99) })},
+		{"workers cpu/op", ext(func(v variant, _ *result.ExternalClient) string { return nanos(workersCPUPerOp(v)) })},
+	}
 }
 
 func anyExternal(es []entry) bool {
@@ -151,12 +125,14 @@ func orDash(s string) string {
 	return s
 }
 
-// insertPhase is a Go client's build or send phase; "-" for an external
-// client, whose worker builds and sends its block inside one exchange
-// (client p50 is that).
+// insertPhase is the p50 of a Go client's build or send phase over the
+// variant's repetitions pooled (their histograms added, as the batch
+// latency's); "-" for an external client, whose worker builds and sends its
+// block inside one exchange (client p50 is that).
 func insertPhase(v variant, name string) string {
-	if v.first.run.External != nil {
+	ph, ok := v.pooled.Phases[name]
+	if v.first.run.External != nil || !ok || ph.Count == 0 {
 		return "-"
 	}
-	return phaseMedian(v, name)
+	return nanos(float64(ph.P50))
 }

@@ -35,7 +35,7 @@ func chQueryTable(l labeler, es []entry) Grid {
 		vcolumn{"decode/row", func(v variant, _ *marks) string { return extraNanos(&v.pooled, "decode_ns_per_row") }},
 		repsCol())
 	if anyExternal(es) {
-		figs = append(figs, firstOf(externalColumns)...)
+		figs = append(figs, externalColumns()...)
 	}
 	return variantGrid("ch query: latency at the requested rate", l, es, lead, []string{result.SettingRate}, figs)
 }

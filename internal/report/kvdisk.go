@@ -87,7 +87,9 @@ var kvDurableWrites = map[string]string{"set": "write", "del": "delete", "setmix
 // acknowledged before its data was durable.
 func kvImplausible(r result.Run, p *result.FsyncProbe) string {
 	what, write := kvDurableWrites[r.Workload]
-	if !write || p == nil || p.Error != "" || p.MinNs <= 0 || r.Ops == 0 || !r.BoolSetting(result.SettingFsync) {
+	// A cell that completed nothing has an empty histogram, whose p50 of
+	// 0 is no latency: "no operation completed" says what it is.
+	if !write || p == nil || p.Error != "" || p.MinNs <= 0 || r.Ops == 0 || r.Latency.P50 <= 0 || !r.BoolSetting(result.SettingFsync) {
 		return ""
 	}
 	if sw, _ := r.Setting(result.SettingFsyncSwitch); strings.HasPrefix(sw, "none") {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dbmeter/dbmeter/internal/hist"
 	"github.com/dbmeter/dbmeter/internal/result"
 )
 
@@ -24,6 +25,10 @@ func TestKVImplausible(t *testing.T) {
 	memory.Params["fsync_switch"] = "none (memory engine)"
 	off := durable("set", 2, 300)
 	off.Params["fsync"] = "false"
+	empty := durable("del", 2, 5_000)
+	empty.Ops, empty.OpsPerS, empty.Latency = 0, 0, result.Latency{}
+	unrecorded := durable("del", 2, 5_000) // an older document's empty histogram beside a count
+	unrecorded.Latency = result.Latency{}
 	for _, c := range []struct {
 		name  string
 		run   result.Run
@@ -44,6 +49,8 @@ func TestKVImplausible(t *testing.T) {
 		{"fsync off", off, ssdProbe, ""},
 		{"no probe", durable("set", 2, 300), nil, ""},
 		{"a failed probe", durable("set", 2, 300), &result.FsyncProbe{Error: "read-only file system"}, ""},
+		{"a cell that completed nothing", empty, ssdProbe, ""},
+		{"a count without a latency", unrecorded, ssdProbe, ""},
 	} {
 		got := kvImplausible(c.run, c.probe)
 		if c.want == "" && got != "" || c.want != "" && !strings.Contains(got, c.want) {
@@ -109,5 +116,56 @@ func TestDiskSummary(t *testing.T) {
 		if got := DiskSummary(tt.disk); got != tt.want {
 			t.Errorf("DiskSummary(%+v) = %q, want %q", tt.disk, got, tt.want)
 		}
+	}
+}
+
+// A kv fsync-on cell that completed no write, in some repetitions or in
+// all, raises no fsync warning: its empty histograms are no latency (the
+// table says "no operation completed" for a cell with none), while a cell
+// whose writes really were faster than the disk still warns. cznic/kv's
+// group commit takes about a second, longer than a short cell.
+func TestKVFsyncWarningSkipsEmptyCells(t *testing.T) {
+	t.Parallel()
+	const second = int64(1_010_000_000)
+	rep := func(n int, ops int64, p50 int64) result.Run {
+		r := kvRun("cznic/kv", "del", "true", float64(ops)*2, p50)
+		r.Repeat, r.Workers, r.Ops = n, 2, ops
+		r.Params["fsync_switch"] = "Options.Wal (group commit)"
+		if ops > 0 {
+			h := hist.New()
+			for range ops {
+				h.RecordValue(p50)
+			}
+			r.LatencyHDR, _ = result.EncodeHDR(h)
+		} else {
+			r.Latency = result.Latency{} // an empty histogram: zeros
+		}
+		return r
+	}
+	for _, c := range []struct {
+		name    string
+		reps    []result.Run
+		warning bool
+		noOps   bool // the cell says "no operation completed"
+	}{
+		{"no repetition completed a delete", []result.Run{rep(1, 0, 0), rep(2, 0, 0), rep(3, 0, 0)}, false, true},
+		{"one repetition of three completed two", []result.Run{rep(1, 0, 0), rep(2, 0, 0), rep(3, 2, second)}, false, false},
+		{"every repetition completed some", []result.Run{rep(1, 1, second), rep(2, 2, second)}, false, false},
+		{"writes faster than the disk still warn", []result.Run{rep(1, 0, 0), rep(2, 500, 300), rep(3, 500, 300)}, true, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			disk := result.Disk{Path: "/data/kv", Fsync: ssdProbe}
+			var buf bytes.Buffer
+			if err := kvTables(disk)(&buf, c.reps); err != nil {
+				t.Fatal(err)
+			}
+			out := buf.String()
+			if got := strings.Contains(out, "WARNING: cznic/kv del with fsync on"); got != c.warning {
+				t.Errorf("fsync warning %v, want %v:\n%s", got, c.warning, out)
+			}
+			if got := strings.Contains(out, "no operation completed"); got != c.noOps {
+				t.Errorf("\"no operation completed\" shown %v, want %v:\n%s", got, c.noOps, out)
+			}
+		})
 	}
 }

@@ -302,6 +302,26 @@ func pgGrid(l labeler, es []entry) Grid {
 	if open {
 		figs = append(figs, vcolumn{"dropped", func(v variant, _ *marks) string { return strconv.FormatInt(v.pooled.Dropped, 10) }})
 	}
+	if slices.ContainsFunc(es, func(e entry) bool { _, ok := e.run.Extra["late_ops"]; return ok }) {
+		figs = append(figs, vcolumn{"late", pgLate})
+	}
 	figs = append(figs, vcolumn{"cpu/tx", func(v variant, _ *marks) string { return nanos(cpuPerOp(v)) }}, repsCol())
 	return variantGrid("pg: transactions per second and latency", l, es, lead, []string{result.SettingQueryMode, result.SettingClients, result.SettingJobs, result.SettingRate}, figs)
+}
+
+// pgLate is pgbench's "above the latency limit" for a variant's
+// repetitions together: how many transactions lasted longer than -L, of
+// all it completed; "-" for a variant run without -L.
+func pgLate(v variant, _ *marks) string {
+	var late float64
+	var ops int64
+	for _, r := range v.reps {
+		l, ok := r.Extra["late_ops"]
+		if !ok {
+			return "-"
+		}
+		late, ops = late+l, ops+r.Ops
+	}
+	limit, _ := v.first.run.FloatSetting(result.SettingLatencyLimit)
+	return fmt.Sprintf("%.0f > %.1fms (%.3f%%)", late, limit, pct(late, float64(ops)))
 }

@@ -218,3 +218,40 @@ func TestPGRepeatedAndSwept(t *testing.T) {
 		})
 	}
 }
+
+// With repetitions, -L's count of late transactions is a column of the
+// table (the pgbench block that says it is not printed): the repetitions'
+// counts added, over all their transactions; a variant without -L shows
+// none.
+func TestPGGridLate(t *testing.T) {
+	t.Parallel()
+	late := pgReps("h:5432/pgx", "8", 1000, 1000) // 10,000 transactions each
+	for i, n := range []float64{30, 70} {
+		late[i].Params[result.SettingLatencyLimit] = "5"
+		late[i].Extra["late_ops"] = n
+	}
+	tests := []struct {
+		name string
+		runs []result.Run
+		want []string // the late cells; nil: no late column
+	}{
+		{"-L 5: 100 of 20,000 late", late, []string{"100 > 5.0ms (0.500%)"}},
+		{"no -L: no column", pgReps("h:5432/pgx", "8", 1000, 1000), nil},
+		{"-L beside a variant without", append(slices.Clone(late), pgReps("h:5432/pq", "8", 1000, 1000)...), []string{"100 > 5.0ms (0.500%)", "-"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			g := runsGrid(tt.runs, pgGrid)
+			i := slices.Index(g.Header, "late")
+			var got []string
+			for _, r := range g.Rows {
+				if i >= 0 {
+					got = append(got, r[i])
+				}
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("late cells %q, want %q (header %q)", got, tt.want, g.Header)
+			}
+		})
+	}
+}

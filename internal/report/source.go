@@ -201,6 +201,7 @@ func pooledRun(reps []result.Run) result.Run {
 		out.BytesPerS = float64(bytes) / secs
 	} // else nothing ran (a cell the engine does not support)
 	out.Latency = pooledLatency(reps)
+	out.Phases = pooledPhases(reps)
 	out.Extra = map[string]float64{}
 	for k := range reps[0].Extra {
 		var sum, weight float64
@@ -223,20 +224,64 @@ func pooledRun(reps []result.Run) result.Run {
 
 // pooledLatency is the latency of reps' histograms added together, or,
 // when one has none (or it does not decode), each figure's median over
-// them.
+// them. A repetition that completed no operation adds nothing: its
+// histogram is empty, and its zeros are no latency (a cell whose group
+// commit outlasts a repetition would otherwise read as faster than its
+// disk).
 func pooledLatency(reps []result.Run) result.Latency {
-	var encoded []string
+	var hdrs []string
+	var lats []result.Latency
 	for _, r := range reps {
-		if r.LatencyHDR == "" {
-			return medianLatency(reps)
+		if r.Ops > 0 {
+			hdrs, lats = append(hdrs, r.LatencyHDR), append(lats, r.Latency)
 		}
-		encoded = append(encoded, r.LatencyHDR)
 	}
-	sum, err := addHDRs(encoded)
-	if err != nil {
-		return medianLatency(reps)
+	return poolLatencies(hdrs, lats)
+}
+
+// pooledPhases are reps' phases pooled as their latencies are: for each
+// phase, the operations and time added, the percentiles from the
+// repetitions' histograms added. A repetition that timed none of a phase
+// adds nothing to it.
+func pooledPhases(reps []result.Run) map[string]result.Phase {
+	var out map[string]result.Phase
+	for _, r := range reps {
+		for name := range r.Phases {
+			if _, done := out[name]; done {
+				continue
+			}
+			var p result.Phase
+			var hdrs []string
+			var lats []result.Latency
+			for _, r := range reps {
+				if ph := r.Phases[name]; ph.Count > 0 {
+					p.Count, p.TotalNs = p.Count+ph.Count, p.TotalNs+ph.TotalNs
+					hdrs, lats = append(hdrs, ph.HDR), append(lats, ph.Latency)
+				}
+			}
+			p.Latency = poolLatencies(hdrs, lats)
+			if out == nil {
+				out = map[string]result.Phase{}
+			}
+			out[name] = p
+		}
 	}
-	return result.LatencyOf(sum)
+	return out
+}
+
+// poolLatencies adds the histograms of one latency's repetitions, hdrs,
+// or, when one has none (a document older than them) or it does not
+// decode, takes each figure's median over the repetitions' lats.
+func poolLatencies(hdrs []string, lats []result.Latency) result.Latency {
+	if len(hdrs) == 0 {
+		return result.Latency{}
+	}
+	if !slices.Contains(hdrs, "") {
+		if sum, err := addHDRs(hdrs); err == nil {
+			return result.LatencyOf(sum)
+		}
+	}
+	return medianLatency(lats)
 }
 
 // addHDRs decodes latency histograms (LatencyHDR) and adds them together;
@@ -257,25 +302,25 @@ func addHDRs(encoded []string) (*hdrhistogram.Histogram, error) {
 	return sum, nil
 }
 
-func medianLatency(reps []result.Run) result.Latency {
-	of := func(f func(r *result.Run) float64) float64 {
-		vs := make([]float64, len(reps))
-		for i := range reps {
-			vs[i] = f(&reps[i])
+func medianLatency(lats []result.Latency) result.Latency {
+	of := func(f func(l result.Latency) float64) float64 {
+		vs := make([]float64, len(lats))
+		for i, l := range lats {
+			vs[i] = f(l)
 		}
 		return median(vs)
 	}
-	ofInt := func(f func(r *result.Run) int64) int64 {
-		return int64(math.Round(of(func(r *result.Run) float64 { return float64(f(r)) })))
+	ofInt := func(f func(l result.Latency) int64) int64 {
+		return int64(math.Round(of(func(l result.Latency) float64 { return float64(f(l)) })))
 	}
 	return result.Latency{
-		Min:    ofInt(func(r *result.Run) int64 { return r.Latency.Min }),
-		Mean:   of(func(r *result.Run) float64 { return r.Latency.Mean }),
-		Stddev: of(func(r *result.Run) float64 { return r.Latency.Stddev }),
-		P50:    ofInt(func(r *result.Run) int64 { return r.Latency.P50 }),
-		P90:    ofInt(func(r *result.Run) int64 { return r.Latency.P90 }),
-		P99:    ofInt(func(r *result.Run) int64 { return r.Latency.P99 }),
-		P999:   ofInt(func(r *result.Run) int64 { return r.Latency.P999 }),
-		Max:    ofInt(func(r *result.Run) int64 { return r.Latency.Max }),
+		Min:    ofInt(func(l result.Latency) int64 { return l.Min }),
+		Mean:   of(func(l result.Latency) float64 { return l.Mean }),
+		Stddev: of(func(l result.Latency) float64 { return l.Stddev }),
+		P50:    ofInt(func(l result.Latency) int64 { return l.P50 }),
+		P90:    ofInt(func(l result.Latency) int64 { return l.P90 }),
+		P99:    ofInt(func(l result.Latency) int64 { return l.P99 }),
+		P999:   ofInt(func(l result.Latency) int64 { return l.P999 }),
+		Max:    ofInt(func(l result.Latency) int64 { return l.Max }),
 	}
 }

@@ -121,16 +121,28 @@ func repsCol() vcolumn {
 
 // cpuPerOp is dbmeter's CPU per operation over all the repetitions.
 func cpuPerOp(v variant) float64 {
-	var cpu float64
+	return secondsPerOp(v, func(c result.Client) float64 { return c.CPUS })
+}
+
+// workersCPUPerOp is an external client's workers' CPU per operation over
+// all the repetitions.
+func workersCPUPerOp(v variant) float64 {
+	return secondsPerOp(v, func(c result.Client) float64 { return c.WorkersCPUS })
+}
+
+// secondsPerOp is the seconds of a client's cost over the variant's
+// operations (completed or failed, as load counts them), in ns.
+func secondsPerOp(v variant, secs func(c result.Client) float64) float64 {
+	var sum float64
 	var ops int64
 	for _, r := range v.reps {
-		cpu += r.Client.CPUS
+		sum += secs(r.Client)
 		ops += r.Ops + r.Errors
 	}
 	if ops == 0 {
 		return 0
 	}
-	return cpu * 1e9 / float64(ops)
+	return sum * 1e9 / float64(ops)
 }
 
 // runsGrid is a family's variant grid of runs, for the terminal, made the
