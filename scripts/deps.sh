@@ -83,7 +83,7 @@ fi
 # wheel from PyPI into Debian's python3, which the Python worker runs.
 if ! /usr/bin/python3 -c 'import clickhouse_cityhash' 2>/dev/null; then
 	echo "deps: installing clickhouse-cityhash 1.0.2.6 from PyPI for Debian's python3" >&2
-	$sudo PIP_ROOT_USER_ACTION=ignore /usr/bin/python3 -m pip install -q --break-system-packages --only-binary=:all: clickhouse-cityhash==1.0.2.6
+	$sudo env PIP_ROOT_USER_ACTION=ignore /usr/bin/python3 -m pip install -q --break-system-packages --only-binary=:all: clickhouse-cityhash==1.0.2.6
 fi
 if ! php -r 'exit(extension_loaded("SeasClick") ? 0 : 1);' 2>/dev/null; then
 	if ! src=$(seasclick_source); then
