@@ -25,6 +25,13 @@ type Env struct {
 
 // Main runs dbmeter with env and returns the process exit code.
 func Main(ctx context.Context, env Env) int {
+	code, _ := mainErr(ctx, env)
+	return code
+}
+
+// mainErr is Main, also returning the command's error (printed already), so
+// that study run can tell a step that cannot run here from one that failed.
+func mainErr(ctx context.Context, env Env) (int, error) {
 	var prof profiler
 	stderr := &commandStderr{w: env.Stderr}
 	env.Stderr = stderr
@@ -41,10 +48,10 @@ func Main(ctx context.Context, env Env) int {
 	cmd, err := root.ExecuteContextC(ctx)
 	var sig signalCause
 	if errors.As(context.Cause(ctx), &sig) {
-		return sig.exitCode()
+		return sig.exitCode(), err
 	}
 	if err == nil {
-		return exitOK
+		return exitOK, nil
 	}
 	code := exitCodeOf(err)
 	if msg := oneLine(usage.Spell(err, commandSpelling(cmd))); msg != "" {
@@ -53,7 +60,7 @@ func Main(ctx context.Context, env Env) int {
 		}
 		fmt.Fprintln(env.Stderr, "dbmeter: "+msg)
 	}
-	return code
+	return code, err
 }
 
 // commandTree is every command and flag of dbmeter, the profiler's

@@ -57,7 +57,7 @@ func applyStorage(ctx context.Context, stderr io.Writer, p *storage.Profile, dat
 	g, err := storage.Apply(storage.Config{Profile: *p, DataDir: dataDir, Layout: &l})
 	var refusal *storage.Refusal
 	if errors.As(err, &refusal) {
-		return nil, usagef("--storage-profile %s: %v", p.Name, refusal)
+		return nil, usagef("--storage-profile %s: %w", p.Name, refusal)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("--storage-profile %s: %w", p.Name, err)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/dbmeter/dbmeter/internal/report"
 	"github.com/dbmeter/dbmeter/internal/result"
+	"github.com/dbmeter/dbmeter/internal/storage"
 	"github.com/dbmeter/dbmeter/internal/study"
 )
 
@@ -201,7 +202,15 @@ func (r stepRunner) Step(ctx context.Context, args []string, jsonPath string) er
 		env.Args = append(env.Args, "--json", jsonPath, "--quiet")
 	}
 	env.Stdout = io.Discard
-	if code := Main(ctx, env); code != exitOK && !onlyEmpty(code, jsonPath) {
+	code, err := mainErr(ctx, env)
+	var refusal *storage.Refusal
+	if errors.As(err, &refusal) {
+		// A storage profile this machine cannot apply (no root, no
+		// cgroup controller, no block device): the step cannot run here,
+		// and its claims say so, where a failure would fail the study.
+		return &study.Unavailable{Reason: refusal.Error()}
+	}
+	if code != exitOK && !onlyEmpty(code, jsonPath) {
 		return fmt.Errorf("exit status %d", code)
 	}
 	return nil

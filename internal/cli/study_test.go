@@ -375,3 +375,58 @@ func TestStudyStepsSpelledByTheCLI(t *testing.T) {
 		})
 	}
 }
+
+// profileStudy runs a kv step under a storage profile in DIR, which the
+// test puts on tmpfs, where no profile can be applied (no block device).
+const profileStudy = `id: profiletest
+title: a step whose storage profile cannot be applied
+source: dbmeter's own test
+steps:
+  - id: delay
+    run: null --workers 1 --delay 2ms --duration 100ms --warmup 0s --repeat 1
+  - id: hdd
+    run: kv --engines map --ops set --fsync true --storage-profile hdd --dir DIR --duration 100ms --warmup 0s --repeat 1
+tables:
+  - id: tp
+    title: sets under hdd
+    step: hdd
+    rows: workload
+    columns: target
+    figure: throughput
+    unit: ops/s
+    header: [map]
+    published:
+      set: [67]
+claims:
+  - id: slow
+    text: map syncs under 100 times a second on an HDD
+    kind: threshold
+    cells: [[tp, set, map]]
+    below: 100
+`
+
+// A step whose storage profile this machine cannot apply is not a failed
+// study: the step is skipped with the refusal as its reason, its claims
+// "cannot be checked here" and say why, and study run exits 0.
+func TestStudyProfileCannotApply(t *testing.T) {
+	t.Parallel()
+	shm, err := os.MkdirTemp("/dev/shm", "dbmeter-study-")
+	if err != nil {
+		t.Skipf("no /dev/shm (tmpfs) to refuse a storage profile on: %v", err)
+	}
+	t.Cleanup(func() { os.RemoveAll(shm) })
+	file := filepath.Join(t.TempDir(), "profile.yaml")
+	text := strings.Replace(profileStudy, "DIR", filepath.Join(shm, "kv"), 1)
+	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := run(t, "study", "run", file)
+	if code != 0 {
+		t.Fatalf("exit %d, want 0 (a step that cannot run here is no failure):\n%s\n%s", code, stderr, stdout)
+	}
+	for _, want := range []string{"[cannot be checked here] slow", "cannot run here: the storage profile cannot be applied"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, stdout)
+		}
+	}
+}

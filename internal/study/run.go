@@ -3,6 +3,7 @@ package study
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -52,10 +53,18 @@ type StepRun struct {
 
 // Runner runs one dbmeter command line (without "dbmeter") and writes its
 // result document to jsonPath; with jsonPath "" it writes none (a setup
-// step).
+// step). A step that cannot run on this machine returns an *Unavailable.
 type Runner interface {
 	Step(ctx context.Context, args []string, jsonPath string) error
 }
+
+// Unavailable says a step cannot run on this machine (for example its
+// storage profile needs root or cgroups): the step is skipped with Reason,
+// its tables and claims "cannot be checked here", and the study goes on,
+// as for a server not given. It is not the step failing.
+type Unavailable struct{ Reason string }
+
+func (u *Unavailable) Error() string { return u.Reason }
 
 // Placeholders are the words a step's command line may hold for the
 // servers study run is given:
@@ -134,13 +143,16 @@ func Run(ctx context.Context, s *Study, r Runner, o Options) (*Document, error) 
 			if st.Setup {
 				path = ""
 			}
-			if err := r.Step(ctx, args, path); err != nil {
+			var un *Unavailable
+			if err := r.Step(ctx, args, path); errors.As(err, &un) {
+				sr.Skipped = "cannot run here: " + un.Reason
+			} else if err != nil {
 				sr.Error = err.Error()
 			}
 			sr.WallS = time.Since(start).Seconds()
 			if d, err := readResult(path); err == nil {
 				sr.Result = d
-			} else if sr.Error == "" && !st.Setup {
+			} else if sr.Error == "" && sr.Skipped == "" && !st.Setup {
 				sr.Error = err.Error()
 			}
 		}

@@ -1,6 +1,9 @@
 package study
 
 import (
+	"context"
+	"errors"
+	"io"
 	"math"
 	"strings"
 	"testing"
@@ -354,5 +357,45 @@ func TestEnvironmentSaysCompression(t *testing.T) {
 		if got := hereEnv(&Document{Steps: tt.steps}).client(); got != tt.want {
 			t.Errorf("client %q, want %q", got, tt.want)
 		}
+	}
+}
+
+// stepFunc is a Runner whose every step returns err and writes nothing.
+type stepFunc struct{ err error }
+
+func (f stepFunc) Step(context.Context, []string, string) error { return f.err }
+
+// A step that cannot run on this machine (a storage profile without root
+// or cgroups) is skipped with its reason, and its claims cannot be
+// checked here; a step that fails is a failure, not a skip.
+func TestUnavailableStepSkipped(t *testing.T) {
+	s, err := Parse("c.yaml", []byte(claimStudy))
+	if err != nil {
+		t.Fatal(err)
+	}
+	refusal := "the storage profile cannot be applied: no permission to make or write cgroups (run as root)"
+	tests := []struct {
+		name              string
+		err               error
+		skipped, failed   string
+		verdict, inReason string
+	}{
+		{"unavailable", &Unavailable{Reason: refusal}, "cannot run here: " + refusal, "", CannotCheck, refusal},
+		{"failed", errors.New("exit status 1"), "", "exit status 1", CannotCheck, "failed: exit status 1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			doc, err := Run(context.Background(), s, stepFunc{tt.err}, Options{Log: io.Discard})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a := doc.Steps[0]; a.Skipped != tt.skipped || a.Error != tt.failed {
+				t.Errorf("step a: skipped %q, error %q; want skipped %q, error %q", a.Skipped, a.Error, tt.skipped, tt.failed)
+			}
+			c := Evaluate(s, doc).Claims[0]
+			if c.Verdict != tt.verdict || !strings.Contains(c.Reason, tt.inReason) {
+				t.Errorf("claim above: %s (%s), want %s naming %q", c.Verdict, c.Reason, tt.verdict, tt.inReason)
+			}
+		})
 	}
 }
