@@ -66,7 +66,7 @@ fi
 # does not. Users run `pecl install SeasClick`; this project's tests build
 # the Apache-2.0 snapshot in ../shared/third_party/SeasClick (in a copy),
 # only when PHP lacks it.
-ext_pkgs=(php8.2-cli php8.2-dev python3-clickhouse-driver)
+ext_pkgs=(php8.2-cli php8.2-dev python3-clickhouse-driver python3-lz4 python3-pip)
 ext_missing=()
 for p in "${ext_pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || ext_missing+=("$p")
@@ -77,6 +77,13 @@ if ((${#ext_missing[@]})); then
 	echo "deps: installing ${ext_missing[*]}" >&2
 	$sudo apt-get update -qq
 	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${ext_missing[@]}" >/dev/null
+fi
+# clickhouse-driver compresses (a DSN's compress=lz4) only with lz4, from
+# Debian, and clickhouse-cityhash, which Debian does not ship: a pinned
+# wheel from PyPI into Debian's python3, which the Python worker runs.
+if ! /usr/bin/python3 -c 'import clickhouse_cityhash' 2>/dev/null; then
+	echo "deps: installing clickhouse-cityhash 1.0.2.6 from PyPI for Debian's python3" >&2
+	$sudo env PIP_ROOT_USER_ACTION=ignore /usr/bin/python3 -m pip install -q --break-system-packages --only-binary=:all: clickhouse-cityhash==1.0.2.6
 fi
 if ! php -r 'exit(extension_loaded("SeasClick") ? 0 : 1);' 2>/dev/null; then
 	if ! src=$(seasclick_source); then
