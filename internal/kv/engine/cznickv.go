@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -148,11 +149,31 @@ func flockFile(name string) (io.Closer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("lock cznic/kv: %w", err)
 	}
-	if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+	if err := flockPatiently(f, lockPatience); err != nil {
 		f.Close()
 		return nil, fmt.Errorf("lock cznic/kv %s: %w (is another process using it?)", name, err)
 	}
 	return f, nil // closing the file releases the lock
+}
+
+// lockPatience is how long a busy lock is retried before it is taken to
+// be another process's.
+const lockPatience = 2 * time.Second
+
+// flockPatiently retries a busy lock for a while: a flock belongs to the
+// open file description, and a child this process forks shares every
+// description until it execs (close-on-exec closes them only then), so a
+// lock this process released a moment ago can still show as busy while
+// another goroutine starts a program.
+func flockPatiently(f *os.File, patience time.Duration) error {
+	deadline := time.Now().Add(patience)
+	for {
+		err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB)
+		if !errors.Is(err, unix.EWOULDBLOCK) || time.Now().After(deadline) {
+			return err
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
 
 // commitFiler is the database file as the library sees it. The library
