@@ -60,6 +60,8 @@ func TestBadInput(t *testing.T) {
 		{"kv op typo", []string{"kv", "--ops", "sett"}, `unknown --ops value "sett"`},
 		{"kv dir is a file", []string{"kv", "--engines", "map", "--dir", "/etc/passwd"}, "--dir /etc/passwd is not a directory"},
 		{"kv shard", []string{"kv", "--shard", "0/2"}, "drop --shard and --start-at"},
+		{"ch query negative pool", []string{"ch", "query", "--dsn", "clickhouse://127.0.0.1:1", "--preset", "count", "--pool-max-idle", "-1"}, "--pool-max-idle must not be negative, got -1"},
+		{"ch query negative lifetime", []string{"ch", "query", "--dsn", "clickhouse://127.0.0.1:1", "--preset", "count", "--pool-lifetime", "-1s"}, "--pool-lifetime must not be negative, got -1s"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -61,13 +61,13 @@ func DefaultPool() Pool { return Pool{MaxIdle: 2} }
 func (p Pool) Validate() error {
 	switch {
 	case p.MaxOpen < 0:
-		return fmt.Errorf("pool max open must not be negative, got %d", p.MaxOpen)
+		return fmt.Errorf("{MaxOpen} must not be negative, got %d", p.MaxOpen)
 	case p.MaxIdle < 0:
-		return fmt.Errorf("pool max idle must not be negative, got %d", p.MaxIdle)
+		return fmt.Errorf("{MaxIdle} must not be negative, got %d", p.MaxIdle)
 	case p.IdleTimeout < 0:
-		return fmt.Errorf("pool idle timeout must not be negative, got %s", p.IdleTimeout)
+		return fmt.Errorf("{IdleTime} must not be negative, got %s", p.IdleTimeout)
 	case p.Lifetime < 0:
-		return fmt.Errorf("pool lifetime must not be negative, got %s", p.Lifetime)
+		return fmt.Errorf("{Lifetime} must not be negative, got %s", p.Lifetime)
 	}
 	return nil
 }
