@@ -25,22 +25,27 @@ func syncTree(dir string) error {
 		case !d.Type().IsRegular() && !d.IsDir():
 			return nil
 		}
-		f, err := os.Open(path)
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil
-		}
-		if err != nil {
+		if err := syncPath(path); !errors.Is(err, fs.ErrNotExist) {
 			return err
-		}
-		serr := f.Sync()
-		if cerr := f.Close(); serr == nil {
-			serr = cerr
-		}
-		if serr != nil {
-			return fmt.Errorf("fsync %s: %w", path, serr)
 		}
 		return nil
 	})
+}
+
+// syncPath fsyncs one file or directory.
+func syncPath(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	serr := f.Sync()
+	if cerr := f.Close(); serr == nil {
+		serr = cerr
+	}
+	if serr != nil {
+		return fmt.Errorf("fsync %s: %w", path, serr)
+	}
+	return nil
 }
 
 // diskBytes is the space the files under dir take on disk (allocated
@@ -131,18 +136,7 @@ func syncDirs(dir string) error {
 		if err != nil || !d.IsDir() {
 			return err
 		}
-		f, err := os.Open(path)
-		if err != nil {
-			return err
-		}
-		serr := f.Sync()
-		if cerr := f.Close(); serr == nil {
-			serr = cerr
-		}
-		if serr != nil {
-			return fmt.Errorf("fsync %s: %w", path, serr)
-		}
-		return nil
+		return syncPath(path)
 	})
 }
 
