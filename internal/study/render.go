@@ -97,6 +97,9 @@ func WriteText(w io.Writer, v *View) {
 	if s.Scaling != "" {
 		fmt.Fprintf(w, "scaling: %s\n", oneLine(s.Scaling))
 	}
+	for _, l := range DeviationLines(s) {
+		fmt.Fprintf(w, "deviation %s\n", l)
+	}
 	for _, tv := range v.Tables {
 		t := tv.Table
 		fmt.Fprintf(w, "\n%s: %s (%s, %s)\n", t.ID, t.Title, t.Figure, t.Unit)
@@ -116,7 +119,7 @@ func WriteText(w io.Writer, v *View) {
 	}
 	fmt.Fprintf(w, "\nclaims: %s\n", verdictCounts(v.Claims))
 	for _, c := range v.Claims {
-		fmt.Fprintf(w, "  [%s] %s: %s\n", c.Verdict, c.Claim.ID, oneLine(c.Claim.Text))
+		fmt.Fprintf(w, "  [%s] %s: %s %s\n", c.Verdict, c.Claim.ID, oneLine(c.Claim.Text), c.Beside())
 		fmt.Fprintf(w, "      here: %s; on the published figures: %s\n", c.Reason, c.Published)
 		if c.Claim.Note != "" {
 			fmt.Fprintf(w, "      note: %s\n", oneLine(c.Claim.Note))
@@ -165,6 +168,9 @@ func WriteMarkdown(w io.Writer, v *View) {
 	if s.Scaling != "" {
 		fmt.Fprintf(w, "- scaling: %s\n", oneLine(s.Scaling))
 	}
+	for _, l := range DeviationLines(s) {
+		fmt.Fprintf(w, "- deviation %s\n", l)
+	}
 	fmt.Fprintf(w, "\n## Steps\n\n")
 	for _, st := range d.Steps {
 		state := fmt.Sprintf("%.0f s", st.WallS)
@@ -198,7 +204,7 @@ func WriteMarkdown(w io.Writer, v *View) {
 	fmt.Fprintf(w, "\n## Claims\n\n")
 	g := grid{head: []string{"claim", "verdict here", "why", "on the published figures"}}
 	for _, c := range v.Claims {
-		g.rows = append(g.rows, []string{oneLine(c.Claim.Text), c.Verdict, c.Reason, c.Published})
+		g.rows = append(g.rows, []string{oneLine(c.Claim.Text), strings.TrimSpace(c.Verdict + " " + c.Beside()), c.Reason, c.Published})
 	}
 	g.markdown(w)
 	if diffs := EnvDiffs(v); len(diffs) > 0 {
