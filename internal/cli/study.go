@@ -123,12 +123,13 @@ func parseStep(env Env, args []string) error {
 
 func newStudyRunCmd(env Env) *cobra.Command {
 	var o study.Options
+	var dsns []string
 	var jsonPath string
 	cmd := &cobra.Command{
 		Use:   "run ID|FILE",
 		Short: "Run every step of a study and put its figures beside the published ones",
 		Long: `run runs the study's steps one after the other, each as the dbmeter command
-line the file gives (in this process, the same binary), and writes one
+line the file gives (a process of its own, this same binary), and writes one
 result document holding every step's runs, the study's id and the file's
 SHA-256 (--json). It prints each table with published, measured and their
 ratio, a verdict for every claim, and the differences between the published
@@ -146,14 +147,14 @@ parameters for its step: {clickhouse-legacy?compress=lz4}.`,
 	}
 	fs := cmd.Flags()
 	fs.BoolVar(&o.Quick, "quick", false, "run each step's quick form (a few minutes on 2 cores; the study says what it scales)")
-	fs.StringArrayVar(&o.DSNs, "dsn", nil, "a server for the study's steps: postgres://… (repeat for several) or clickhouse://… (a modern ClickHouse)")
+	fs.StringArrayVar(&dsns, "dsn", nil, "a server for the study's steps: postgres://… (repeat for several) or clickhouse://… (a modern ClickHouse)")
 	fs.StringVar(&jsonPath, "json", "", "write the study's result document to this file")
 	cmd.RunE = runE(func(cmd *cobra.Command, args []string) error {
 		s, err := loadStudy(env, args[0])
 		if err != nil {
 			return err
 		}
-		o.Getenv, o.Log, o.Flags = env.Getenv, env.Stderr, studyFlags()
+		o.Servers, o.Log, o.Flags = studyServers(dsns, env.Getenv), env.Stderr, studyFlags()
 		o.Standin = func() (string, func(), error) {
 			srv, err := startNullServer("127.0.0.1:0", false)
 			if err != nil {
@@ -161,7 +162,11 @@ parameters for its step: {clickhouse-legacy?compress=lz4}.`,
 			}
 			return "clickhouse://" + srv.Addr() + "/default", func() { srv.Close() }, nil
 		}
-		doc, runErr := study.Run(cmd.Context(), s, stepRunner{env}, o)
+		steps, err := newStepRunner(env)
+		if err != nil {
+			return err
+		}
+		doc, runErr := study.Run(cmd.Context(), s, steps, o)
 		if doc == nil {
 			return runErr
 		}
