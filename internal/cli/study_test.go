@@ -424,7 +424,7 @@ func TestStudyProfileCannotApply(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d, want 0 (a step that cannot run here is no failure):\n%s\n%s", code, stderr, stdout)
 	}
-	for _, want := range []string{"[cannot be checked here] slow", "cannot run here: the storage profile cannot be applied"} {
+	for _, want := range []string{"[cannot be checked here] slow", "cannot run here: --storage-profile hdd: the storage profile cannot be applied"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, stdout)
 		}
