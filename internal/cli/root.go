@@ -38,6 +38,9 @@ func mainErr(ctx context.Context, env Env) (int, error) {
 	root := commandTree(env, &prof)
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
 		stderr.spelling = commandSpelling(cmd)
+		if err := checkOutputs(cmd); err != nil {
+			return err
+		}
 		return prof.start()
 	}
 	defer prof.stop()

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -10,9 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/dbmeter/dbmeter/internal/report"
-	"github.com/dbmeter/dbmeter/internal/result"
-	"github.com/dbmeter/dbmeter/internal/storage"
 	"github.com/dbmeter/dbmeter/internal/study"
 )
 
@@ -127,12 +123,13 @@ func parseStep(env Env, args []string) error {
 
 func newStudyRunCmd(env Env) *cobra.Command {
 	var o study.Options
+	var dsns []string
 	var jsonPath string
 	cmd := &cobra.Command{
 		Use:   "run ID|FILE",
 		Short: "Run every step of a study and put its figures beside the published ones",
 		Long: `run runs the study's steps one after the other, each as the dbmeter command
-line the file gives (in this process, the same binary), and writes one
+line the file gives (a process of its own, this same binary), and writes one
 result document holding every step's runs, the study's id and the file's
 SHA-256 (--json). It prints each table with published, measured and their
 ratio, a verdict for every claim, and the differences between the published
@@ -150,14 +147,14 @@ parameters for its step: {clickhouse-legacy?compress=lz4}.`,
 	}
 	fs := cmd.Flags()
 	fs.BoolVar(&o.Quick, "quick", false, "run each step's quick form (a few minutes on 2 cores; the study says what it scales)")
-	fs.StringArrayVar(&o.DSNs, "dsn", nil, "a server for the study's steps: postgres://… (repeat for several) or clickhouse://… (a modern ClickHouse)")
+	fs.StringArrayVar(&dsns, "dsn", nil, "a server for the study's steps: postgres://… (repeat for several) or clickhouse://… (a modern ClickHouse)")
 	fs.StringVar(&jsonPath, "json", "", "write the study's result document to this file")
 	cmd.RunE = runE(func(cmd *cobra.Command, args []string) error {
 		s, err := loadStudy(env, args[0])
 		if err != nil {
 			return err
 		}
-		o.Getenv, o.Log, o.Flags = env.Getenv, env.Stderr, studyFlags()
+		o.Servers, o.Log, o.Flags = studyServers(dsns, env.Getenv), env.Stderr, studyFlags()
 		o.Standin = func() (string, func(), error) {
 			srv, err := startNullServer("127.0.0.1:0", false)
 			if err != nil {
@@ -165,7 +162,11 @@ parameters for its step: {clickhouse-legacy?compress=lz4}.`,
 			}
 			return "clickhouse://" + srv.Addr() + "/default", func() { srv.Close() }, nil
 		}
-		doc, runErr := study.Run(cmd.Context(), s, stepRunner{env}, o)
+		steps, err := newStepRunner(env)
+		if err != nil {
+			return err
+		}
+		doc, runErr := study.Run(cmd.Context(), s, steps, o)
 		if doc == nil {
 			return runErr
 		}
@@ -186,54 +187,6 @@ parameters for its step: {clickhouse-legacy?compress=lz4}.`,
 		return nil
 	})
 	return cmd
-}
-
-// stepRunner runs a step in this process through a fresh command tree:
-// the same binary and build as the study, no second process to find, and
-// the command's flags parsed exactly as on the command line. Commands
-// keep no package-level state (a lint rule), so one step cannot leak into
-// the next.
-type stepRunner struct{ env Env }
-
-func (r stepRunner) Step(ctx context.Context, args []string, jsonPath string) error {
-	env := r.env
-	env.Args = append([]string{}, args...)
-	if jsonPath != "" {
-		env.Args = append(env.Args, "--json", jsonPath, "--quiet")
-	}
-	env.Stdout = io.Discard
-	code, err := mainErr(ctx, env)
-	var refusal *storage.Refusal
-	if errors.As(err, &refusal) {
-		// A storage profile this machine cannot apply (no root, no
-		// cgroup controller, no block device): the step cannot run here,
-		// and its claims say so, where a failure would fail the study.
-		return &study.Unavailable{Reason: refusal.Error()}
-	}
-	if code != exitOK && !onlyEmpty(code, jsonPath) {
-		return fmt.Errorf("exit status %d", code)
-	}
-	return nil
-}
-
-// onlyEmpty says whether a step's exit 1 says only that some variant
-// completed no operation (a cell the engine cannot finish in so short a
-// window): the step measured what it could, and its document shows the
-// empty cell as such, so the study goes on with it.
-func onlyEmpty(code int, jsonPath string) bool {
-	if code != exitFailed || jsonPath == "" {
-		return false
-	}
-	doc, err := result.ReadFile(jsonPath)
-	if err != nil || doc.Interrupted || len(report.EmptyVariants(doc)) == 0 {
-		return false
-	}
-	for _, r := range doc.Runs {
-		if r.Errors > 0 {
-			return false
-		}
-	}
-	return true
 }
 
 func newStudyCompareCmd(env Env) *cobra.Command {

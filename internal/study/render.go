@@ -223,7 +223,7 @@ func verdictCounts(cs []ClaimView) string {
 		n[c.Verdict]++
 	}
 	var parts []string
-	for _, v := range []string{Holds, DoesNotHold, CannotCheck} {
+	for _, v := range VerdictOrder {
 		if n[v] > 0 {
 			parts = append(parts, fmt.Sprintf("%s %d", v, n[v]))
 		}
