@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dbmeter/dbmeter/internal/report"
 	"github.com/dbmeter/dbmeter/internal/study"
 )
 
@@ -175,7 +176,9 @@ parameters for its step: {clickhouse-legacy?compress=lz4}.`,
 				return err
 			}
 		}
-		study.WriteText(env.Stdout, study.Evaluate(s, doc))
+		if err := report.PageText(env.Stdout, study.Page(study.Evaluate(s, doc))); err != nil {
+			return err
+		}
 		if runErr != nil {
 			return runErr
 		}
@@ -235,13 +238,12 @@ func reportStudy(env Env, args []string, html, md, csv string) (ok bool, err err
 	if err != nil {
 		return true, err
 	}
-	v := study.Evaluate(s, doc)
+	p := study.Page(study.Evaluate(s, doc))
 	wrote, err := writeOutputs(env,
-		output{"md", md, func(w io.Writer) error { study.WriteMarkdown(w, v); return nil }},
-		output{"html", html, func(w io.Writer) error { return study.WriteHTML(w, v) }})
+		output{"md", md, func(w io.Writer) error { return report.PageMarkdown(w, p) }},
+		output{"html", html, func(w io.Writer) error { return report.PageHTML(w, p) }})
 	if wrote || err != nil {
 		return true, err
 	}
-	study.WriteText(env.Stdout, v)
-	return true, nil
+	return true, report.PageText(env.Stdout, p)
 }

@@ -85,11 +85,11 @@ func TestStudyRunVerdicts(t *testing.T) {
 		t.Errorf("document: schema %q study %q sha256 %q, %d steps", doc.Schema, doc.Study, doc.SHA256, len(doc.Steps))
 	}
 	code, md, stderr := run(t, "report", out, "--md", "-")
-	if code != 0 || !strings.Contains(md, "| one worker makes more than 100,000 calls a second, each of 2 ms | does not hold |") {
+	if code != 0 || !strings.Contains(md, "- **does not hold:** too-fast: one worker makes more than 100,000 calls a second, each of 2 ms") {
 		t.Errorf("report --md: exit %d (%s):\n%s", code, stderr, md)
 	}
 	code, html, stderr := run(t, "report", out, "--html", "-")
-	if code != 0 || !strings.Contains(html, `<td class="doesnothold">does not hold</td>`) || !strings.Contains(html, "<td>here/published</td>") {
+	if code != 0 || !strings.Contains(html, `<li class="bad"><span class="mark">does not hold</span>too-fast: `) || !strings.Contains(html, `<td class="l">here/published</td>`) {
 		t.Errorf("report --html: exit %d (%s):\n%s", code, stderr, html)
 	}
 }

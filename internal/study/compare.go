@@ -120,7 +120,7 @@ func WriteComparison(w io.Writer, c *Comparison) {
 	if c.A.Quick != c.B.Quick {
 		fmt.Fprintf(w, "note: one run is the quick form and the other the full one\n")
 	}
-	g := grid{head: []string{"table", "row", "column", "A", "B", "B/A", "95% interval", ""}}
+	g := report.Grid{Header: []string{"table", "row", "column", "A", "B", "B/A", "95% interval", ""}, Labels: 3}
 	for _, cr := range c.Cells {
 		iv, mark := "n<2", ""
 		if !math.IsNaN(cr.Lo) {
@@ -129,9 +129,9 @@ func WriteComparison(w io.Writer, c *Comparison) {
 		if cr.Excludes1 {
 			mark = "*"
 		}
-		g.rows = append(g.rows, []string{cr.Table, cr.Row, cr.Column, num(cr.A), num(cr.B), fmt.Sprintf("%.2f", cr.Ratio), iv, mark})
+		g.Rows = append(g.Rows, []string{cr.Table, cr.Row, cr.Column, num(cr.A), num(cr.B), fmt.Sprintf("%.2f", cr.Ratio), iv, mark})
 	}
-	g.text(w)
+	report.GridText(w, g)
 	if c.Compared == 0 {
 		fmt.Fprintln(w, "no cell was measured in both runs")
 		return

@@ -332,7 +332,11 @@ func TestEnvironmentSaysCompression(t *testing.T) {
 		{[]StepRun{step("a", "")}, "go1"},
 	}
 	for _, tt := range tests {
-		if got := hereEnv(&Document{Steps: tt.steps}).client(); got != tt.want {
+		var runs []*StepRun
+		for i := range tt.steps {
+			runs = append(runs, &tt.steps[i])
+		}
+		if got := clientHere(runs); got != tt.want {
 			t.Errorf("client %q, want %q", got, tt.want)
 		}
 	}
