@@ -8,7 +8,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -119,6 +118,9 @@ type Flags struct {
 // step that cannot run here (no server given) is skipped with its reason;
 // a step that fails is recorded with its error and the others still run.
 func Run(ctx context.Context, s *Study, r Runner, o Options) (*Document, error) {
+	if _, err := ParseServers(o.DSNs, o.Getenv, o.Flags); err != nil {
+		return nil, err
+	}
 	dir, err := os.MkdirTemp("", "dbmeter-study-")
 	if err != nil {
 		return nil, fmt.Errorf("study %s: temporary directory: %w", s.ID, err)
@@ -188,21 +190,18 @@ func readResult(path string) (*result.Document, error) {
 // expand splits a command line into arguments and replaces its
 // placeholders; why says why the step cannot run here.
 func expand(line string, o Options) (args []string, standin bool, stop func(), why string) {
-	getenv := o.Getenv
-	if getenv == nil {
-		getenv = func(string) string { return "" }
+	sv, err := ParseServers(o.DSNs, o.Getenv, o.Flags)
+	if err != nil {
+		return nil, false, nil, err.Error()
 	}
 	for _, word := range strings.Fields(strings.TrimPrefix(line, "dbmeter ")) {
 		w, query := placeholder(word)
 		n := len(args)
 		switch w {
 		case "{pg}", "{pg1}", "{pg2}":
-			dsns := dsnsOf(o.DSNs, "postgres://", "postgresql://")
-			if len(dsns) == 0 && getenv("DBMETER_PG_DSN") != "" {
-				dsns = []string{getenv("DBMETER_PG_DSN")}
-			}
+			dsns := sv.PG
 			if len(dsns) == 0 {
-				return nil, false, stop, "no PostgreSQL server given (" + o.Flags.Servers + " postgres://… or DBMETER_PG_DSN)"
+				return nil, false, stop, "no PostgreSQL server given (" + o.Flags.Servers + " postgres://…" + orEnv(sv, "DBMETER_PG_DSN") + ")"
 			}
 			if w != "{pg}" {
 				n := int(w[3] - '0')
@@ -215,29 +214,23 @@ func expand(line string, o Options) (args []string, standin bool, stop func(), w
 				args = append(args, o.Flags.Server, d)
 			}
 		case "{clickhouse-legacy}":
-			d := getenv("DBMETER_CLICKHOUSE_LEGACY_DSN")
-			if d == "" {
-				return nil, false, stop, "no ClickHouse 18.16 server given (DBMETER_CLICKHOUSE_LEGACY_DSN unset)"
+			if sv.Legacy == "" {
+				return nil, false, stop, "no ClickHouse 18.16 server given (" + o.Flags.Servers + " " + LabelLegacy + "=clickhouse://…" + orEnv(sv, "DBMETER_CLICKHOUSE_LEGACY_DSN") + ")"
 			}
-			args = append(args, o.Flags.Server, d)
+			args = append(args, o.Flags.Server, sv.Legacy)
 		case "{clickhouse}":
-			dsns := dsnsOf(o.DSNs, "clickhouse://", "tcp://")
-			if len(dsns) == 0 {
-				if d := modernDSN(getenv); d != "" {
-					dsns = []string{d}
-				}
-			}
-			if len(dsns) == 0 {
+			d := sv.Modern
+			if d == "" {
 				if o.Standin == nil {
 					return nil, false, stop, NoModern
 				}
-				d, s, err := o.Standin()
-				if err != nil {
+				var s func()
+				if d, s, err = o.Standin(); err != nil {
 					return nil, false, stop, "no modern ClickHouse server given and the stand-in did not start: " + err.Error()
 				}
-				dsns, standin, stop = []string{d}, true, s
+				standin, stop = true, s
 			}
-			args = append(args, o.Flags.Server, dsns[0])
+			args = append(args, o.Flags.Server, d)
 		default:
 			args = append(args, word)
 		}
@@ -319,7 +312,7 @@ func ordinal(n int) string {
 }
 
 // NoModern says why a step's modern ClickHouse is the stand-in.
-const NoModern = "no modern ClickHouse given (DBMETER_CLICKHOUSE_MODERN_DSN unset, and DBMETER_CLICKHOUSE_DSN unset or the 18.16 server of DBMETER_CLICKHOUSE_LEGACY_DSN)"
+const NoModern = "no modern ClickHouse given (to study run, or as DBMETER_CLICKHOUSE_MODERN_DSN, or DBMETER_CLICKHOUSE_DSN unless it is the 18.16 server of DBMETER_CLICKHOUSE_LEGACY_DSN)"
 
 // modernDSN is the modern ClickHouse the environment names:
 // DBMETER_CLICKHOUSE_MODERN_DSN, else DBMETER_CLICKHOUSE_DSN unless it is
@@ -335,14 +328,13 @@ func modernDSN(getenv func(string) string) string {
 	return ""
 }
 
-func dsnsOf(dsns []string, prefixes ...string) []string {
-	var out []string
-	for _, d := range dsns {
-		if slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(d, p) }) {
-			out = append(out, d)
-		}
+// orEnv names the environment variable that could have given a server,
+// unless servers were given to study run, which then stand alone.
+func orEnv(sv Servers, name string) string {
+	if sv.Given {
+		return "; the environment's servers are not used when servers are given"
 	}
-	return out
+	return " or " + name
 }
 
 // Write encodes doc as indented JSON.
