@@ -39,6 +39,7 @@ pkgs=(
 )
 test_pkgs=(
 	chromium          # headless browser: the HTML report test renders the report in it
+	fonts-noto-cjk    # the studies' Chinese titles (seeds 003, 004) in the rendered study page
 	xfsprogs          # mkfs.xfs: scripts/xfs-image.sh and the kv reflink-copy test make an xfs image
 )
 case "${1:-build}" in

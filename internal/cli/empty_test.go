@@ -1,12 +1,8 @@
 package cli
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/dbmeter/dbmeter/internal/result"
 )
 
 // A run in which no operation completed shows "no operation completed"
@@ -60,45 +56,5 @@ func TestKVGroupCommitCellMarked(t *testing.T) {
 	}
 	if !strings.Contains(out, "†: from too few operations") {
 		t.Errorf("no note explains †:\n%s", out)
-	}
-}
-
-// A study step whose only failure is a variant that completed nothing
-// (cznic/kv's set in the quick fsync step: its group commit outlasts a
-// 50 ms cell) goes on with that cell shown as empty; any other failure
-// stops it.
-func TestStudyStepOnlyEmpty(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	write := func(name string, runs ...result.Run) string {
-		path := filepath.Join(dir, name)
-		f, err := os.Create(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		if err := result.Write(f, &result.Document{Schema: result.Schema, Runs: runs}); err != nil {
-			t.Fatal(err)
-		}
-		return path
-	}
-	full := result.Run{Family: "kv", Target: "map", Workload: "set", Stats: result.Stats{Ops: 100, DurationS: 0.05}}
-	none := result.Run{Family: "kv", Target: "cznic/kv", Workload: "set", Stats: result.Stats{DurationS: 0.05}}
-	failed := none
-	failed.Errors = 1
-	for _, tt := range []struct {
-		name string
-		code int
-		path string
-		want bool
-	}{
-		{"an empty cell beside full ones", exitFailed, write("empty.json", full, none), true},
-		{"a cell with errors", exitFailed, write("errors.json", full, failed), false},
-		{"no empty cell", exitFailed, write("full.json", full), false},
-		{"a usage error", exitUsage, write("empty2.json", full, none), false},
-	} {
-		if got := onlyEmpty(tt.code, tt.path); got != tt.want {
-			t.Errorf("%s: onlyEmpty = %v, want %v", tt.name, got, tt.want)
-		}
 	}
 }

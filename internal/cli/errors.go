@@ -11,6 +11,7 @@ import (
 	"github.com/dbmeter/dbmeter/internal/names"
 
 	"github.com/dbmeter/dbmeter/internal/redact"
+	"github.com/dbmeter/dbmeter/internal/storage"
 	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
@@ -19,6 +20,11 @@ const (
 	exitOK     = 0
 	exitFailed = 1 // the run failed or had errors
 	exitUsage  = 2 // the command line was wrong
+	// exitCannotRun: this machine cannot run the command as given (a
+	// storage profile without root, cgroups or a block device), though the
+	// command line is right: study run skips such a step, with the one
+	// line the command printed, where another failure fails the study.
+	exitCannotRun = 3
 )
 
 // usagef is a mistake on the command line: exit 2. Families mark theirs
@@ -35,9 +41,12 @@ func (e runError) Unwrap() error { return e.err }
 // reached a command's RunE come from cobra's own parsing: usage.
 func exitCodeOf(err error) int {
 	var r runError
+	var refusal *storage.Refusal
 	switch {
 	case err == nil:
 		return exitOK
+	case errors.As(err, &refusal):
+		return exitCannotRun
 	case usage.Is(err):
 		return exitUsage
 	case errors.As(err, &r):

@@ -13,6 +13,7 @@ import (
 	"github.com/dbmeter/dbmeter/internal/kv/kvycsb"
 	"github.com/dbmeter/dbmeter/internal/kv/workload"
 	"github.com/dbmeter/dbmeter/internal/load"
+	"github.com/dbmeter/dbmeter/internal/plan"
 	"github.com/dbmeter/dbmeter/internal/result"
 	"github.com/dbmeter/dbmeter/internal/usage"
 )
@@ -43,6 +44,7 @@ type kvFlags struct {
 	spec    workload.Spec
 	ycsb    kvycsb.Spec
 	storage string
+	shape   string
 }
 
 // kvLong is kv's help: what each operation does.
@@ -107,8 +109,9 @@ func runKV(cmd *cobra.Command, env Env, rf *runFlags, kf *kvFlags) (runErr error
 		rf.cfg.Interval = cfg.Interval
 	}
 	spelled := spelling(cmd.Flags(), kvFields())
-	m, err := kv.NewMatrix(kv.MatrixOptions{Engines: kf.engines, Ops: kf.ops, Fsync: kf.fsync, Spec: kf.spec, Params: kf.params,
-		Load: cfg, Repeat: rf.repeat, Flags: flagParams(cmd.Flags()), YCSB: kf.ycsb})
+	opts := kv.MatrixOptions{Engines: kf.engines, Ops: kf.ops, Fsync: kf.fsync, Spec: kf.spec, Params: kf.params,
+		Load: cfg, Repeat: rf.repeat, Flags: flagParams(cmd.Flags()), YCSB: kf.ycsb}
+	k, err := newKVRun(cmd, kf, opts)
 	if err != nil {
 		return usage.Spell(err, spelled)
 	}
@@ -130,7 +133,7 @@ func runKV(cmd *cobra.Command, env Env, rf *runFlags, kf *kvFlags) (runErr error
 			return err
 		}
 		defer func() { runErr = errors.Join(runErr, sg.remove()) }()
-		m.IO = sg.g
+		k.setIO(sg.g)
 		storageRec = sg.rec
 	}
 	s, err := newSession(env, "kv", rf.output, dir)
@@ -138,9 +141,57 @@ func runKV(cmd *cobra.Command, env Env, rf *runFlags, kf *kvFlags) (runErr error
 		return err
 	}
 	s.Doc().Env.Disk.Storage = storageRec
-	m.Dir = dir
 	s.showProgress(rf)
-	return s.Execute(cmd.Context(), m.Plan())
+	return s.Execute(cmd.Context(), k.plan(dir))
+}
+
+// kvRun is the matrix of cells or the harness shape, as --shape says.
+type kvRun struct {
+	m *kv.Matrix
+	h *kv.Harness
+}
+
+// newKVRun checks opts for the shape kf asks for. The harness shape runs
+// all its phases unless --ops names them, and once unless --repeat says
+// otherwise (the harness ran each engine once), with no warm-up.
+func newKVRun(cmd *cobra.Command, kf *kvFlags, opts kv.MatrixOptions) (kvRun, error) {
+	switch kf.shape {
+	case kv.ShapeCells:
+		m, err := kv.NewMatrix(opts)
+		return kvRun{m: m}, err
+	case kv.ShapeHarness:
+		if !cmd.Flags().Changed("ops") {
+			opts.Ops = nil
+		}
+		if !cmd.Flags().Changed("repeat") {
+			opts.Repeat = 1
+			opts.Flags["repeat"] = "1"
+		}
+		if !cmd.Flags().Changed("warmup") {
+			opts.Load.Warmup = 0
+			opts.Flags["warmup"] = "0s"
+		}
+		h, err := kv.NewHarness(opts)
+		return kvRun{h: h}, err
+	}
+	return kvRun{}, usagef("--shape must be %s or %s, got %q", kv.ShapeCells, kv.ShapeHarness, kf.shape)
+}
+
+func (k kvRun) setIO(io kv.IOCounter) {
+	if k.m != nil {
+		k.m.IO = io
+	} else {
+		k.h.IO = io
+	}
+}
+
+func (k kvRun) plan(dir string) plan.Plan {
+	if k.m != nil {
+		k.m.Dir = dir
+		return k.m.Plan()
+	}
+	k.h.Dir = dir
+	return k.h.Plan()
 }
 
 // bindKVFlags binds the shared run flags, with kv's defaults, and kv's own.
@@ -165,6 +216,7 @@ func bindKVFlags(cmd *cobra.Command, rf *runFlags, kf *kvFlags) {
 	fs.StringVar(&kf.fsync, "fsync", "false", "make every write durable before it is acknowledged: false (off), true (on) or both")
 	fs.StringVar(&kf.dir, "dir", "", "directory for the engines' files: new, empty, or made by dbmeter (default: a temporary directory, removed afterwards)")
 	fs.StringVar(&kf.storage, "storage-profile", "", "run the engines under a storage class: hdd, sata-ssd, nvme, provisioned, or limits riops=N,wiops=N,rbps=SIZE,wbps=SIZE,mem=SIZE (needs root and cgroups; see docs/storage.md)")
+	fs.StringVar(&kf.shape, "shape", kv.ShapeCells, "cells: every operation on a preloaded store of its own, for --duration, repeated; harness: seed 004's harness (kvbench), each engine from an empty store through set, get, setmixed/getmixed and del on one store, each phase --count operations split over --workers, on keys j, 2j, 3j, … per worker (docs/kv.md)")
 	fs.StringArrayVar(&kf.params, "param", nil, "engine knob engine.key=value, repeatable (see docs/kv.md)")
 	ys := kvycsb.DefaultSpec()
 	fs.IntVar(&kf.ycsb.Record.FieldCount, "field-count", ys.Record.FieldCount, "YCSB: fields per record")
@@ -188,6 +240,6 @@ func kvFields() map[string]string {
 		"Engines": "engines", "Ops": "ops", "Fsync": "fsync", "Dir": "dir",
 		"Keys": "keys", "KeySize": "key-size", "ValueSize": "value-size", "Dist": "dist", "Batch": "batch",
 		"InsertOrder": "insert-order", "Distribution": "distribution", "FieldCount": "field-count", "FieldLength": "field-length",
-		"Workers": "workers", "Params": "param",
+		"Workers": "workers", "Params": "param", "Count": "count", "Duration": "duration", "Rate": "rate", "Warmup": "warmup",
 	}
 }

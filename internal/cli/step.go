@@ -1,61 +1,134 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
 
-	"github.com/dbmeter/dbmeter/internal/report"
 	"github.com/dbmeter/dbmeter/internal/result"
-	"github.com/dbmeter/dbmeter/internal/storage"
 	"github.com/dbmeter/dbmeter/internal/study"
 )
 
-// stepRunner runs a step in this process through a fresh command tree:
-// the same binary and build as the study, no second process to find, and
-// the command's flags parsed exactly as on the command line. Commands
-// keep no package-level state (a lint rule), so one step cannot leak into
-// the next.
-type stepRunner struct{ env Env }
-
-func (r stepRunner) Step(ctx context.Context, args []string, jsonPath string) error {
-	env := r.env
-	env.Args = append([]string{}, args...)
-	if jsonPath != "" {
-		env.Args = append(env.Args, "--json", jsonPath, "--quiet")
-	}
-	env.Stdout = io.Discard
-	code, err := mainErr(ctx, env)
-	var refusal *storage.Refusal
-	if errors.As(err, &refusal) {
-		// A storage profile this machine cannot apply (no root, no
-		// cgroup controller, no block device): the step cannot run here,
-		// and its claims say so, where a failure would fail the study.
-		return &study.Unavailable{Reason: refusal.Error()}
-	}
-	if code != exitOK && !onlyEmpty(code, jsonPath) {
-		return fmt.Errorf("exit status %d", code)
-	}
-	return nil
+// stepRunner runs each step of a study as a process of its own: this
+// binary (os.Executable) with the step's command line, its result document
+// written to a temporary file (--json) and read once. A step so has its
+// own heap, its own peak resident set (kv's peak_rss_bytes) and, under
+// --storage-profile, its own cgroup, the study process outside it. The
+// child's exit status says how the step went: 0 ran, exitCannotRun cannot
+// run here (its one-line reason on stderr), 128+signal interrupted, any
+// other failed.
+type stepRunner struct {
+	exe    string    // the dbmeter binary
+	stderr io.Writer // the study's stderr: the steps' progress and messages
 }
 
-// onlyEmpty says whether a step's exit 1 says only that some variant
-// completed no operation (a cell the engine cannot finish in so short a
-// window): the step measured what it could, and its document shows the
-// empty cell as such, so the study goes on with it.
-func onlyEmpty(code int, jsonPath string) bool {
-	if code != exitFailed || jsonPath == "" {
-		return false
+func newStepRunner(env Env) (stepRunner, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return stepRunner{}, fmt.Errorf("find dbmeter's own binary to run the study's steps: %w", err)
 	}
-	doc, err := result.ReadFile(jsonPath)
-	if err != nil || doc.Interrupted || len(report.EmptyVariants(doc)) == 0 {
-		return false
+	return stepRunner{exe: exe, stderr: env.Stderr}, nil
+}
+
+func (r stepRunner) Step(ctx context.Context, args []string, wantResult bool) (*result.Document, error) {
+	var path string
+	if wantResult {
+		f, err := os.CreateTemp("", "dbmeter-step-*.json")
+		if err != nil {
+			return nil, fmt.Errorf("a file for the step's result: %w", err)
+		}
+		path = f.Name()
+		f.Close()
+		defer os.Remove(path)
+		args = append(append([]string{}, args...), "--json", path, "--quiet")
 	}
-	for _, r := range doc.Runs {
-		if r.Errors > 0 {
-			return false
+	last := &lastLine{w: r.stderr}
+	cmd := exec.Command(r.exe, args...)
+	cmd.Stdout, cmd.Stderr = nil, last // stdout: the tables, which --quiet leaves out
+	ownGroup(cmd)
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start %s: %w", r.exe, err)
+	}
+	// The child has a process group of its own (a terminal's ^C reaches
+	// the study alone): the study passes the signal on, once, so the step
+	// stops and writes what it measured as a run of dbmeter would.
+	stop := context.AfterFunc(ctx, func() { cmd.Process.Signal(forwarded(ctx)) })
+	err := cmd.Wait()
+	stop()
+	var doc *result.Document
+	if path != "" {
+		if d, rerr := result.ReadFile(path); rerr == nil {
+			doc = d
+		} else if err == nil {
+			return nil, fmt.Errorf("the step's result document: %w", rerr)
 		}
 	}
-	return true
+	return doc, r.outcome(err, last.String())
+}
+
+// outcome maps a step's exit to what study run makes of it.
+func (r stepRunner) outcome(err error, why string) error {
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) {
+		return err
+	}
+	why = strings.TrimPrefix(why, "dbmeter: ")
+	if exit.ExitCode() == exitCannotRun {
+		return &study.Unavailable{Reason: why}
+	}
+	if why == "" {
+		return fmt.Errorf("%s", exit)
+	}
+	return fmt.Errorf("%s: %s", exit, why)
+}
+
+// forwarded is the signal that cancelled ctx (signalCause), else SIGINT.
+func forwarded(ctx context.Context) os.Signal {
+	var sig signalCause
+	if errors.As(context.Cause(ctx), &sig) {
+		return sig.sig
+	}
+	return syscall.SIGINT
+}
+
+// lastLine passes a child's stderr on and keeps its last line: the one-line
+// error a dbmeter run ends with.
+type lastLine struct {
+	w    io.Writer
+	mu   sync.Mutex
+	buf  []byte
+	last string
+}
+
+func (l *lastLine) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	l.buf = append(l.buf, p...)
+	for {
+		i := bytes.IndexByte(l.buf, '\n')
+		if i < 0 {
+			break
+		}
+		if line := strings.TrimSpace(string(l.buf[:i])); line != "" {
+			l.last = line
+		}
+		l.buf = l.buf[i+1:]
+	}
+	l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+func (l *lastLine) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if rest := strings.TrimSpace(string(l.buf)); rest != "" {
+		return rest
+	}
+	return l.last
 }

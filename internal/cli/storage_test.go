@@ -100,8 +100,9 @@ func TestStorageCgroupsGoneAfterInterrupt(t *testing.T) {
 	}
 }
 
-// A profile that cannot be applied is refused in one line, exit 2, before
-// any run: never run unlimited under the profile's name.
+// A profile that cannot be applied is refused in one line before any run:
+// never run unlimited under the profile's name. A mistake in the profile
+// is exit 2; a profile this machine cannot apply exit 3 (cannot run here).
 func TestStorageProfileRefused(t *testing.T) {
 	shm := filepath.Join("/dev/shm", fmt.Sprintf("dbmeter-test-%d", os.Getpid()))
 	defer os.RemoveAll(shm)
@@ -110,10 +111,11 @@ func TestStorageProfileRefused(t *testing.T) {
 		args []string
 		want string
 		root bool // the refusal needs cgroups to be reachable
+		code int
 	}{
-		{"unknown profile", []string{"--storage-profile", "ssd"}, "--storage-profile value \"ssd\"", false},
-		{"bad limit", []string{"--storage-profile", "hdd,mem=lots"}, "--storage-profile: mem=lots is not a count or size", false},
-		{"no block device", []string{"--storage-profile", "hdd", "--dir", shm}, "is on no block device", true},
+		{"unknown profile", []string{"--storage-profile", "ssd"}, "--storage-profile value \"ssd\"", false, exitUsage},
+		{"bad limit", []string{"--storage-profile", "hdd,mem=lots"}, "--storage-profile: mem=lots is not a count or size", false, exitUsage},
+		{"no block device", []string{"--storage-profile", "hdd", "--dir", shm}, "is on no block device", true, exitCannotRun},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.root {
@@ -121,8 +123,8 @@ func TestStorageProfileRefused(t *testing.T) {
 			}
 			args := append([]string{"kv", "--engines", "map", "--ops", "get", "--duration", "10ms", "--repeat", "1", "--no-disk-probe"}, tc.args...)
 			code, stdout, stderr := run(t, args...)
-			if code != exitUsage || !strings.Contains(stderr, tc.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
-				t.Errorf("exit %d, stderr %q; want exit 2 and one line with %q", code, stderr, tc.want)
+			if code != tc.code || !strings.Contains(stderr, tc.want) || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+				t.Errorf("exit %d, stderr %q; want exit %d and one line with %q", code, stderr, tc.code, tc.want)
 			}
 			if stdout != "" {
 				t.Errorf("a refused run printed results: %q", stdout)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dbmeter/dbmeter/internal/report"
 	"github.com/dbmeter/dbmeter/internal/study"
 )
 
@@ -123,12 +124,13 @@ func parseStep(env Env, args []string) error {
 
 func newStudyRunCmd(env Env) *cobra.Command {
 	var o study.Options
+	var dsns []string
 	var jsonPath string
 	cmd := &cobra.Command{
 		Use:   "run ID|FILE",
 		Short: "Run every step of a study and put its figures beside the published ones",
 		Long: `run runs the study's steps one after the other, each as the dbmeter command
-line the file gives (in this process, the same binary), and writes one
+line the file gives (a process of its own, this same binary), and writes one
 result document holding every step's runs, the study's id and the file's
 SHA-256 (--json). It prints each table with published, measured and their
 ratio, a verdict for every claim, and the differences between the published
@@ -150,17 +152,17 @@ parameters for its step: {clickhouse-legacy?compress=lz4}.`,
 	}
 	fs := cmd.Flags()
 	fs.BoolVar(&o.Quick, "quick", false, "run each step's quick form (a few minutes on 2 cores; the study says what it scales)")
-	fs.StringArrayVar(&o.DSNs, "dsn", nil, "a server for the study's steps, instead of the environment's: postgres://… (repeat for several), clickhouse://… (a modern ClickHouse), clickhouse-legacy=clickhouse://… (the 18.16 server)")
+	fs.StringArrayVar(&dsns, "dsn", nil, "a server for the study's steps, instead of the environment's: postgres://… (repeat for several), clickhouse://… (a modern ClickHouse), clickhouse-legacy=clickhouse://… (the 18.16 server)")
 	fs.StringVar(&jsonPath, "json", "", "write the study's result document to this file")
 	cmd.RunE = runE(func(cmd *cobra.Command, args []string) error {
 		s, err := loadStudy(env, args[0])
 		if err != nil {
 			return err
 		}
-		if err := checkStudyServers(cmd.Context(), env, s, o.DSNs); err != nil {
+		if o.Servers, err = checkStudyServers(cmd.Context(), env, s, dsns); err != nil {
 			return err
 		}
-		o.Getenv, o.Log, o.Flags = env.Getenv, env.Stderr, studyFlags()
+		o.Log, o.Flags = env.Stderr, studyFlags()
 		o.Standin = func() (string, func(), error) {
 			srv, err := startNullServer("127.0.0.1:0", false)
 			if err != nil {
@@ -168,7 +170,11 @@ parameters for its step: {clickhouse-legacy?compress=lz4}.`,
 			}
 			return "clickhouse://" + srv.Addr() + "/default", func() { srv.Close() }, nil
 		}
-		doc, runErr := study.Run(cmd.Context(), s, stepRunner{env}, o)
+		steps, err := newStepRunner(env)
+		if err != nil {
+			return err
+		}
+		doc, runErr := study.Run(cmd.Context(), s, steps, o)
 		if doc == nil {
 			return runErr
 		}
@@ -177,7 +183,9 @@ parameters for its step: {clickhouse-legacy?compress=lz4}.`,
 				return err
 			}
 		}
-		study.WriteText(env.Stdout, study.Evaluate(s, doc))
+		if err := report.PageText(env.Stdout, study.Page(study.Evaluate(s, doc))); err != nil {
+			return err
+		}
 		if runErr != nil {
 			return runErr
 		}
@@ -237,13 +245,12 @@ func reportStudy(env Env, args []string, html, md, csv string) (ok bool, err err
 	if err != nil {
 		return true, err
 	}
-	v := study.Evaluate(s, doc)
+	p := study.Page(study.Evaluate(s, doc))
 	wrote, err := writeOutputs(env,
-		output{"md", md, func(w io.Writer) error { study.WriteMarkdown(w, v); return nil }},
-		output{"html", html, func(w io.Writer) error { return study.WriteHTML(w, v) }})
+		output{"md", md, func(w io.Writer) error { return report.PageMarkdown(w, p) }},
+		output{"html", html, func(w io.Writer) error { return report.PageHTML(w, p) }})
 	if wrote || err != nil {
 		return true, err
 	}
-	study.WriteText(env.Stdout, v)
-	return true, nil
+	return true, report.PageText(env.Stdout, p)
 }

@@ -431,5 +431,10 @@ func kvFigures() result.Declarations {
 		"peak_rss_bytes":         result.Max("bytes"),
 		"stall_intervals":        result.Sum("intervals"),
 		"slowest_interval_share": result.Min("share"),
+		// The harness shape (harness.go): whether the engine synced its
+		// writes (cznic/kv did not in seed 004's harness, fsync or not),
+		// and how many of its gets found no key.
+		"writes_synced": result.Min("flag"),
+		"get_misses":    result.Sum("ops"),
 	}
 }

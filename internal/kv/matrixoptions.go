@@ -56,16 +56,9 @@ func newMatrix(o MatrixOptions) (*Matrix, error) {
 	if ops, err = CheckOps(ops); err != nil {
 		return nil, err
 	}
-	var modes []bool
-	switch o.Fsync {
-	case "false", "off":
-		modes = []bool{false}
-	case "true", "on":
-		modes = []bool{true}
-	case "both":
-		modes = []bool{false, true}
-	default:
-		return nil, fmt.Errorf("{Fsync} must be false (off), true (on) or both, got %q", o.Fsync)
+	modes, err := fsyncModes(o.Fsync)
+	if err != nil {
+		return nil, err
 	}
 	params, err := SplitParams(o.Params)
 	if err != nil {
@@ -130,4 +123,17 @@ func paramsSelected(params map[string]map[string]string, engines []string) error
 		return nil
 	}
 	return fmt.Errorf("{Params} %s: no such engine in {Engines} (%s): add the engine or drop the parameter", strings.Join(off, ", "), strings.Join(engines, ", "))
+}
+
+// fsyncModes reads the Fsync option.
+func fsyncModes(fsync string) ([]bool, error) {
+	switch fsync {
+	case "false", "off":
+		return []bool{false}, nil
+	case "true", "on":
+		return []bool{true}, nil
+	case "both":
+		return []bool{false, true}, nil
+	}
+	return nil, fmt.Errorf("{Fsync} must be false (off), true (on) or both, got %q", fsync)
 }

@@ -62,6 +62,18 @@ func textGrid(w io.Writer, g Grid) error {
 		return nil
 	}
 	fmt.Fprintln(w)
+	return textTable(w, g)
+}
+
+// GridText writes a grid's table for the terminal without its title and
+// lines (names left, figures right), then its note and warnings: for a
+// table a caller heads itself.
+func GridText(w io.Writer, g Grid) error {
+	return textTable(w, g)
+}
+
+// textTable is the aligned table of a grid, its note and warnings.
+func textTable(w io.Writer, g Grid) error {
 	labels := max(g.Labels, 1)
 	widths := make([]int, len(g.Header))
 	for _, r := range append([][]string{g.Header}, g.Rows...) {

@@ -18,7 +18,13 @@ var echartsJS string
 //go:embed report.html.tmpl
 var pageTemplate string
 
-var page = template.Must(template.New("report").Funcs(template.FuncMap{
+// sharedTemplate holds what the family report and the study page share:
+// the style and the charts' helper functions.
+//
+//go:embed shared.html.tmpl
+var sharedTemplate string
+
+var page = template.Must(template.Must(template.New("report").Funcs(template.FuncMap{
 	"bytes": func(v int64) string { return Bytes(float64(v)) },
 	"disk":  DiskSummary,
 	// machine is what every rendering says under the environment about a
@@ -35,7 +41,7 @@ var page = template.Must(template.New("report").Funcs(template.FuncMap{
 		sort.Strings(keys)
 		return strings.Join(keys, ", ")
 	},
-}).Parse(pageTemplate))
+}).Parse(pageTemplate)).New("shared").Parse(sharedTemplate)).Lookup("report")
 
 type htmlSource struct {
 	Source

@@ -48,6 +48,12 @@ func Markdown(w io.Writer, srcs []Source) error {
 
 func mdTable(w io.Writer, t Grid) {
 	fmt.Fprintf(w, "### %s\n\n", mdEscape(t.Title))
+	mdBody(w, t)
+}
+
+// mdBody is a grid in Markdown under its title: its lines, the table, the
+// note and the warnings.
+func mdBody(w io.Writer, t Grid) {
 	for _, l := range t.Lines {
 		fmt.Fprintf(w, "%s\n\n", mdEscape(l))
 	}

@@ -35,8 +35,14 @@ type Document struct {
 	// Params, which say what each run measured.
 	Observed map[string]string `json:"observed,omitempty"`
 	// Interrupted is true when a signal cut the invocation short.
-	Interrupted bool  `json:"interrupted,omitempty"`
-	Runs        []Run `json:"runs"`
+	Interrupted bool `json:"interrupted,omitempty"`
+	// Empty names the variants that completed no operation, one line
+	// each with why, as the invocation's exit status reports them: a
+	// reader (study run) learns from the document alone that a failed
+	// exit said only that. Absent when none was empty or the run was
+	// interrupted.
+	Empty []string `json:"empty,omitempty"`
+	Runs  []Run    `json:"runs"`
 	// Capacity holds the answers of --find-max-rate searches, one per
 	// configuration searched.
 	Capacity []Capacity `json:"capacity,omitempty"`

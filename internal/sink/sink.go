@@ -258,6 +258,11 @@ func (s *Sink) Finish(ctx context.Context) error {
 	s.stopMetrics()
 	if ctx.Err() != nil {
 		s.doc.Interrupted = true
+	} else {
+		// A variant that completed nothing has no figure to read: the run
+		// did not measure what it was asked to, even without a failed
+		// operation. The document says which, before it is written.
+		s.doc.Empty = report.EmptyVariants(s.doc)
 	}
 	s.stopMachine(ctx.Err() == nil)
 	var errs []error
@@ -297,12 +302,7 @@ func (s *Sink) Finish(ctx context.Context) error {
 	if len(failed) > 0 {
 		out = append(out, fmt.Errorf("%w (%s); the result records them by kind", ErrRunsFailed, strings.Join(failed, ", ")))
 	}
-	if s.doc.Interrupted {
-		return errors.Join(out...)
-	}
-	// A variant that completed nothing has no figure to read: the run did
-	// not measure what it was asked to, even without a failed operation.
-	for _, line := range report.EmptyVariants(s.doc) {
+	for _, line := range s.doc.Empty {
 		out = append(out, fmt.Errorf("%w: %s", ErrNothingCompleted, line))
 	}
 	return errors.Join(out...)

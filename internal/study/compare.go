@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/dbmeter/dbmeter/internal/report"
 	"github.com/dbmeter/dbmeter/internal/result"
 )
 
@@ -34,8 +35,8 @@ type CellRatio struct {
 	Figure, Unit       string
 	A, B               float64
 	Ratio              float64
-	// Lo and Hi bound the ratio's 95 % interval; NaN when a side has fewer
-	// than two repetitions.
+	// Lo and Hi bound the ratio's 95 % interval (report.Ratio: the two
+	// cells' intervals propagated); NaN when a side has none.
 	Lo, Hi float64
 	// Excludes1 marks a cell whose interval excludes 1: a difference the
 	// repetitions' spread does not explain.
@@ -60,8 +61,8 @@ func Compare(s *Study, a, b *Document) *Comparison {
 					continue
 				}
 				seen[key] = true
-				cr := CellRatio{Table: t.ID, Row: row.Label, Column: col, Figure: t.Figure, Unit: t.Unit, A: ma.Value, B: mb.Value, Ratio: mb.Value / ma.Value}
-				cr.Lo, cr.Hi = ratioInterval(ma.Reps, mb.Reps, cr.Ratio)
+				q := report.Ratio(mb.Estimate, ma.Estimate)
+				cr := CellRatio{Table: t.ID, Row: row.Label, Column: col, Figure: t.Figure, Unit: t.Unit, A: ma.Value, B: mb.Value, Ratio: q.Value, Lo: q.Lo, Hi: q.Hi}
 				cr.Excludes1 = !math.IsNaN(cr.Lo) && (cr.Lo > 1 || cr.Hi < 1)
 				c.Cells = append(c.Cells, cr)
 				logs = append(logs, math.Log(cr.Ratio))
@@ -81,10 +82,9 @@ func Compare(s *Study, a, b *Document) *Comparison {
 	c.Compared = len(logs)
 	c.Machine = machineLines(a, b, speedups)
 	if len(logs) > 0 {
-		m, se := meanSE(logs)
-		t := tQuantile(len(logs) - 1)
-		c.GeoMean, c.GeoLo, c.GeoHi = math.Exp(m), math.Exp(m-t*se), math.Exp(m+t*se)
-		c.MedianChange = median(changes)
+		m, lo, hi := report.MeanInterval(logs)
+		c.GeoMean, c.GeoLo, c.GeoHi = math.Exp(m), math.Exp(lo), math.Exp(hi)
+		c.MedianChange = report.Median(changes)
 	}
 	return c
 }
@@ -107,72 +107,8 @@ func machineLines(a, b *Document, speedups map[string][]float64) []string {
 }
 
 func isLatency(figure string) bool {
-	f, ok := figures[figure]
-	return ok && f.base == "ns"
-}
-
-// ratioInterval is the 95 % interval of B over A from their repetitions'
-// logarithms (Welch's t), centred on the pooled ratio.
-func ratioInterval(a, b []float64, ratio float64) (float64, float64) {
-	if len(a) < 2 || len(b) < 2 {
-		return math.NaN(), math.NaN()
-	}
-	la, lb := logsOf(a), logsOf(b)
-	_, sa := meanSE(la)
-	_, sb := meanSE(lb)
-	se := math.Sqrt(sa*sa + sb*sb)
-	na, nb := float64(len(a)), float64(len(b))
-	// Welch–Satterthwaite degrees of freedom.
-	df := math.Pow(sa*sa+sb*sb, 2) / (math.Pow(sa, 4)/(na-1) + math.Pow(sb, 4)/(nb-1))
-	if math.IsNaN(df) || df < 1 {
-		df = 1
-	}
-	t := tQuantile(int(df))
-	return ratio * math.Exp(-t*se), ratio * math.Exp(t*se)
-}
-
-func logsOf(xs []float64) []float64 {
-	out := make([]float64, 0, len(xs))
-	for _, x := range xs {
-		if x > 0 {
-			out = append(out, math.Log(x))
-		}
-	}
-	return out
-}
-
-// meanSE is the mean and its standard error.
-func meanSE(xs []float64) (float64, float64) {
-	n := float64(len(xs))
-	var sum float64
-	for _, x := range xs {
-		sum += x
-	}
-	m := sum / n
-	if len(xs) < 2 {
-		return m, math.NaN()
-	}
-	var sq float64
-	for _, x := range xs {
-		sq += (x - m) * (x - m)
-	}
-	return m, math.Sqrt(sq / (n - 1) / n)
-}
-
-// tQuantile is Student's t at 97.5 % for df degrees of freedom.
-func tQuantile(df int) float64 {
-	table := []float64{0, 12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-		2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
-		2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042}
-	switch {
-	case df < 1:
-		return math.NaN()
-	case df < len(table):
-		return table[df]
-	case df < 60:
-		return 2.00
-	}
-	return 1.96
+	f, ok := report.LookupFigure(figure)
+	return ok && f.Base == "ns"
 }
 
 // WriteComparison prints a comparison for the terminal.
@@ -184,7 +120,7 @@ func WriteComparison(w io.Writer, c *Comparison) {
 	if c.A.Quick != c.B.Quick {
 		fmt.Fprintf(w, "note: one run is the quick form and the other the full one\n")
 	}
-	g := grid{head: []string{"table", "row", "column", "A", "B", "B/A", "95% interval", ""}}
+	g := report.Grid{Header: []string{"table", "row", "column", "A", "B", "B/A", "95% interval", ""}, Labels: 3}
 	for _, cr := range c.Cells {
 		iv, mark := "n<2", ""
 		if !math.IsNaN(cr.Lo) {
@@ -193,9 +129,9 @@ func WriteComparison(w io.Writer, c *Comparison) {
 		if cr.Excludes1 {
 			mark = "*"
 		}
-		g.rows = append(g.rows, []string{cr.Table, cr.Row, cr.Column, num(cr.A), num(cr.B), fmt.Sprintf("%.2f", cr.Ratio), iv, mark})
+		g.Rows = append(g.Rows, []string{cr.Table, cr.Row, cr.Column, num(cr.A), num(cr.B), fmt.Sprintf("%.2f", cr.Ratio), iv, mark})
 	}
-	g.text(w)
+	report.GridText(w, g)
 	if c.Compared == 0 {
 		fmt.Fprintln(w, "no cell was measured in both runs")
 		return

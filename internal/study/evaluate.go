@@ -37,9 +37,14 @@ type TableView struct {
 // Cell is one published figure and its measured counterpart.
 type Cell struct {
 	Published *float64
-	Measured  *Measured
+	// Measured carries the figure with its 95 % interval and
+	// repetitions (Measured.Estimate).
+	Measured *Measured
 	// Why says why there is no measured figure, or why it is not compared.
 	Why string
+
+	// runs are the cell's runs, the evidence a claim's premise reads.
+	runs []*result.Run
 }
 
 // Ratio is measured over published, when the two may be compared.
@@ -52,10 +57,19 @@ func (c Cell) Ratio() (float64, bool) {
 
 // ClaimView is a claim's verdict here and on the published figures.
 type ClaimView struct {
-	Claim     *Claim
-	Verdict   string
-	Reason    string
+	Claim *Claim
+	// Verdict is Holds, DoesNotHold, Undecided or CannotCheck; Reason
+	// gives the compared quantities with their 95 % intervals.
+	Verdict string
+	Reason  string
+	// Published is the verdict on the published figures.
 	Published string
+	// Need is, for an undecided verdict, the repetitions per cell
+	// estimated to decide it (0: unknown).
+	Need int
+	// Deviations are the ids of the declared deviations that can move
+	// the verdict.
+	Deviations []string
 }
 
 // Evaluate puts doc's measured figures beside s's published ones and
@@ -70,14 +84,7 @@ func Evaluate(s *Study, doc *Document) *View {
 		v.Tables = append(v.Tables, tableView(&s.Tables[i], steps))
 	}
 	for i := range s.Claims {
-		c := &s.Claims[i]
-		cv := ClaimView{Claim: c}
-		cv.Verdict, cv.Reason = check(c, v.measuredValue)
-		cv.Published, _ = check(c, v.publishedValue)
-		if cv.Published == CannotCheck {
-			cv.Published = notPublished
-		}
-		v.Claims = append(v.Claims, cv)
+		v.Claims = append(v.Claims, v.judge(&s.Claims[i]))
 	}
 	return v
 }
@@ -116,6 +123,7 @@ func tableView(t *Table, steps map[string]*StepRun) TableView {
 				c.Published = row.Values[j]
 			}
 			c.Measured, c.Why = measuredCell(t, runs, tv.Note, row.Label, col)
+			c.runs = t.cellRuns(runs, row.Label, col)
 			if c.Measured != nil {
 				c.Measured.Standin = standin
 			}
@@ -157,10 +165,7 @@ func measuredCell(t *Table, runs []*result.Run, stepNote, row, col string) (*Mea
 		return nil, "the runs have no " + t.Figure
 	}
 	if t.Multiply != 0 {
-		m.Value *= t.Multiply
-		for i := range m.Reps {
-			m.Reps[i] *= t.Multiply
-		}
+		m.Estimate = m.Scale(t.Multiply)
 	}
 	return &m, ""
 }
@@ -188,82 +193,6 @@ func (v *View) cell(r Ref) (Cell, bool) {
 		}
 	}
 	return Cell{}, false
-}
-
-func (v *View) measuredValue(r Ref) (float64, string) {
-	c, ok := v.cell(r)
-	switch {
-	case !ok:
-		return 0, "no cell " + r.String()
-	case c.Measured == nil:
-		return 0, r.String() + ": " + c.Why
-	case c.Measured.Standin:
-		return 0, r.String() + ": measured against the protocol stand-in, which is not a server (" + NoModern + ")"
-	}
-	return c.Measured.Value, ""
-}
-
-func (v *View) publishedValue(r Ref) (float64, string) {
-	c, ok := v.cell(r)
-	if !ok || c.Published == nil {
-		return 0, "not published"
-	}
-	return *c.Published, ""
-}
-
-// check gives claim c its verdict over the figures val reads.
-func check(c *Claim, val func(Ref) (float64, string)) (string, string) {
-	refs := append([]Ref{}, c.Cells...)
-	switch c.Kind {
-	case "ratio":
-		refs = []Ref{c.A, c.B}
-	case "lowest", "highest":
-		refs = append([]Ref{c.Cell}, refs...)
-	}
-	xs := make([]float64, len(refs))
-	for i, r := range refs {
-		x, why := val(r)
-		if why != "" {
-			return CannotCheck, why
-		}
-		xs[i] = x
-	}
-	var fails []string
-	switch c.Kind {
-	case "threshold":
-		for i, r := range refs {
-			if (c.Above != nil && !(xs[i] > *c.Above)) || (c.Below != nil && !(xs[i] < *c.Below)) {
-				fails = append(fails, fmt.Sprintf("%s = %s", r, num(xs[i])))
-			}
-		}
-	case "ratio":
-		q := xs[0] / xs[1]
-		if math.IsNaN(q) || (c.Above != nil && !(q > *c.Above)) || (c.Below != nil && !(q < *c.Below)) {
-			fails = append(fails, fmt.Sprintf("%s / %s = %s / %s = %.3g", refs[0], refs[1], num(xs[0]), num(xs[1]), q))
-		} else {
-			return Holds, fmt.Sprintf("ratio %.3g (%s / %s)", q, num(xs[0]), num(xs[1]))
-		}
-	case "ranking":
-		for i := 0; i+1 < len(xs); i++ {
-			if xs[i] < xs[i+1] {
-				fails = append(fails, fmt.Sprintf("%s = %s below %s = %s", refs[i], num(xs[i]), refs[i+1], num(xs[i+1])))
-			}
-		}
-	case "lowest", "highest":
-		for i := 1; i < len(xs); i++ {
-			if (c.Kind == "lowest" && xs[i] <= xs[0]) || (c.Kind == "highest" && xs[i] >= xs[0]) {
-				fails = append(fails, fmt.Sprintf("%s = %s against %s = %s", refs[i], num(xs[i]), refs[0], num(xs[0])))
-			}
-		}
-	}
-	if len(fails) > 0 {
-		return DoesNotHold, strings.Join(fails, "; ")
-	}
-	parts := make([]string, len(refs))
-	for i, r := range refs {
-		parts[i] = fmt.Sprintf("%s %s", strings.Join(r[1:], "/"), num(xs[i]))
-	}
-	return Holds, strings.Join(parts, ", ")
 }
 
 // num prints a figure with three significant digits and thousands kept

@@ -14,24 +14,23 @@ import (
 func TestStepsSpelledAsTheCLISays(t *testing.T) {
 	t.Parallel()
 	flags := Flags{Server: "--server-of-step", Servers: "--servers-of-study"}
-	env := map[string]string{"DBMETER_CLICKHOUSE_LEGACY_DSN": "clickhouse://legacy:9000/default"}
 	tests := []struct {
 		name, line string
-		dsns       []string
+		servers    Servers
 		want       []string // the step's arguments
 		why        string   // or why it cannot run here
 	}{
-		{"two PostgreSQL servers", "pg {pg} -c 4", []string{"postgres://a/b", "postgres://c/d"},
+		{"two PostgreSQL servers", "pg {pg} -c 4", Servers{PG: []string{"postgres://a/b", "postgres://c/d"}},
 			[]string{"pg", "--server-of-step", "postgres://a/b", "--server-of-step", "postgres://c/d", "-c", "4"}, ""},
-		{"the legacy ClickHouse", "dbmeter ch insert {clickhouse-legacy} --rows 10", nil,
+		{"the legacy ClickHouse", "dbmeter ch insert {clickhouse-legacy} --rows 10", Servers{CHLegacy: "clickhouse://legacy:9000/default"},
 			[]string{"ch", "insert", "--server-of-step", "clickhouse://legacy:9000/default", "--rows", "10"}, ""},
-		{"a modern ClickHouse given", "ch query {clickhouse}", []string{"postgres://a/b", "tcp://m:9000"},
+		{"a modern ClickHouse given", "ch query {clickhouse}", Servers{PG: []string{"postgres://a/b"}, CHModern: "tcp://m:9000"},
 			[]string{"ch", "query", "--server-of-step", "tcp://m:9000"}, ""},
-		{"no PostgreSQL server", "pg {pg}", nil, nil, "no PostgreSQL server given (--servers-of-study postgres://… or DBMETER_PG_DSN)"},
+		{"no PostgreSQL server", "pg {pg}", Servers{}, nil, "no PostgreSQL server given (--servers-of-study postgres://… or DBMETER_PG_DSN)"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			o := Options{DSNs: tt.dsns, Getenv: func(k string) string { return env[k] }, Flags: flags}
+			o := Options{Servers: tt.servers, Flags: flags}
 			args, _, stop, why := expand(tt.line, o)
 			if stop != nil {
 				stop()

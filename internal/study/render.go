@@ -2,70 +2,199 @@ package study
 
 import (
 	"fmt"
-	"io"
-	"maps"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
-	"github.com/dbmeter/dbmeter/internal/result"
+	"github.com/dbmeter/dbmeter/internal/report"
 )
 
-// grid is a table to print: a header and rows of cells.
-type grid struct {
-	head []string
-	rows [][]string
-}
-
-func (g grid) text(w io.Writer) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, strings.Join(g.head, "\t")+"\t")
-	for _, r := range g.rows {
-		fmt.Fprintln(tw, strings.Join(r, "\t")+"\t")
+// Page lays a study's view out once, for every form: report renders it for
+// the terminal (report.PageText), as Markdown (report.PageMarkdown) and as
+// HTML (report.PageHTML). The verdicts come first, with their reasons and
+// notes; then a chart per table of the published figures beside the
+// measured ones (HTML only); then the tables, with their intervals and
+// marks; then how the run departs from the source, and the environments
+// side by side.
+func Page(v *View) report.Page {
+	s, d := v.Study, v.Doc
+	form := "full"
+	if d.Quick {
+		form = "quick"
 	}
-	tw.Flush()
-}
-
-func (g grid) markdown(w io.Writer) {
-	esc := func(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
-	row := func(cells []string) {
-		out := make([]string, len(cells))
-		for i, c := range cells {
-			out[i] = esc(c)
+	p := report.Page{
+		Title: fmt.Sprintf("Study %s: %s", s.ID, s.Title),
+		Lines: []string{
+			"source: " + oneLine(s.Source),
+			fmt.Sprintf("file: %s, sha256 %s", d.File, short(d.SHA256)),
+			fmt.Sprintf("%s form, started %s, wall time %s", form, d.StartedAt.Format("2006-01-02 15:04 MST"), time.Duration(d.WallS*float64(time.Second)).Round(time.Second)),
+		},
+		Marks: map[string]string{Holds: "good", DoesNotHold: "bad", CannotCheck: "open"},
+	}
+	p.Sections = append(p.Sections, verdictSection(v))
+	var charts, tables []report.Block
+	for i, tv := range v.Tables {
+		g := tableGrid(tv)
+		tables = append(tables, report.Block{Grid: &g})
+		if c, ok := tableChart(fmt.Sprintf("chart-%d", i+1), tv); ok {
+			charts = append(charts, report.Block{Chart: &c})
 		}
-		fmt.Fprintf(w, "| %s |\n", strings.Join(out, " | "))
 	}
-	row(g.head)
-	sep := make([]string, len(g.head))
-	for i := range sep {
-		sep[i] = "---"
+	p.Sections = append(p.Sections,
+		report.Section{ID: "charts", Title: "Published beside measured", Blocks: charts},
+		report.Section{ID: "tables", Title: "Tables", Blocks: tables},
+		departures(v), environments(v))
+	if lines := MachineLines(d); len(lines) > 0 {
+		p.Sections = append(p.Sections, report.Section{ID: "machine", Title: "The machine during the steps", Blocks: []report.Block{{Lines: lines}}})
 	}
-	fmt.Fprintf(w, "|%s|\n", strings.Join(sep, "|"))
-	for _, r := range g.rows {
-		row(r)
-	}
+	p.Sections = append(p.Sections, stepSection(d))
+	return p
 }
 
-// tableGrid lays a table out with three lines per published row:
-// published, measured here, and measured over published.
-func tableGrid(tv TableView) grid {
+// verdictSection is every claim's verdict, with why and the transcriber's
+// note.
+func verdictSection(v *View) report.Section {
+	b := report.Block{Title: "claims: " + verdictCounts(v.Claims)}
+	for _, c := range v.Claims {
+		it := report.Item{Mark: c.Verdict, Text: c.Claim.ID + ": " + oneLine(c.Claim.Text),
+			Sub: []string{"here: " + c.Reason, "on the published figures: " + c.Published}}
+		if c.Claim.Note != "" {
+			it.Sub = append(it.Sub, "note: "+oneLine(c.Claim.Note))
+		}
+		b.Items = append(b.Items, it)
+	}
+	return report.Section{ID: "verdicts", Title: "Verdicts", Blocks: []report.Block{b}}
+}
+
+// departures says how the run departs from the source: the study's
+// scaling and each step's reason.
+func departures(v *View) report.Section {
+	sec := report.Section{ID: "departures", Title: "How this run departs from the source"}
+	if v.Study.Scaling != "" {
+		sec.Blocks = append(sec.Blocks, report.Block{Title: "scaling", Lines: []string{oneLine(v.Study.Scaling)}})
+	}
+	var why []report.Item
+	for _, st := range v.Study.Steps {
+		if st.Why != "" {
+			why = append(why, report.Item{Text: st.ID + ": " + oneLine(st.Why)})
+		}
+	}
+	if len(why) > 0 {
+		sec.Blocks = append(sec.Blocks, report.Block{Title: "the steps", Items: why})
+	}
+	return sec
+}
+
+// stepSection lists the steps as they ran.
+func stepSection(d *Document) report.Section {
+	b := report.Block{}
+	for _, st := range d.Steps {
+		state := fmt.Sprintf("ran %.0f s", st.WallS)
+		switch {
+		case st.Skipped != "":
+			state = "skipped: " + st.Skipped
+		case st.Error != "":
+			state = "failed: " + st.Error
+		case st.Standin:
+			state += ", against the protocol stand-in (not a server)"
+		}
+		b.Items = append(b.Items, report.Item{Text: st.ID + ": " + st.Command, Sub: []string{state}})
+	}
+	return report.Section{ID: "steps", Title: "Steps", Blocks: []report.Block{b}}
+}
+
+// wideTable is the number of published columns past which a table is
+// laid out transposed when it has fewer rows than columns: seed 004's
+// eleven engines as rows, its five operations across, fit a page 1,400 px
+// wide where eleven columns of figures with intervals do not.
+const wideTable = 6
+
+// spreadMark flags a measured figure whose 95 % interval reaches further
+// than this share from it, as the family tables' "*" does.
+const spreadMark = 0.25
+
+// layout is a table's cells in the order its grid shows them: lines
+// (published rows, or columns when transposed) of cells across.
+type layout struct {
+	by, across string   // what the lines and the columns are of
+	lines      []string // their labels
+	heads      []string
+	cell       func(line, col int) Cell
+}
+
+func tableLayout(tv TableView) layout {
 	t := tv.Table
-	g := grid{head: append([]string{t.Rows, ""}, t.Header...)}
-	for i, row := range t.rows {
-		pub, here, ratio := []string{row.Label, "published"}, []string{"", "here"}, []string{"", "here/published"}
-		for _, c := range tv.Cells[i] {
+	rows := make([]string, len(t.rows))
+	for i, r := range t.rows {
+		rows[i] = r.Label
+	}
+	if len(t.Header) > wideTable && len(t.Header) > len(rows) {
+		return layout{by: t.Columns, across: t.Rows, lines: t.Header, heads: rows,
+			cell: func(l, c int) Cell { return tv.Cells[c][l] }}
+	}
+	return layout{by: t.Rows, across: t.Columns, lines: rows, heads: t.Header,
+		cell: func(l, c int) Cell { return tv.Cells[l][c] }}
+}
+
+// tableGrid lays a table out with three lines per label: published,
+// measured here (with its interval and marks), and measured over
+// published.
+func tableGrid(tv TableView) report.Grid {
+	t := tv.Table
+	l := tableLayout(tv)
+	g := report.Grid{Title: fmt.Sprintf("%s: %s (%s, %s)", t.ID, t.Title, t.Figure, t.Unit), Labels: 2,
+		Header: append([]string{l.by + " \\ " + l.across, ""}, l.heads...)}
+	if t.Measured != "" {
+		g.Lines = append(g.Lines, "published: "+oneLine(t.Measured))
+	}
+	if tv.Note != "" {
+		g.Lines = append(g.Lines, "note: "+tv.Note)
+	}
+	if t.NotComparable != "" {
+		g.Lines = append(g.Lines, "not compared: "+oneLine(t.NotComparable))
+	}
+	for _, row := range slices.Sorted(mapKeys(t.Cannot)) {
+		g.Lines = append(g.Lines, row+" cannot run here: "+t.Cannot[row])
+	}
+	var mk cellMarks
+	for i, label := range l.lines {
+		pub, here, ratio := []string{label, "published"}, []string{"", "here"}, []string{"", "here/published"}
+		for j := range l.heads {
+			c := l.cell(i, j)
 			pub = append(pub, pubText(c))
-			here = append(here, hereText(c))
+			here = append(here, hereText(c, &mk))
 			if q, ok := c.Ratio(); ok {
 				ratio = append(ratio, fmt.Sprintf("%.2f×", q))
 			} else {
 				ratio = append(ratio, "-")
 			}
 		}
-		g.rows = append(g.rows, pub, here, ratio)
+		g.Rows = append(g.Rows, pub, here, ratio)
 	}
+	g.Note = mk.note()
 	return g
+}
+
+// cellMarks are the marks a table's measured cells got, for its note.
+type cellMarks struct {
+	interval, spread, one bool
+}
+
+func (m cellMarks) note() string {
+	var parts []string
+	if m.interval {
+		parts = append(parts, "±: the 95% confidence interval of the cell's repetitions")
+	}
+	if m.spread {
+		parts = append(parts, fmt.Sprintf("*: an interval past ±%.0f%%, not a stable figure (rerun with more repetitions, or on a quieter machine)", spreadMark*100))
+	}
+	if m.one {
+		parts = append(parts, "no ±: one repetition, no interval (the full form repeats)")
+	}
+	parts = append(parts, "-: no figure (the lines above say why)")
+	return strings.Join(parts, "; ")
 }
 
 func pubText(c Cell) string {
@@ -75,65 +204,69 @@ func pubText(c Cell) string {
 	return num(*c.Published)
 }
 
-func hereText(c Cell) string {
-	switch {
-	case c.Measured == nil:
+// hereText is a measured cell: its figure, the ± of its 95 % interval and
+// "*" past spreadMark.
+func hereText(c Cell, m *cellMarks) string {
+	if c.Measured == nil {
 		return "-"
-	case c.Measured.Standin:
-		return num(c.Measured.Value) + " (stand-in)"
 	}
-	return num(c.Measured.Value)
+	s := num(c.Measured.Value)
+	if half, ok := halfWidth(c.Measured); ok {
+		s += " ±" + strconv.Itoa(int(math.Round(100*half/c.Measured.Value))) + "%"
+		m.interval = true
+		if half/c.Measured.Value > spreadMark {
+			s += "*"
+			m.spread = true
+		}
+	} else if len(c.Measured.Reps) == 1 {
+		m.one = true
+	}
+	if c.Measured.Standin {
+		s += " (stand-in)"
+	}
+	return s
 }
 
-// WriteText prints a study's tables, claims and environment differences
-// for the terminal.
-func WriteText(w io.Writer, v *View) {
-	s, d := v.Study, v.Doc
-	form := "full"
-	if d.Quick {
-		form = "quick"
+// halfWidth is the half-width of a measured figure's 95 % interval, from
+// its repetitions (report.Interval, the family tables' statistic).
+func halfWidth(m *Measured) (float64, bool) {
+	lo, hi, ok := report.Interval(m.Reps)
+	if !ok || m.Value == 0 || math.IsNaN(hi-lo) {
+		return 0, false
 	}
-	fmt.Fprintf(w, "study %s (%s form): %s\nsource: %s\nfile: %s  sha256 %s\nwall time: %s\n", s.ID, form, s.Title, s.Source, d.File, d.SHA256[:16], time.Duration(d.WallS*float64(time.Second)).Round(time.Second))
-	if s.Scaling != "" {
-		fmt.Fprintf(w, "scaling: %s\n", oneLine(s.Scaling))
+	return (hi - lo) / 2, true
+}
+
+// tableChart is a table's published figures beside its measured ones, a
+// row per line of its grid and a panel per column; false when nothing in
+// it was measured or published.
+func tableChart(id string, tv TableView) (report.Chart, bool) {
+	t := tv.Table
+	l := tableLayout(tv)
+	drawn := false
+	var panels []report.PairPanel
+	for j, head := range l.heads {
+		p := report.PairPanel{Name: head}
+		for i := range l.lines {
+			c := l.cell(i, j)
+			pub, here, lo, hi := math.NaN(), math.NaN(), math.NaN(), math.NaN()
+			if c.Published != nil {
+				pub = *c.Published
+			}
+			if m := c.Measured; m != nil && !m.Standin {
+				here = m.Value
+				if half, ok := halfWidth(m); ok {
+					lo, hi = m.Value-half, m.Value+half
+				}
+			}
+			drawn = drawn || !math.IsNaN(pub) || !math.IsNaN(here)
+			p.Published, p.Measured = append(p.Published, pub), append(p.Measured, here)
+			p.MeasuredLo, p.MeasuredHi = append(p.MeasuredLo, lo), append(p.MeasuredHi, hi)
+		}
+		panels = append(panels, p)
 	}
-	for _, tv := range v.Tables {
-		t := tv.Table
-		fmt.Fprintf(w, "\n%s: %s (%s, %s)\n", t.ID, t.Title, t.Figure, t.Unit)
-		if t.Measured != "" {
-			fmt.Fprintf(w, "  published: %s\n", oneLine(t.Measured))
-		}
-		if tv.Note != "" {
-			fmt.Fprintf(w, "  note: %s\n", tv.Note)
-		}
-		if t.NotComparable != "" {
-			fmt.Fprintf(w, "  not compared: %s\n", oneLine(t.NotComparable))
-		}
-		for _, row := range slices.Sorted(mapKeys(t.Cannot)) {
-			fmt.Fprintf(w, "  %s cannot run here: %s\n", row, t.Cannot[row])
-		}
-		tableGrid(tv).text(w)
-	}
-	fmt.Fprintf(w, "\nclaims: %s\n", verdictCounts(v.Claims))
-	for _, c := range v.Claims {
-		fmt.Fprintf(w, "  [%s] %s: %s\n", c.Verdict, c.Claim.ID, oneLine(c.Claim.Text))
-		fmt.Fprintf(w, "      here: %s; on the published figures: %s\n", c.Reason, c.Published)
-		if c.Claim.Note != "" {
-			fmt.Fprintf(w, "      note: %s\n", oneLine(c.Claim.Note))
-		}
-	}
-	if diffs := EnvDiffs(v); len(diffs) > 0 {
-		fmt.Fprintf(w, "\ndifferences between the published environment and this one that bear on the ratios:\n")
-		for _, l := range diffs {
-			fmt.Fprintf(w, "  %s\n", l)
-		}
-	}
-	if lines := MachineLines(d); len(lines) > 0 {
-		fmt.Fprintf(w, "\nthe machine during the steps:\n")
-		for _, l := range lines {
-			fmt.Fprintf(w, "  %s\n", l)
-		}
-	}
+	title := fmt.Sprintf("%s (%s, %s, log scale)", t.Title, t.Figure, t.Unit)
+	return report.PairChart(id, title, l.lines, panels), drawn
 }
 
 // MachineLines says, per step, whether the machine was busy and whether
@@ -157,64 +290,6 @@ func MachineLines(d *Document) []string {
 	return out
 }
 
-// WriteMarkdown renders the same as WriteText, as Markdown.
-func WriteMarkdown(w io.Writer, v *View) {
-	s, d := v.Study, v.Doc
-	fmt.Fprintf(w, "# Study %s: %s\n\n", s.ID, s.Title)
-	fmt.Fprintf(w, "- source: %s\n- file: `%s`, sha256 `%s`\n- form: quick=%v, wall time %.0f s, started %s\n", s.Source, d.File, d.SHA256, d.Quick, d.WallS, d.StartedAt.Format(time.RFC3339))
-	if s.Scaling != "" {
-		fmt.Fprintf(w, "- scaling: %s\n", oneLine(s.Scaling))
-	}
-	fmt.Fprintf(w, "\n## Steps\n\n")
-	for _, st := range d.Steps {
-		state := fmt.Sprintf("%.0f s", st.WallS)
-		switch {
-		case st.Skipped != "":
-			state = "skipped: " + st.Skipped
-		case st.Error != "":
-			state = "failed: " + st.Error
-		case st.Standin:
-			state += ", against the protocol stand-in (not a server)"
-		}
-		fmt.Fprintf(w, "- `%s`: `%s` (%s)\n", st.ID, st.Command, state)
-	}
-	for _, tv := range v.Tables {
-		t := tv.Table
-		fmt.Fprintf(w, "\n## %s (%s, %s)\n\n", t.Title, t.Figure, t.Unit)
-		if t.Measured != "" {
-			fmt.Fprintf(w, "Published: %s\n\n", oneLine(t.Measured))
-		}
-		if tv.Note != "" {
-			fmt.Fprintf(w, "Note: %s\n\n", tv.Note)
-		}
-		if t.NotComparable != "" {
-			fmt.Fprintf(w, "Not compared: %s\n\n", oneLine(t.NotComparable))
-		}
-		for _, row := range slices.Sorted(mapKeys(t.Cannot)) {
-			fmt.Fprintf(w, "- %s cannot run here: %s\n", row, t.Cannot[row])
-		}
-		tableGrid(tv).markdown(w)
-	}
-	fmt.Fprintf(w, "\n## Claims\n\n")
-	g := grid{head: []string{"claim", "verdict here", "why", "on the published figures"}}
-	for _, c := range v.Claims {
-		g.rows = append(g.rows, []string{oneLine(c.Claim.Text), c.Verdict, c.Reason, c.Published})
-	}
-	g.markdown(w)
-	if diffs := EnvDiffs(v); len(diffs) > 0 {
-		fmt.Fprintf(w, "\n## Environment differences that bear on the ratios\n\n")
-		for _, l := range diffs {
-			fmt.Fprintf(w, "- %s\n", l)
-		}
-	}
-	if lines := MachineLines(d); len(lines) > 0 {
-		fmt.Fprintf(w, "\n## The machine during the steps\n\n")
-		for _, l := range lines {
-			fmt.Fprintf(w, "- %s\n", l)
-		}
-	}
-}
-
 // verdictCounts sums the claims up: "holds 2, does not hold 1, cannot be
 // checked here 3".
 func verdictCounts(cs []ClaimView) string {
@@ -223,7 +298,7 @@ func verdictCounts(cs []ClaimView) string {
 		n[c.Verdict]++
 	}
 	var parts []string
-	for _, v := range []string{Holds, DoesNotHold, CannotCheck} {
+	for _, v := range VerdictOrder {
 		if n[v] > 0 {
 			parts = append(parts, fmt.Sprintf("%s %d", v, n[v]))
 		}
@@ -241,122 +316,4 @@ func mapKeys(m map[string]string) func(func(string) bool) {
 			}
 		}
 	}
-}
-
-// EnvDiffs lists, for each published environment a table uses, what it
-// says beside what this run's result documents recorded.
-func EnvDiffs(v *View) []string {
-	here := hereEnv(v.Doc)
-	if here == nil {
-		return nil
-	}
-	used := map[string]bool{}
-	for _, t := range v.Study.Tables {
-		used[t.Environment] = true
-	}
-	var out []string
-	for _, e := range v.Study.Environments {
-		if !used[e.ID] {
-			continue
-		}
-		disk := fmt.Sprintf("%s %s %s (rotational %v)", here.Env.Disk.Device, here.Env.Disk.Model, here.Env.Disk.FS, here.Env.Disk.Rotational)
-		if p := here.Env.Disk.Fsync; p != nil && p.Error == "" {
-			disk += fmt.Sprintf(", fsync p50 %s (%.0f/s)", time.Duration(p.P50Ns), p.OpsPerS)
-		}
-		for _, d := range []struct{ what, pub, here string }{
-			{"cores", e.Cores, fmt.Sprintf("%d CPUs, %s (GOMAXPROCS %d)", here.Env.CPUs, here.Env.CPUModel, here.Env.GOMAXPROCS)},
-			{"memory", e.Memory, fmt.Sprintf("%.1f GiB", float64(here.Env.MemBytes)/(1<<30))},
-			{"disk", e.Disk, disk},
-			{"server", e.Server, strings.Join(here.servers, ", ")},
-			{"client", e.Client, here.client()},
-			{"concurrency", e.Concurrency, here.concurrency()},
-		} {
-			if d.pub == "" {
-				d.pub = "not stated"
-			}
-			if d.here == "" {
-				d.here = "none (no server)"
-			}
-			out = append(out, fmt.Sprintf("%s %s: published %s; here %s", e.ID, d.what, oneLine(d.pub), d.here))
-		}
-	}
-	return out
-}
-
-type envHere struct {
-	Env     result.Env
-	servers []string
-	workers []stepWorkers
-	// compress are the steps whose runs compressed their blocks (the
-	// DSN's compress), by method.
-	compress map[string][]string
-}
-
-type stepWorkers struct {
-	step    string
-	workers int
-}
-
-// concurrency says how many workers the runs had: one figure when every
-// step had the same, else each step's.
-func (h *envHere) concurrency() string {
-	var all []string
-	same := true
-	for _, w := range h.workers {
-		same = same && w.workers == h.workers[0].workers
-		if s := fmt.Sprintf("%s: %d", w.step, w.workers); !slices.Contains(all, s) {
-			all = append(all, s)
-		}
-	}
-	if len(h.workers) > 0 && same {
-		return fmt.Sprintf("%d workers in every run (open-loop runs start more on demand)", h.workers[0].workers)
-	}
-	return "workers per step: " + strings.Join(all, ", ")
-}
-
-// client is the Go toolchain and the external clients' stacks.
-func (h *envHere) client() string {
-	out := []string{h.Env.Go}
-	for _, x := range h.Env.ExternalClients {
-		out = append(out, fmt.Sprintf("%s %s %s", x.Language, x.Runtime, x.Library))
-	}
-	methods := slices.Sorted(maps.Keys(h.compress))
-	for _, m := range methods {
-		out = append(out, fmt.Sprintf("%s compression in %d steps", m, len(h.compress[m])))
-	}
-	return strings.Join(out, "; ")
-}
-
-func hereEnv(d *Document) *envHere {
-	var h *envHere
-	for _, st := range d.Steps {
-		if st.Result == nil {
-			continue
-		}
-		if h == nil {
-			h = &envHere{Env: st.Result.Env}
-		}
-		for _, x := range st.Result.Env.ExternalClients {
-			if !slices.Contains(h.Env.ExternalClients, x) {
-				h.Env.ExternalClients = append(h.Env.ExternalClients, x)
-			}
-		}
-		for _, r := range st.Result.Runs {
-			s := r.Server
-			if st.Standin && s != "" {
-				s = "the protocol stand-in (not a server; announces " + s + ")"
-			}
-			if s != "" && !slices.Contains(h.servers, s) {
-				h.servers = append(h.servers, s)
-			}
-			h.workers = append(h.workers, stepWorkers{st.ID, r.Workers})
-			if m := r.Params["compress"]; m != "" && !slices.Contains(h.compress[m], st.ID) {
-				if h.compress == nil {
-					h.compress = map[string][]string{}
-				}
-				h.compress[m] = append(h.compress[m], st.ID)
-			}
-		}
-	}
-	return h
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -44,17 +43,23 @@ type StepRun struct {
 	// Standin says the step's modern ClickHouse was the protocol stand-in.
 	Standin bool `json:"standin,omitempty"`
 	// Skipped says why the step did not run; Error why it failed.
-	Skipped string           `json:"skipped,omitempty"`
-	Error   string           `json:"error,omitempty"`
-	WallS   float64          `json:"wall_s"`
-	Result  *result.Document `json:"result,omitempty"`
+	Skipped string `json:"skipped,omitempty"`
+	Error   string `json:"error,omitempty"`
+	// Interrupted says a signal cut the step short: Result holds what it
+	// measured until then, and no step ran after it.
+	Interrupted bool             `json:"interrupted,omitempty"`
+	WallS       float64          `json:"wall_s"`
+	Result      *result.Document `json:"result,omitempty"`
 }
 
-// Runner runs one dbmeter command line (without "dbmeter") and writes its
-// result document to jsonPath; with jsonPath "" it writes none (a setup
-// step). A step that cannot run on this machine returns an *Unavailable.
+// Runner runs one dbmeter command line (without "dbmeter"), each in a
+// process of its own, and returns the result document it wrote; with
+// result false (a setup step) it asks for none. A step that cannot run on
+// this machine returns an *Unavailable; a step that failed returns its
+// error beside whatever document it wrote (a variant that completed
+// nothing fails the command, and the document says so: Document.Empty).
 type Runner interface {
-	Step(ctx context.Context, args []string, jsonPath string) error
+	Step(ctx context.Context, args []string, result bool) (*result.Document, error)
 }
 
 // Unavailable says a step cannot run on this machine (for example its
@@ -66,33 +71,43 @@ type Unavailable struct{ Reason string }
 func (u *Unavailable) Error() string { return u.Reason }
 
 // Placeholders are the words a step's command line may hold for the
-// servers study run is given:
+// servers study run is given (Servers):
 //
-//	{pg}                 --dsn for each PostgreSQL server (study run --dsn
-//	                     postgres://…, else $DBMETER_PG_DSN)
+//	{pg}                 --dsn for each PostgreSQL server
 //	{pg1}, {pg2}         --dsn of the first, the second of them alone: a
 //	                     step that runs one server of several, as a run
 //	                     under --storage-profile must (one server at a time)
+//	{clickhouse-legacy}  --dsn of the ClickHouse 18.16 server
+//	{clickhouse}         --dsn of a modern ClickHouse, else the protocol
+//	                     stand-in
 //
 // Each may carry DSN parameters for its step, added to every DSN it
 // stands for: {clickhouse-legacy?compress=lz4} is the legacy server with
 // block compression (seed 002's author ran SeasClick so).
-//
-//	{clickhouse-legacy}  --dsn $DBMETER_CLICKHOUSE_LEGACY_DSN (ClickHouse 18.16)
-//	{clickhouse}         --dsn of a modern ClickHouse (study run --dsn
-//	                     clickhouse://… or tcp://…, else
-//	                     $DBMETER_CLICKHOUSE_MODERN_DSN, else
-//	                     $DBMETER_CLICKHOUSE_DSN unless it is the legacy
-//	                     server), else the protocol stand-in
 func Placeholders() []string {
 	return []string{"{pg}", "{pg1}", "{pg2}", "{clickhouse-legacy}", "{clickhouse}"}
 }
 
+// Servers are the servers a study's steps run against, as the CLI
+// resolved them from study run's flags and the environment: the study
+// itself reads no environment.
+type Servers struct {
+	// PG are the PostgreSQL servers' DSNs ({pg}, {pg1}, {pg2}).
+	PG []string
+	// CHLegacy is the ClickHouse 18.16 server's DSN ({clickhouse-legacy}).
+	CHLegacy string
+	// CHModern is a modern ClickHouse's DSN ({clickhouse}); "" runs its
+	// steps on the stand-in.
+	CHModern string
+	// Given says they were given to study run, and the environment was
+	// not read: a step without its server is skipped saying so.
+	Given bool
+}
+
 // Options are how a study runs here.
 type Options struct {
-	Quick  bool
-	DSNs   []string
-	Getenv func(string) string
+	Quick   bool
+	Servers Servers
 	// Standin starts the ClickHouse protocol stand-in and returns its
 	// native DSN.
 	Standin func() (dsn string, stop func(), err error)
@@ -117,15 +132,9 @@ type Flags struct {
 // Run runs every step of s and returns the study's result document. A
 // step that cannot run here (no server given) is skipped with its reason;
 // a step that fails is recorded with its error and the others still run.
+// A step cut short by ctx (a signal) keeps what it measured, marked
+// interrupted, and no step runs after it.
 func Run(ctx context.Context, s *Study, r Runner, o Options) (*Document, error) {
-	if _, err := ParseServers(o.DSNs, o.Getenv, o.Flags); err != nil {
-		return nil, err
-	}
-	dir, err := os.MkdirTemp("", "dbmeter-study-")
-	if err != nil {
-		return nil, fmt.Errorf("study %s: temporary directory: %w", s.ID, err)
-	}
-	defer os.RemoveAll(dir)
 	doc := &Document{Schema: Schema, Study: s.ID, Title: s.Title, File: s.File, SHA256: s.Hash, Quick: o.Quick, StartedAt: time.Now().UTC(), Text: s.Text}
 	for i, st := range s.Steps {
 		if ctx.Err() != nil {
@@ -140,30 +149,17 @@ func Run(ctx context.Context, s *Study, r Runner, o Options) (*Document, error) 
 		sr.Standin, sr.Skipped = standin, why
 		fmt.Fprintf(o.Log, "study %s: step %d/%d %s: %s\n", s.ID, i+1, len(s.Steps), st.ID, sr.Command)
 		if why == "" {
-			start := time.Now()
-			path := filepath.Join(dir, fmt.Sprintf("step%d.json", i))
-			if st.Setup {
-				path = ""
-			}
-			var un *Unavailable
-			if err := r.Step(ctx, args, path); errors.As(err, &un) {
-				sr.Skipped = "cannot run here: " + un.Reason
-			} else if err != nil {
-				sr.Error = err.Error()
-			}
-			sr.WallS = time.Since(start).Seconds()
-			if d, err := readResult(path); err == nil {
-				sr.Result = d
-			} else if sr.Error == "" && sr.Skipped == "" && !st.Setup {
-				sr.Error = err.Error()
-			}
+			runStep(ctx, r, args, st.Setup, &sr)
 		}
 		if stop != nil {
 			stop()
 		}
-		if sr.Skipped != "" {
+		switch {
+		case sr.Skipped != "":
 			fmt.Fprintf(o.Log, "study %s: step %s skipped: %s\n", s.ID, st.ID, sr.Skipped)
-		} else if sr.Error != "" {
+		case sr.Interrupted:
+			fmt.Fprintf(o.Log, "study %s: step %s interrupted\n", s.ID, st.ID)
+		case sr.Error != "":
 			fmt.Fprintf(o.Log, "study %s: step %s failed: %s\n", s.ID, st.ID, sr.Error)
 		}
 		doc.Steps = append(doc.Steps, sr)
@@ -175,33 +171,54 @@ func Run(ctx context.Context, s *Study, r Runner, o Options) (*Document, error) 
 	return doc, ctx.Err()
 }
 
-func readResult(path string) (*result.Document, error) {
-	if path == "" {
-		return nil, fmt.Errorf("a setup step writes no result document")
+// runStep runs one step through r and records how it went in sr. A
+// failed step whose document says only that some variant completed no
+// operation (a cell the engine cannot finish in so short a window) is not
+// a failure: it measured what it could, and the study shows the empty
+// cell as such.
+func runStep(ctx context.Context, r Runner, args []string, setup bool, sr *StepRun) {
+	start := time.Now()
+	d, err := r.Step(ctx, args, !setup)
+	sr.WallS = time.Since(start).Seconds()
+	sr.Result = d
+	var un *Unavailable
+	switch {
+	case errors.As(err, &un):
+		sr.Skipped = "cannot run here: " + un.Reason
+	case ctx.Err() != nil || (d != nil && d.Interrupted):
+		sr.Interrupted = true
+	case err != nil && !measuredWhatItCould(d):
+		sr.Error = err.Error()
+	case d == nil && !setup:
+		sr.Error = "the step wrote no result document"
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("the step wrote no result document")
+}
+
+// measuredWhatItCould says whether a failed step's document shows nothing
+// wrong but variants that completed nothing.
+func measuredWhatItCould(d *result.Document) bool {
+	if d == nil || d.Interrupted || len(d.Empty) == 0 {
+		return false
 	}
-	defer f.Close()
-	return result.Read(f)
+	for _, r := range d.Runs {
+		if r.Errors > 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // expand splits a command line into arguments and replaces its
 // placeholders; why says why the step cannot run here.
 func expand(line string, o Options) (args []string, standin bool, stop func(), why string) {
-	sv, err := ParseServers(o.DSNs, o.Getenv, o.Flags)
-	if err != nil {
-		return nil, false, nil, err.Error()
-	}
 	for _, word := range strings.Fields(strings.TrimPrefix(line, "dbmeter ")) {
 		w, query := placeholder(word)
 		n := len(args)
 		switch w {
 		case "{pg}", "{pg1}", "{pg2}":
-			dsns := sv.PG
+			dsns := o.Servers.PG
 			if len(dsns) == 0 {
-				return nil, false, stop, "no PostgreSQL server given (" + o.Flags.Servers + " postgres://…" + orEnv(sv, "DBMETER_PG_DSN") + ")"
+				return nil, false, stop, "no PostgreSQL server given (" + o.Flags.Servers + " postgres://…" + orEnv(o.Servers, "DBMETER_PG_DSN") + ")"
 			}
 			if w != "{pg}" {
 				n := int(w[3] - '0')
@@ -214,23 +231,26 @@ func expand(line string, o Options) (args []string, standin bool, stop func(), w
 				args = append(args, o.Flags.Server, d)
 			}
 		case "{clickhouse-legacy}":
-			if sv.Legacy == "" {
-				return nil, false, stop, "no ClickHouse 18.16 server given (" + o.Flags.Servers + " " + LabelLegacy + "=clickhouse://…" + orEnv(sv, "DBMETER_CLICKHOUSE_LEGACY_DSN") + ")"
-			}
-			args = append(args, o.Flags.Server, sv.Legacy)
-		case "{clickhouse}":
-			d := sv.Modern
+			d := o.Servers.CHLegacy
 			if d == "" {
+				return nil, false, stop, "no ClickHouse 18.16 server given (" + o.Flags.Servers + " " + LabelLegacy + "=clickhouse://…" + orEnv(o.Servers, "DBMETER_CLICKHOUSE_LEGACY_DSN") + ")"
+			}
+			args = append(args, o.Flags.Server, d)
+		case "{clickhouse}":
+			var dsns []string
+			if o.Servers.CHModern != "" {
+				dsns = []string{o.Servers.CHModern}
+			} else {
 				if o.Standin == nil {
 					return nil, false, stop, NoModern
 				}
-				var s func()
-				if d, s, err = o.Standin(); err != nil {
+				d, s, err := o.Standin()
+				if err != nil {
 					return nil, false, stop, "no modern ClickHouse server given and the stand-in did not start: " + err.Error()
 				}
-				standin, stop = true, s
+				dsns, standin, stop = []string{d}, true, s
 			}
-			args = append(args, o.Flags.Server, d)
+			args = append(args, o.Flags.Server, dsns[0])
 		default:
 			args = append(args, word)
 		}
@@ -313,29 +333,6 @@ func ordinal(n int) string {
 
 // NoModern says why a step's modern ClickHouse is the stand-in.
 const NoModern = "no modern ClickHouse given (to study run, or as DBMETER_CLICKHOUSE_MODERN_DSN, or DBMETER_CLICKHOUSE_DSN unless it is the 18.16 server of DBMETER_CLICKHOUSE_LEGACY_DSN)"
-
-// modernDSN is the modern ClickHouse the environment names:
-// DBMETER_CLICKHOUSE_MODERN_DSN, else DBMETER_CLICKHOUSE_DSN unless it is
-// the legacy server (scripts/dev-services.sh exports its 18.16 server as
-// both).
-func modernDSN(getenv func(string) string) string {
-	if d := getenv("DBMETER_CLICKHOUSE_MODERN_DSN"); d != "" {
-		return d
-	}
-	if d := getenv("DBMETER_CLICKHOUSE_DSN"); d != "" && d != getenv("DBMETER_CLICKHOUSE_LEGACY_DSN") {
-		return d
-	}
-	return ""
-}
-
-// orEnv names the environment variable that could have given a server,
-// unless servers were given to study run, which then stand alone.
-func orEnv(sv Servers, name string) string {
-	if sv.Given {
-		return "; the environment's servers are not used when servers are given"
-	}
-	return " or " + name
-}
 
 // Write encodes doc as indented JSON.
 func Write(w io.Writer, doc *Document) error {

@@ -34,6 +34,12 @@ type Study struct {
 	Steps        []Step        `yaml:"steps"`
 	Tables       []Table       `yaml:"tables"`
 	Claims       []Claim       `yaml:"claims"`
+	// Deviations are every way the study departs from its source's
+	// design, each with what it can move.
+	Deviations []Deviation `yaml:"deviations"`
+	// NotChecked lists the source's claim sentences no claim encodes,
+	// each with why, so that every sentence is accounted for.
+	NotChecked []Unchecked `yaml:"not_checked"`
 
 	// File names where the study was read from; Hash is the SHA-256 of
 	// its bytes, Text the bytes themselves (a result document carries
@@ -125,23 +131,83 @@ type Row struct {
 
 // Claim is a checkable statement the source made.
 type Claim struct {
-	ID   string `yaml:"id"`
+	ID string `yaml:"id"`
+	// Text is the claim in English: the source's words translated, no
+	// stronger and no weaker.
 	Text string `yaml:"text"`
-	// Kind is threshold, ratio, ranking, lowest or highest.
+	// Quote is the source's own sentence, in its language.
+	Quote string `yaml:"quote"`
+	// Kind is threshold, ratio, ranking, lowest, highest, close,
+	// difference or crossover.
 	Kind string `yaml:"kind"`
 	// Cells are [table, row, column] references.
 	Cells []Ref `yaml:"cells"`
-	// A and B are the cells of a ratio A/B.
+	// A and B are the cells of a ratio, a close or a difference (A/B,
+	// A−B); of a crossover, the [table, row] of the two rows compared
+	// column by column (A the one that wins above At).
 	A Ref `yaml:"a"`
 	B Ref `yaml:"b"`
-	// Above and Below bound every cell (threshold) or the ratio.
+	// Above and Below bound every cell (threshold), the ratio or the
+	// difference (in the table's unit).
 	Above *float64 `yaml:"above"`
 	Below *float64 `yaml:"below"`
+	// Within is a close claim's band: A/B lies between 1/(1+Within) and
+	// 1+Within ("very close": 0.05).
+	Within *float64 `yaml:"within"`
+	// At is a crossover's point, a column label's number: A is better
+	// than B (by the figure's direction) in every column above it and B
+	// better than A in every column below it.
+	At *float64 `yaml:"at"`
 	// Cell is the one that must be lowest or highest among Cells.
 	Cell Ref `yaml:"cell"`
+	// PublishedOnly says why the claim can be judged on the published
+	// figures only (what it compares cannot run here).
+	PublishedOnly string `yaml:"published_only"`
+	// Premise is what the claim assumes of the servers or the data; it
+	// is checked from the measured evidence before the claim is.
+	Premise *Premise `yaml:"premise"`
 	// Note is what the transcriber adds: where the source's own table
 	// disagrees with its text, or what a check leaves out.
 	Note string `yaml:"note"`
+}
+
+// Premise is a condition a claim holds under (IO-bound, two different
+// servers), and the measured evidence that shows it here.
+type Premise struct {
+	// What says the premise in words.
+	What string `yaml:"what"`
+	// Evidence names the check (Evidences): cache_misses, the share of
+	// the cells' block reads that missed the server's buffer cache
+	// (pg_stat_database); different_servers, the cells' runs came from
+	// servers of different addresses.
+	Evidence string `yaml:"evidence"`
+	// Above is the least cache_misses share the premise needs (0.1).
+	Above *float64 `yaml:"above"`
+	// Cells are the cells whose runs show it; the claim's cells when
+	// empty.
+	Cells []Ref `yaml:"cells"`
+}
+
+// Deviation is one way a study departs from its source's design.
+type Deviation struct {
+	ID string `yaml:"id"`
+	// What differs from the source.
+	What string `yaml:"what"`
+	// By is "machine" when this machine forces it (2 cores, one disk, no
+	// modern ClickHouse) or "file" when the study chooses it, which then
+	// needs Why.
+	By  string `yaml:"by"`
+	Why string `yaml:"why"`
+	// Moves lists the tables and claims whose figures or verdicts it can
+	// move; a table names every claim over it.
+	Moves []string `yaml:"moves"`
+}
+
+// Unchecked is a claim sentence of the source that no claim encodes.
+type Unchecked struct {
+	Quote string `yaml:"quote"`
+	Text  string `yaml:"text"`
+	Why   string `yaml:"why"`
 }
 
 // Ref names one cell: table id, row label, column label.

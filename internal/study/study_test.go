@@ -266,34 +266,13 @@ func TestServersByOrder(t *testing.T) {
 	}
 }
 
-// The modern ClickHouse comes from --dsn, DBMETER_CLICKHOUSE_MODERN_DSN,
-// or DBMETER_CLICKHOUSE_DSN unless that is the legacy 18.16 server (as
-// scripts/dev-services.sh exports it); else the stand-in.
-func TestModernClickHouse(t *testing.T) {
-	tests := []struct {
-		name string
-		env  map[string]string
-		want string
-	}{
-		{"none", nil, ""},
-		{"modern", map[string]string{"DBMETER_CLICKHOUSE_MODERN_DSN": "tcp://m"}, "tcp://m"},
-		{"dsn is another server", map[string]string{"DBMETER_CLICKHOUSE_DSN": "tcp://d", "DBMETER_CLICKHOUSE_LEGACY_DSN": "tcp://l"}, "tcp://d"},
-		{"dsn is the legacy server", map[string]string{"DBMETER_CLICKHOUSE_DSN": "tcp://l", "DBMETER_CLICKHOUSE_LEGACY_DSN": "tcp://l"}, ""},
-	}
-	for _, tt := range tests {
-		if got := modernDSN(func(k string) string { return tt.env[k] }); got != tt.want {
-			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
-		}
-	}
-}
-
 // {pg} is every PostgreSQL server given; {pg1} and {pg2} the first and
 // the second alone (a step under --storage-profile runs one server), and a
 // step naming a server past those given is skipped, saying how many were.
 func TestPostgresPlaceholders(t *testing.T) {
 	flags := Flags{Server: "--server-of-step", Servers: "--servers-of-study"}
-	two := Options{Flags: flags, DSNs: []string{"postgres://a/x", "clickhouse://c/y", "postgres://b/x"}}
-	one := Options{Flags: flags, Getenv: func(k string) string { return map[string]string{"DBMETER_PG_DSN": "postgres://e/x"}[k] }}
+	two := Options{Flags: flags, Servers: Servers{PG: []string{"postgres://a/x", "postgres://b/x"}}}
+	one := Options{Flags: flags, Servers: Servers{PG: []string{"postgres://e/x"}}}
 	tests := []struct {
 		name, line string
 		o          Options
@@ -317,8 +296,7 @@ func TestPostgresPlaceholders(t *testing.T) {
 // A placeholder may carry DSN parameters for its step: each DSN it stands
 // for gets them, after the parameters the DSN has.
 func TestPlaceholderParameters(t *testing.T) {
-	env := map[string]string{"DBMETER_CLICKHOUSE_LEGACY_DSN": "clickhouse://l:9000/default", "DBMETER_PG_DSN": "postgres://e/x?sslmode=disable"}
-	o := Options{Flags: Flags{Server: "--server-of-step"}, Getenv: func(k string) string { return env[k] }}
+	o := Options{Flags: Flags{Server: "--server-of-step"}, Servers: Servers{CHLegacy: "clickhouse://l:9000/default", PG: []string{"postgres://e/x?sslmode=disable"}}}
 	tests := []struct{ line, want string }{
 		{"ch insert {clickhouse-legacy?compress=lz4} --batch 5", "ch insert --server-of-step clickhouse://l:9000/default?compress=lz4 --batch 5"},
 		{"pg {pg?application_name=s} -S", "pg --server-of-step postgres://e/x?sslmode=disable&application_name=s -S"},
@@ -354,7 +332,11 @@ func TestEnvironmentSaysCompression(t *testing.T) {
 		{[]StepRun{step("a", "")}, "go1"},
 	}
 	for _, tt := range tests {
-		if got := hereEnv(&Document{Steps: tt.steps}).client(); got != tt.want {
+		var runs []*StepRun
+		for i := range tt.steps {
+			runs = append(runs, &tt.steps[i])
+		}
+		if got := clientHere(runs); got != tt.want {
 			t.Errorf("client %q, want %q", got, tt.want)
 		}
 	}
@@ -363,7 +345,7 @@ func TestEnvironmentSaysCompression(t *testing.T) {
 // stepFunc is a Runner whose every step returns err and writes nothing.
 type stepFunc struct{ err error }
 
-func (f stepFunc) Step(context.Context, []string, string) error { return f.err }
+func (f stepFunc) Step(context.Context, []string, bool) (*result.Document, error) { return nil, f.err }
 
 // A step that cannot run on this machine (a storage profile without root
 // or cgroups) is skipped with its reason, and its claims cannot be

@@ -100,6 +100,7 @@ func (v *validator) study(s *Study) {
 	for i := range s.Claims {
 		v.claim(fmt.Sprintf("claims[%d]", i), &s.Claims[i], tables)
 	}
+	v.verdictFields(s, tables) // validate_verdicts.go
 }
 
 func (v *validator) environments(s *Study) map[string]bool {
@@ -249,7 +250,9 @@ func (v *validator) claim(f string, c *Claim, tables map[string]*Table) {
 			v.add(f+".cells", "the cells the one cell is compared with")
 		}
 	default:
-		v.add(f+".kind", "%q: use threshold, ratio, ranking, lowest or highest", c.Kind)
+		if !v.claimKind(f, c, tables) { // validate_verdicts.go
+			v.add(f+".kind", "%q: use %s", c.Kind, strings.Join(ClaimKinds, ", "))
+		}
 	}
 	for i, r := range c.Cells {
 		ref(fmt.Sprintf("%s.cells[%d]", f, i), r)

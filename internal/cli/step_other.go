@@ -1,0 +1,9 @@
+//go:build !linux
+
+package cli
+
+import "os/exec"
+
+// ownGroup leaves a step in the study's process group where Linux's
+// parent-death signal is missing: a terminal's ^C reaches both.
+func ownGroup(*exec.Cmd) {}

@@ -1,0 +1,300 @@
+package report
+
+import (
+	"math"
+	"slices"
+	"sort"
+	"strings"
+
+	"golang.org/x/perf/benchmath"
+
+	"github.com/dbmeter/dbmeter/internal/result"
+)
+
+// This file is the figures layer that reports and studies share: one
+// catalogue of the figures a table cell can show (name, base unit,
+// direction), one way to fold a cell's repetitions into its figure
+// (pooledRun, as the family tables do) and one interval statistic (the
+// tables' ±: Student's t over the repetitions, benchmath.AssumeNormal),
+// so a study's cell and a report's cell of the same runs are the same
+// number with the same interval.
+
+// Figure is one figure of a run a cell can show.
+type Figure struct {
+	Name string
+	// Base is dbmeter's unit for it: "ns", "/s", "B/s" or "%"; "" for an
+	// extra figure, shown as recorded.
+	Base string
+	// Higher says a higher value is better (a rate); lower is better
+	// for times.
+	Higher bool
+	// get reads the figure of one run (a repetition, or the pooled run).
+	get func(r *result.Run) float64
+	// rate marks a per-second figure: its interval is the throughput's
+	// (relSpread), the ± the family tables print.
+	rate bool
+	// perRep marks a figure of each repetition's own shape (the spread of
+	// its progress intervals) that pooling cannot fold: the cell's figure
+	// is the mean of its repetitions'.
+	perRep bool
+	// fromThroughput derives the figure from the cell's pooled throughput
+	// (a monotone function of it and the workers), so a derived cell and
+	// the throughput beside it are one figure, their intervals one.
+	fromThroughput func(opsPerS float64, workers int) float64
+}
+
+// Estimate is one cell's figure: its repetitions pooled, the 95 %
+// interval around it and what it rests on.
+type Estimate struct {
+	Value float64
+	// Lo and Hi bound the 95 % interval; NaN when there is none (one
+	// repetition without progress intervals, or a figure of 0).
+	Lo, Hi float64
+	// N is the repetitions pooled.
+	N int
+	// Reps are each repetition's own value.
+	Reps []float64
+	// Few marks a figure from too few operations (the tables' †).
+	Few bool
+}
+
+// HasInterval says whether the estimate has a 95 % interval.
+func (e Estimate) HasInterval() bool { return !math.IsNaN(e.Lo) && !math.IsNaN(e.Hi) }
+
+// Spread is the interval's half-width as a share of the value (the
+// tables' ±); NaN without an interval.
+func (e Estimate) Spread() float64 {
+	if !e.HasInterval() || e.Value == 0 {
+		return math.NaN()
+	}
+	return (e.Hi - e.Lo) / 2 / math.Abs(e.Value)
+}
+
+// Flagged says the spread is past the tables' * mark.
+func (e Estimate) Flagged() bool { return e.Spread() > spreadFlag }
+
+// Scale multiplies the estimate by k > 0 (a unit, or a table's factor).
+func (e Estimate) Scale(k float64) Estimate {
+	out := e
+	out.Value, out.Lo, out.Hi = e.Value*k, e.Lo*k, e.Hi*k
+	out.Reps = make([]float64, len(e.Reps))
+	for i, x := range e.Reps {
+		out.Reps[i] = x * k
+	}
+	return out
+}
+
+func nsOf(f func(result.Latency) int64) func(*result.Run) float64 {
+	return func(r *result.Run) float64 { return float64(f(r.Latency)) }
+}
+
+// figureCatalogue lists the figures by name, as study files name them.
+var figureCatalogue = []Figure{
+	{Name: "throughput", Base: "/s", Higher: true, rate: true, get: func(r *result.Run) float64 { return r.OpsPerS }},
+	{Name: "rows_s", Base: "/s", Higher: true, rate: true, get: func(r *result.Run) float64 { return r.RowsPerS }},
+	{Name: "bytes_s", Base: "B/s", Higher: true, rate: true, get: func(r *result.Run) float64 { return r.BytesPerS }},
+	{Name: "p50", Base: "ns", get: nsOf(func(l result.Latency) int64 { return l.P50 })},
+	{Name: "p90", Base: "ns", get: nsOf(func(l result.Latency) int64 { return l.P90 })},
+	{Name: "p99", Base: "ns", get: nsOf(func(l result.Latency) int64 { return l.P99 })},
+	{Name: "p999", Base: "ns", get: nsOf(func(l result.Latency) int64 { return l.P999 })},
+	{Name: "max", Base: "ns", get: nsOf(func(l result.Latency) int64 { return l.Max })},
+	{Name: "mean", Base: "ns", get: func(r *result.Run) float64 { return r.Latency.Mean }},
+	// interval_cv is the spread of a run's progress intervals' operation
+	// counts (standard deviation over mean, %): how steady it was.
+	{Name: "interval_cv", Base: "%", perRep: true, get: intervalCV},
+	// per_worker_ns is 1e9 / (throughput × workers): seed 004's "time"
+	// column, which its numbers show is derived from the throughput, not
+	// a latency (docs/studies.md). It is derived from the cell's pooled
+	// throughput, so the two tables agree.
+	{Name: "per_worker_ns", Base: "ns", fromThroughput: func(ops float64, workers int) float64 {
+		if ops <= 0 || workers == 0 {
+			return math.NaN()
+		}
+		return 1e9 / (ops * float64(workers))
+	}},
+	// latency_cv is the spread of the operations' latencies (standard
+	// deviation over mean, %): how steady each operation's time was.
+	{Name: "latency_cv", Base: "%", get: func(r *result.Run) float64 {
+		if r.Latency.Mean == 0 {
+			return math.NaN()
+		}
+		return 100 * r.Latency.Stddev / r.Latency.Mean
+	}},
+}
+
+// LookupFigure finds a figure by name: one of the catalogue,
+// phase.NAME.STAT (STAT p50, p90, p99 or mean: the latency of a part of
+// each operation a family times apart) or extra.NAME (a family's own
+// figure, as recorded).
+func LookupFigure(name string) (Figure, bool) {
+	for _, f := range figureCatalogue {
+		if f.Name == name {
+			return f, true
+		}
+	}
+	if rest, ok := strings.CutPrefix(name, "extra."); ok && rest != "" {
+		return Figure{Name: name, get: func(r *result.Run) float64 {
+			if x, ok := r.Extra[rest]; ok {
+				return x
+			}
+			return math.NaN()
+		}}, true
+	}
+	rest, ok := strings.CutPrefix(name, "phase.")
+	i := strings.LastIndex(rest, ".")
+	if !ok || i <= 0 {
+		return Figure{}, false
+	}
+	phase, stat := rest[:i], rest[i+1:]
+	pick := map[string]func(l result.Latency) float64{
+		"p50": func(l result.Latency) float64 { return float64(l.P50) }, "p90": func(l result.Latency) float64 { return float64(l.P90) },
+		"p99": func(l result.Latency) float64 { return float64(l.P99) }, "mean": func(l result.Latency) float64 { return l.Mean },
+	}[stat]
+	if pick == nil {
+		return Figure{}, false
+	}
+	return Figure{Name: name, Base: "ns", get: func(r *result.Run) float64 {
+		p, ok := r.Phases[phase]
+		if !ok || p.Count == 0 {
+			return math.NaN()
+		}
+		return pick(p.Latency)
+	}}, true
+}
+
+// FigureNames lists the figures a table may show, for messages.
+func FigureNames() []string {
+	names := make([]string, 0, len(figureCatalogue)+2)
+	for _, f := range figureCatalogue {
+		names = append(names, f.Name)
+	}
+	sort.Strings(names)
+	return append(names, "phase.NAME.p50|p90|p99|mean", "extra.NAME")
+}
+
+// figureUnits convert a figure from its base unit into a table's unit.
+var figureUnits = map[string]map[string]float64{
+	"ns":  {"ns": 1, "µs": 1e-3, "us": 1e-3, "ms": 1e-6, "s": 1e-9},
+	"/s":  {"ops/s": 1, "k ops/s": 1e-3, "rows/s": 1, "k rows/s": 1e-3, "tps": 1, "k tps": 1e-3, "queries/s": 1},
+	"B/s": {"B/s": 1, "MB/s": 1e-6},
+	"%":   {"%": 1},
+}
+
+// Factor is what turns the figure in its base unit into unit; false when
+// the figure is not measured in that kind of unit. An extra figure is
+// shown as recorded, in whatever unit the table names.
+func (f Figure) Factor(unit string) (float64, bool) {
+	if f.Base == "" {
+		return 1, true
+	}
+	k, ok := figureUnits[f.Base][unit]
+	return k, ok
+}
+
+// Estimate folds a cell's repetitions into the figure, in its base unit,
+// with its 95 % interval; false when no repetition has the figure.
+func (f Figure) Estimate(runs []*result.Run) (Estimate, bool) {
+	if len(runs) == 0 {
+		return Estimate{}, false
+	}
+	reps := make([]result.Run, len(runs))
+	for i, r := range runs {
+		reps[i] = *r
+	}
+	e := Estimate{N: len(runs), Lo: math.NaN(), Hi: math.NaN(), Few: fewForThroughput(reps)}
+	if f.fromThroughput != nil {
+		return f.derived(reps, e)
+	}
+	for _, r := range runs {
+		if x := f.get(r); !math.IsNaN(x) {
+			e.Reps = append(e.Reps, x)
+		}
+	}
+	if len(e.Reps) == 0 {
+		return Estimate{}, false
+	}
+	if pooled := pooledRun(reps); f.perRep {
+		e.Value = meanOf(e.Reps)
+	} else if e.Value = f.get(&pooled); math.IsNaN(e.Value) {
+		e.Value = median(e.Reps)
+	}
+	var spread float64
+	var ok bool
+	if f.rate {
+		// The tables' ±, by construction: the spread of the operations'
+		// rate, which every rate of the cell is a fixed multiple of.
+		spread, ok = relSpread(pooledRun(reps).OpsPerS, reps)
+	} else {
+		spread, ok = repSpread(e.Value, e.Reps)
+	}
+	if ok {
+		e.Lo, e.Hi = e.Value*(1-spread), e.Value*(1+spread)
+	}
+	return e, true
+}
+
+// derived is a figure that is a decreasing function of the pooled
+// throughput: its value and interval are the throughput's, mapped.
+func (f Figure) derived(reps []result.Run, e Estimate) (Estimate, bool) {
+	pooled := pooledRun(reps)
+	w := reps[0].Workers
+	e.Value = f.fromThroughput(pooled.OpsPerS, w)
+	if math.IsNaN(e.Value) {
+		return Estimate{}, false
+	}
+	for _, r := range reps {
+		if x := f.fromThroughput(r.OpsPerS, w); !math.IsNaN(x) {
+			e.Reps = append(e.Reps, x)
+		}
+	}
+	if spread, ok := relSpread(pooled.OpsPerS, reps); ok {
+		lo, hi := pooled.OpsPerS*(1-spread), pooled.OpsPerS*(1+spread)
+		e.Lo, e.Hi = f.fromThroughput(hi, w), math.Inf(1)
+		if lo > 0 {
+			e.Hi = f.fromThroughput(lo, w)
+		}
+	}
+	return e, true
+}
+
+// repSpread is the half-width of the 95 % interval of the mean of the
+// repetitions' values (Student's t, as relSpread) as a share of value;
+// false with fewer than two values or a value of 0.
+func repSpread(value float64, vals []float64) (float64, bool) {
+	if len(vals) < 2 || value == 0 {
+		return 0, false
+	}
+	s := benchmath.AssumeNormal.Summary(benchmath.NewSample(slices.Clone(vals), &benchmath.DefaultThresholds), confidence)
+	if math.IsInf(s.Hi, 0) || math.IsNaN(s.Hi) {
+		return 0, false
+	}
+	return (s.Hi - s.Lo) / 2 / math.Abs(value), true
+}
+
+func meanOf(xs []float64) float64 {
+	var s float64
+	for _, x := range xs {
+		s += x
+	}
+	return s / float64(len(xs))
+}
+
+func intervalCV(r *result.Run) float64 {
+	if len(r.Intervals) < 3 {
+		return math.NaN()
+	}
+	// The last interval may be a partial one: left out.
+	iv := r.Intervals[:len(r.Intervals)-1]
+	var sum, sq float64
+	for _, x := range iv {
+		sum += float64(x.Ops)
+	}
+	mean := sum / float64(len(iv))
+	for _, x := range iv {
+		sq += (float64(x.Ops) - mean) * (float64(x.Ops) - mean)
+	}
+	if mean == 0 {
+		return math.NaN()
+	}
+	return 100 * math.Sqrt(sq/float64(len(iv)-1)) / mean
+}

@@ -1,0 +1,56 @@
+package report
+
+import (
+	"math"
+	"testing"
+
+	"github.com/dbmeter/dbmeter/internal/result"
+)
+
+func figureReps(xs ...float64) []*result.Run {
+	var out []*result.Run
+	for _, x := range xs {
+		out = append(out, &result.Run{Workers: 4, Stats: result.Stats{DurationS: 2, Ops: int64(2 * x), OpsPerS: x}})
+	}
+	return out
+}
+
+// TestEstimateIsTheTables checks that a figure's estimate is the family
+// tables' pooled figure and ±, and that a figure derived from the
+// throughput is derived from the pooled one.
+func TestEstimateIsTheTables(t *testing.T) {
+	rs := figureReps(1000, 1400, 1100)
+	runs := []result.Run{*rs[0], *rs[1], *rs[2]}
+	tp, _ := LookupFigure("throughput")
+	e, ok := tp.Estimate(rs)
+	spread, _ := relSpread(pooledRun(runs).OpsPerS, runs)
+	if !ok || e.Value != pooledRun(runs).OpsPerS || math.Abs(e.Spread()-spread) > 1e-9 || e.N != 3 {
+		t.Errorf("throughput %+v, want the pooled %v ±%v over 3", e, pooledRun(runs).OpsPerS, spread)
+	}
+	pw, _ := LookupFigure("per_worker_ns")
+	d, _ := pw.Estimate(rs)
+	if want := 1e9 / (e.Value * 4); math.Abs(d.Value-want) > 1e-9*want {
+		t.Errorf("per_worker_ns %v, want 1e9/(pooled %v × 4) = %v", d.Value, e.Value, want)
+	}
+	if d.Lo >= d.Value || d.Hi <= d.Value {
+		t.Errorf("per_worker_ns interval %v–%v does not hold %v", d.Lo, d.Hi, d.Value)
+	}
+}
+
+func TestRatioAndReps(t *testing.T) {
+	a := Estimate{Value: 110, Lo: 100, Hi: 120, N: 3}
+	b := Estimate{Value: 100, Lo: 90, Hi: 110, N: 5}
+	q := Ratio(a, b)
+	if q.N != 3 || !(q.Lo < 1 && q.Hi > 1.2) {
+		t.Errorf("ratio %+v: want n=3 and an interval wider than either cell's", q)
+	}
+	if d := Difference(a, b); math.Abs(d.Value-10) > 1e-9 || math.Abs((d.Hi-d.Lo)/2-math.Hypot(10, 10)) > 1e-9 {
+		t.Errorf("difference %+v, want 10 ± √200", d)
+	}
+	if n := RepsToDecide(3, 10, 5); n <= 3 || n > 100 {
+		t.Errorf("RepsToDecide(3, 10, 5) = %d, want a few more than 3", n)
+	}
+	if n := RepsToDecide(3, 10, 0); n != 0 {
+		t.Errorf("on the bound: %d, want 0 (never decides)", n)
+	}
+}

@@ -1,0 +1,98 @@
+package study
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/dbmeter/dbmeter/internal/result"
+)
+
+// Evidences are the measured checks a claim's premise may name.
+var Evidences = []string{"cache_misses", "different_servers"}
+
+// premise checks claim c's premise from the runs of its cells: ok when
+// the evidence shows it; otherwise why names the premise and what the
+// evidence showed.
+func (v *View) premise(c *Claim) (ok bool, why string) {
+	p := c.Premise
+	refs := p.Cells
+	if len(refs) == 0 {
+		refs = claimRefs(c)
+	}
+	var runs [][]*result.Run
+	for _, r := range refs {
+		cell, found := v.cell(r)
+		if !found || len(cell.runs) == 0 {
+			return false, fmt.Sprintf("cannot be checked here: its premise (%s) needs the runs of %s, and there are none", oneLine(p.What), r)
+		}
+		runs = append(runs, cell.runs)
+	}
+	var shown bool
+	var evidence string
+	switch p.Evidence {
+	case "cache_misses":
+		shown, evidence = cacheMisses(refs, runs, *p.Above)
+	case "different_servers":
+		shown, evidence = differentServers(refs, runs)
+	}
+	if !shown {
+		return false, fmt.Sprintf("cannot be checked here: its premise (%s) is not met here: %s", oneLine(p.What), evidence)
+	}
+	return true, ""
+}
+
+// claimRefs are the full [table, row, column] cells a claim reads.
+func claimRefs(c *Claim) []Ref {
+	var out []Ref
+	for _, r := range append([]Ref{c.A, c.B, c.Cell}, c.Cells...) {
+		if len(r) == 3 {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// cacheMisses is the share of each cell's block reads that missed the
+// server's buffer cache (pg_stat_database's blks_read over blks_hit +
+// blks_read, over the cell's runs): a workload is IO-bound only where
+// reads leave the cache.
+func cacheMisses(refs []Ref, runs [][]*result.Run, least float64) (bool, string) {
+	var parts []string
+	ok := true
+	for i, rs := range runs {
+		var hit, read float64
+		for _, r := range rs {
+			if r.ServerStats != nil {
+				hit += r.ServerStats.Database["blks_hit"]
+				read += r.ServerStats.Database["blks_read"]
+			}
+		}
+		if hit+read == 0 {
+			return false, fmt.Sprintf("%s has no pg_stat_database block counts", refs[i])
+		}
+		share := read / (hit + read)
+		parts = append(parts, fmt.Sprintf("%s missed the buffer cache on %.2g %% of %s block reads", refs[i], 100*share, num(hit+read)))
+		ok = ok && share >= least
+	}
+	verb := "at least"
+	if !ok {
+		verb = "it needs at least"
+	}
+	return ok, fmt.Sprintf("%s (%s %.2g %%)", strings.Join(parts, "; "), verb, 100*least)
+}
+
+// differentServers says whether the cells' runs came from servers at
+// different addresses (the target's host part), with their versions.
+func differentServers(refs []Ref, runs [][]*result.Run) (bool, string) {
+	var seen, parts []string
+	for i, rs := range runs {
+		addr, _, _ := strings.Cut(rs[0].Target, "/")
+		parts = append(parts, fmt.Sprintf("%s ran on %s (%s)", refs[i], addr, rs[0].Server))
+		if slices.Contains(seen, addr) {
+			return false, strings.Join(parts, "; ") + ": one server"
+		}
+		seen = append(seen, addr)
+	}
+	return true, strings.Join(parts, "; ")
+}
