@@ -164,6 +164,9 @@ func callee(call *ast.CallExpr) string {
 		if id, ok := fn.X.(*ast.Ident); ok {
 			return id.Name + "." + fn.Sel.Name
 		}
+		if inner, ok := fn.X.(*ast.CallExpr); ok { // template.Must(…).Lookup(…): a method of what the inner call made
+			return callee(inner)
+		}
 	case *ast.IndexExpr: // template.Must[T]-like generic calls
 		return callee(&ast.CallExpr{Fun: fn.X})
 	}
