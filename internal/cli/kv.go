@@ -153,7 +153,7 @@ type kvRun struct {
 
 // newKVRun checks opts for the shape kf asks for. The harness shape runs
 // all its phases unless --ops names them, and once unless --repeat says
-// otherwise (the harness ran each engine once).
+// otherwise (the harness ran each engine once), with no warm-up.
 func newKVRun(cmd *cobra.Command, kf *kvFlags, opts kv.MatrixOptions) (kvRun, error) {
 	switch kf.shape {
 	case kv.ShapeCells:
@@ -166,6 +166,10 @@ func newKVRun(cmd *cobra.Command, kf *kvFlags, opts kv.MatrixOptions) (kvRun, er
 		if !cmd.Flags().Changed("repeat") {
 			opts.Repeat = 1
 			opts.Flags["repeat"] = "1"
+		}
+		if !cmd.Flags().Changed("warmup") {
+			opts.Load.Warmup = 0
+			opts.Flags["warmup"] = "0s"
 		}
 		h, err := kv.NewHarness(opts)
 		return kvRun{h: h}, err
@@ -236,6 +240,6 @@ func kvFields() map[string]string {
 		"Engines": "engines", "Ops": "ops", "Fsync": "fsync", "Dir": "dir",
 		"Keys": "keys", "KeySize": "key-size", "ValueSize": "value-size", "Dist": "dist", "Batch": "batch",
 		"InsertOrder": "insert-order", "Distribution": "distribution", "FieldCount": "field-count", "FieldLength": "field-length",
-		"Workers": "workers", "Params": "param", "Count": "count", "Duration": "duration", "Rate": "rate",
+		"Workers": "workers", "Params": "param", "Count": "count", "Duration": "duration", "Rate": "rate", "Warmup": "warmup",
 	}
 }

@@ -132,7 +132,6 @@ func boolFigure(b bool) float64 {
 func (h *Harness) phase(ctx context.Context, s engine.Store, phase string, base result.Run, r plan.Rep) ([]result.Run, error) {
 	cfg := h.Load
 	cfg.Seed = r.Seed
-	cfg.Warmup = 0 // the harness timed every operation
 	cfg.InProcessTarget = true
 	io0, err := readIO(h.IO)
 	if err != nil {
@@ -291,6 +290,9 @@ func newHarness(o MatrixOptions) (*Harness, error) {
 	}
 	if o.Load.Count <= 0 || o.Load.Duration > 0 {
 		return nil, errors.New("the harness shape runs a count of operations per phase, split over the workers: give {Count} (the harness ran 1000000 with fsync off, 10000 with fsync on) and no {Duration}")
+	}
+	if o.Load.Warmup > 0 {
+		return nil, errors.New("the harness shape times every operation of a phase, as the harness did: drop {Warmup}")
 	}
 	if o.Load.Open() {
 		return nil, errors.New("the harness shape runs closed loop, as the harness did: drop {Rate}")

@@ -13,7 +13,7 @@ import (
 
 func harnessOptions(engines ...string) MatrixOptions {
 	cfg := load.DefaultConfig()
-	cfg.Workers, cfg.Duration, cfg.Count = 4, 0, 400
+	cfg.Workers, cfg.Duration, cfg.Count, cfg.Warmup = 4, 0, 400, 0
 	return MatrixOptions{Engines: engines, Fsync: "true", Spec: workload.DefaultSpec(), Load: cfg, Repeat: 1, Flags: map[string]string{}}
 }
 
@@ -76,6 +76,7 @@ func TestNewHarnessRefuses(t *testing.T) {
 		{"some ops", func(o *MatrixOptions) { o.Ops = []string{"set", "get"} }, "give all five in {Ops}"},
 		{"key size", func(o *MatrixOptions) { o.Spec.KeySize = 16 }, "drop {KeySize}"},
 		{"open loop", func(o *MatrixOptions) { o.Load.Rate = 100 }, "drop {Rate}"},
+		{"warmup", func(o *MatrixOptions) { o.Load.Warmup = 1e6 }, "drop {Warmup}"},
 		{"fsync", func(o *MatrixOptions) { o.Fsync = "sometimes" }, "{Fsync}"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
