@@ -256,7 +256,11 @@ func hereText(c Cell, m *cellMarks) string {
 		s += " ±∞*"
 		m.interval, m.spread = true, true
 	} else if !math.IsNaN(sp) {
-		s += " ±" + strconv.Itoa(int(math.Round(100*sp))) + "%"
+		if pc := int(math.Round(100 * sp)); pc > 0 {
+			s += " ±" + strconv.Itoa(pc) + "%"
+		} else {
+			s += " ±<1%"
+		}
 		m.interval = true
 		if e.Flagged() {
 			s += "*"
