@@ -99,4 +99,3 @@ func wants(label string) string {
 	}
 	return "ClickHouse (clickhouse://…, tcp://…)"
 }
-
