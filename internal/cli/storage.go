@@ -51,7 +51,7 @@ func applyStorage(ctx context.Context, stderr io.Writer, p *storage.Profile, dat
 	if removed, err := storage.Sweep(l); len(removed) > 0 || err != nil {
 		fmt.Fprintf(stderr, "dbmeter: removed the cgroups of dbmeter runs that died: %s%s\n", strings.Join(removed, ", "), errText(err))
 	}
-	if p, err = scaleByProbe(ctx, p, dataDir, len(pids) == 0); err != nil {
+	if p, err = scaleByProbe(ctx, stderr, p, dataDir, len(pids) == 0); err != nil {
 		return nil, err
 	}
 	g, err := storage.Apply(storage.Config{Profile: *p, DataDir: dataDir, Layout: &l})
@@ -81,43 +81,92 @@ func applyStorage(ctx context.Context, stderr io.Writer, p *storage.Profile, dat
 	return &storageGroup{g: g, rec: g.Record(target, pr, perr)}, nil
 }
 
+// storageProbeShareEnv names the file in which study run keeps the
+// provisioned profile's probe for its steps (storage.Profile.ProbeShare).
+const storageProbeShareEnv = "DBMETER_STORAGE_PROBE_SHARE"
+
+// withProbeShare gives p the study's probe share, if any.
+func withProbeShare(p *storage.Profile, getenv func(string) string) {
+	if p != nil && getenv != nil {
+		p.ProbeShare = getenv(storageProbeShareEnv)
+	}
+}
+
 // scaleByProbe sets the limits a profile takes from the device
 // (provisioned): it probes the device under dataDir before any limit
 // holds, in dataDir when dbmeter owns it, else (a server's data
 // directory, which dbmeter never writes in) in a temporary directory on
-// the same device.
-func scaleByProbe(ctx context.Context, p *storage.Profile, dataDir string, own bool) (*storage.Profile, error) {
+// the same device. Under a study (p.ProbeShare) the first run probes and
+// the later ones scale by the same probe. The cap is printed.
+func scaleByProbe(ctx context.Context, stderr io.Writer, p *storage.Profile, dataDir string, own bool) (*storage.Profile, error) {
 	if !p.NeedsProbe() {
 		return p, nil
 	}
-	if _, err := storage.DeviceOf(dataDir, "/sys"); err != nil {
+	dev, err := storage.DeviceOf(dataDir, "/sys")
+	if err != nil {
 		return p, nil // no device to probe: Apply refuses the profile in its words
 	}
-	dir := dataDir
-	if !own {
-		tmp, err := os.MkdirTemp("", "dbmeter-storage-probe-")
-		if err != nil {
+	base, at, shared, err := sharedBase(p, dev)
+	if err != nil {
+		return nil, err
+	}
+	if !shared {
+		if base, err = probeUnlimited(ctx, p, dataDir, dev, own); err != nil {
 			return nil, err
 		}
-		defer os.RemoveAll(tmp)
-		want, err := storage.DeviceOf(dataDir, "/sys")
-		if err != nil {
-			return nil, fmt.Errorf("--storage-profile %s: the device of %s: %w", p.Name, dataDir, err)
+		at = time.Now()
+		if p.ProbeShare != "" {
+			if err := storage.WriteSharedProbe(p.ProbeShare, dev, base, at); err != nil {
+				return nil, err
+			}
 		}
-		if got, err := storage.DeviceOf(tmp, "/sys"); err != nil || got != want {
-			return nil, usagef("--storage-profile %s scales its IOPS by a probe of the server's device %s, and the temporary directory %s is on another: set TMPDIR to a directory on it, or give riops= and wiops=", p.Name, want.Name, tmp)
-		}
-		dir = tmp
-	}
-	base, err := storage.Probe(ctx, dir, storageProbeTime, nil)
-	if err != nil {
-		return nil, fmt.Errorf("--storage-profile %s: probe the device without limits: %w", p.Name, err)
 	}
 	scaled, err := p.ScaleByProbe(base)
 	if err != nil {
 		return nil, fmt.Errorf("--storage-profile %s: %w", p.Name, err)
 	}
+	when := "probed now"
+	if p.ProbeShare != "" {
+		when = "probed once for this study, at " + at.UTC().Format(time.RFC3339)
+		scaled.Source += " (" + when + ")"
+	}
+	fmt.Fprintf(stderr, "dbmeter: --storage-profile %s: riops=%d,wiops=%d, from %s without limits: %.0f reads/s, %.0f writes/s (%s)\n",
+		p.Name, scaled.ReadIOPS, scaled.WriteIOPS, dev.Name, base.ReadIOPS, base.WriteIOPS, when)
 	return &scaled, nil
+}
+
+// sharedBase is the study's probe of dev, when it has one.
+func sharedBase(p *storage.Profile, dev storage.Device) (storage.ProbeResult, time.Time, bool, error) {
+	if p.ProbeShare == "" {
+		return storage.ProbeResult{}, time.Time{}, false, nil
+	}
+	base, at, ok, err := storage.ReadSharedProbe(p.ProbeShare, dev)
+	if err != nil {
+		return base, at, false, fmt.Errorf("--storage-profile %s: %w", p.Name, err)
+	}
+	return base, at, ok, nil
+}
+
+// probeUnlimited probes dev, the device under dataDir, with no limit: in
+// dataDir when dbmeter owns it, else in a temporary directory on dev.
+func probeUnlimited(ctx context.Context, p *storage.Profile, dataDir string, dev storage.Device, own bool) (storage.ProbeResult, error) {
+	dir := dataDir
+	if !own {
+		tmp, err := os.MkdirTemp("", "dbmeter-storage-probe-")
+		if err != nil {
+			return storage.ProbeResult{}, err
+		}
+		defer os.RemoveAll(tmp)
+		if got, err := storage.DeviceOf(tmp, "/sys"); err != nil || got != dev {
+			return storage.ProbeResult{}, usagef("--storage-profile %s scales its IOPS by a probe of the server's device %s, and the temporary directory %s is on another: set TMPDIR to a directory on it, or give riops= and wiops=", p.Name, dev.Name, tmp)
+		}
+		dir = tmp
+	}
+	base, err := storage.Probe(ctx, dir, storageProbeTime, nil)
+	if err != nil {
+		return base, fmt.Errorf("--storage-profile %s: probe the device without limits: %w", p.Name, err)
+	}
+	return base, nil
 }
 
 // probeBeside probes a server's group from dbmeter, moved in for the
