@@ -17,6 +17,7 @@ import (
 	"github.com/dbmeter/dbmeter/internal/pg/driver"
 	"github.com/dbmeter/dbmeter/internal/pg/script"
 	"github.com/dbmeter/dbmeter/internal/pg/serverstats"
+	"github.com/dbmeter/dbmeter/internal/storage"
 	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
@@ -256,25 +257,25 @@ func runPG(ctx context.Context, env Env, f *pgFlags, args []string) (runErr erro
 		}
 		return usage.Spell(scrubbed(f.Init(ctx, p, f.output.o.Quiet), p.Secrets), spelled)
 	}
-	var sg *storageGroup
+	var sess *storage.Session
 	if prof != nil {
 		eps, err := p.Endpoints()
 		if err != nil {
 			return err
 		}
-		if sg, err = applyPGStorage(ctx, env.Stderr, prof, f.storageServer, eps); err != nil {
+		if sess, err = openPGStorage(ctx, env.Stderr, prof, f.storageServer, eps); err != nil {
 			return err
 		}
-		defer func() { runErr = errors.Join(runErr, sg.remove()) }()
+		defer func() { runErr = errors.Join(runErr, sess.Close()) }()
 	}
 	s, err := newSession(env, "pg", f.output, "", p.Secrets...)
 	if err != nil {
 		return err
 	}
 	pl := f.Plan(p)
-	if sg != nil {
-		s.Doc().Env.Disk.Storage = sg.rec
-		pl = sg.counted(pl)
+	if sess != nil {
+		s.Doc().Env.Disk.Storage = sess.Record
+		pl = sess.Counted(pl)
 	}
 	return usage.Spell(scrubbed(s.Execute(ctx, pl), p.Secrets), spelled)
 }

@@ -33,6 +33,7 @@ reason). The five seeds' studies are built in as s1 … s5 (docs/studies.md).`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	cmd.AddCommand(newStudyListCmd(env), newStudyShowCmd(env), newStudyRunCmd(env), newStudyCompareCmd(env))
+	cmd.AddCommand(newStudyBoardCmds(env)...)
 	return cmd
 }
 

@@ -11,8 +11,12 @@ import (
 
 // familyLayers is what each package inside a family may import of its
 // own family: the layers of pg from its scripts and drivers up to the
-// command, and of kv from its engines up to the matrix. A package of a family missing here fails the rule until it is
-// given its place, so a new one is placed on purpose.
+// command, of kv from its engines up to the matrix, and of ch from the
+// shared connection layer (internal/ch: DSNs, versions, options, workers)
+// and the protocol stand-in up through the tables' data (event, numbers)
+// to its two commands, insert and query, which never import each other.
+// A package of a family missing here fails the rule until it is given its
+// place, so a new one is placed on purpose.
 var familyLayers = map[string][]string{
 	"internal/pg/script":      nil,
 	"internal/pg/driver":      {"internal/pg/script"},
@@ -28,10 +32,19 @@ var familyLayers = map[string][]string{
 	"internal/kv/workload":      {"internal/kv/engine"},
 	"internal/kv/kvycsb":        {"internal/kv/engine"},
 	"internal/kv":               {"internal/kv/engine", "internal/kv/kvycsb", "internal/kv/workload"},
+	"internal/ch":               nil,
+	"internal/ch/standin":       nil,
+	"internal/ch/event":         {"internal/ch"},
+	"internal/ch/numbers":       {"internal/ch", "internal/ch/event"},
+	"internal/ch/insert":        {"internal/ch", "internal/ch/event", "internal/ch/numbers"},
+	"internal/ch/query":         {"internal/ch"},
+	"internal/ch/query/chv2":    {"internal/ch", "internal/ch/query"},
+	"internal/ch/query/clients": {"internal/ch", "internal/ch/query", "internal/ch/query/chv2"},
+	"internal/ch/chtest":        {"internal/ch", "internal/ch/standin"},
 }
 
 // layeredFamilies are the families whose packages familyLayers places.
-var layeredFamilies = []string{"internal/kv", "internal/pg"}
+var layeredFamilies = []string{"internal/ch", "internal/kv", "internal/pg"}
 
 // layerViolations lists, as "file: imports dep", every import inside a
 // layered family that familyLayers does not allow.
@@ -67,19 +80,22 @@ func TestFamilyLayers(t *testing.T) {
 }
 
 // TestFamilyLayersCatchOne: the rule fails on a driver that imports the
-// bench above it and on a package the table does not place, and not on
-// an import the table allows.
+// bench above it, on ch query importing ch insert, and on a package the
+// table does not place, and not on an import the table allows.
 func TestFamilyLayersCatchOne(t *testing.T) {
 	root := t.TempDir()
 	plantFile(t, root, "internal/pg/driver/planted.go", "package driver\n\nimport _ \"github.com/dbmeter/dbmeter/internal/pg/bench\"\n")
 	plantFile(t, root, "internal/pg/bench/planted.go", "package bench\n\nimport _ \"github.com/dbmeter/dbmeter/internal/pg/driver\"\n")
 	plantFile(t, root, "internal/pg/newpkg/planted.go", "package newpkg\n\nimport _ \"github.com/dbmeter/dbmeter/internal/pg/driver\"\n")
+	plantFile(t, root, "internal/ch/query/planted.go", "package query\n\nimport _ \"github.com/dbmeter/dbmeter/internal/ch/insert\"\n")
+	plantFile(t, root, "internal/ch/insert/planted.go", "package insert\n\nimport _ \"github.com/dbmeter/dbmeter/internal/ch/event\"\n")
 	files, err := sourcesIn(root)
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := layerViolations(files)
 	want := []string{
+		"internal/ch/query/planted.go: imports internal/ch/insert, which internal/ch/query may not",
 		"internal/pg/driver/planted.go: imports internal/pg/bench, which internal/pg/driver may not",
 		"internal/pg/newpkg/planted.go: imports internal/pg/driver, but internal/pg/newpkg has no place in familyLayers",
 	}

@@ -104,7 +104,9 @@ func (t test) need() int {
 // cellValue is one referenced cell's estimate, or why there is none.
 type cellValue func(r Ref) (report.Estimate, string)
 
-var one = 1.0
+// one is a bound of 1 of a test's own: a package var's address would be
+// package state any test could change (the lint rule).
+func one() *float64 { v := 1.0; return &v }
 
 // tests turns a claim into its comparisons over the figures val reads;
 // why says why it cannot be checked.
@@ -135,14 +137,14 @@ func (v *View) tests(c *Claim, val cellValue, exact bool) (ts []test, why string
 		ts = append(ts, test{what: c.A.String() + " − " + c.B.String(), q: q, above: c.Above, below: c.Below, exact: exact})
 	case "ranking":
 		for i := 0; i+1 < len(c.Cells); i++ {
-			ts = append(ts, ratio(c.Cells[i], c.Cells[i+1], &one, nil))
+			ts = append(ts, ratio(c.Cells[i], c.Cells[i+1], one(), nil))
 		}
 	case "lowest", "highest":
 		for _, r := range c.Cells {
 			if c.Kind == "lowest" {
-				ts = append(ts, ratio(r, c.Cell, &one, nil))
+				ts = append(ts, ratio(r, c.Cell, one(), nil))
 			} else {
-				ts = append(ts, ratio(c.Cell, r, &one, nil))
+				ts = append(ts, ratio(c.Cell, r, one(), nil))
 			}
 		}
 	case "crossover":
@@ -188,7 +190,7 @@ func (v *View) crossover(c *Claim, val cellValue, exact bool) ([]test, string) {
 		if !higher {
 			q = report.Ratio(eb, ea)
 		}
-		ts = append(ts, test{what: fmt.Sprintf("%s better than %s", win, lose), q: q, above: &one, exact: exact, log: true})
+		ts = append(ts, test{what: fmt.Sprintf("%s better than %s", win, lose), q: q, above: one(), exact: exact, log: true})
 	}
 	if above == 0 {
 		return nil, fmt.Sprintf("no column above %s measured in both rows (%s)", num(*c.At), strings.Join(whys, "; "))
