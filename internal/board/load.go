@@ -1,10 +1,13 @@
 package board
 
 import (
+	"bytes"
+	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -31,7 +34,46 @@ func (e *entry) name() string {
 	if e.published != nil && e.published.Label != "" {
 		return e.published.Label
 	}
-	return strings.TrimSuffix(filepath.Base(e.file), filepath.Ext(e.file))
+	return strings.TrimSuffix(strings.TrimSuffix(filepath.Base(e.file), ".gz"), ".json")
+}
+
+// ReadFile reads a document, gunzipping a *.gz one (the example's
+// documents are committed compressed: a quick s5 run is 3.6 MB of JSON,
+// most of it histograms).
+func ReadFile(path string) ([]byte, error) {
+	data, err := os.ReadFile(path)
+	if err != nil || !strings.HasSuffix(path, ".gz") {
+		return data, err
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	defer zr.Close()
+	data, err = io.ReadAll(zr)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return data, nil
+}
+
+// WriteFile writes a document, gzipped when path ends in .gz.
+func WriteFile(path string, data []byte) error {
+	if strings.HasSuffix(path, ".gz") {
+		var b bytes.Buffer
+		zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression) // the level is valid
+		if _, err := zw.Write(data); err != nil {
+			return fmt.Errorf("compress %s: %w", path, err)
+		}
+		if err := zw.Close(); err != nil {
+			return fmt.Errorf("compress %s: %w", path, err)
+		}
+		data = b.Bytes()
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
 }
 
 // key is what makes two documents comparable, as the Phoronix Test
@@ -58,11 +100,13 @@ func Files(args []string) ([]string, error) {
 			out = append(out, a)
 			continue
 		}
-		m, err := filepath.Glob(filepath.Join(a, "*.json"))
-		if err != nil {
-			return nil, fmt.Errorf("list %s: %w", a, err)
+		for _, pat := range []string{"*.json", "*.json.gz"} {
+			m, err := filepath.Glob(filepath.Join(a, pat))
+			if err != nil {
+				return nil, fmt.Errorf("list %s: %w", a, err)
+			}
+			out = append(out, m...)
 		}
-		out = append(out, m...)
 	}
 	return out, nil
 }
@@ -70,7 +114,7 @@ func Files(args []string) ([]string, error) {
 // read reads one document; a document the board cannot use returns the
 // one line that says why.
 func read(path string) (*entry, string) {
-	data, err := os.ReadFile(path)
+	data, err := ReadFile(path)
 	if err != nil {
 		return nil, fmt.Sprintf("%s: refused: cannot read it: %v", path, err)
 	}

@@ -36,13 +36,13 @@ shows it. Loopback addresses and the study file are kept.`,
 			return nil
 		},
 	}
-	cmd.Flags().StringVarP(&out, "output", "o", "", "write the published copy to this file (required)")
+	cmd.Flags().StringVarP(&out, "output", "o", "", "write the published copy to this file (required; gzipped when it ends in .gz)")
 	cmd.Flags().StringVar(&label, "label", "", "name the machine on a board (default: the file's name)")
 	cmd.RunE = runE(func(_ *cobra.Command, args []string) error {
 		if out == "" {
 			return usagef("study publish needs -o OUT.json: where to write the published copy")
 		}
-		data, err := os.ReadFile(args[0])
+		data, err := board.ReadFile(args[0])
 		if err != nil {
 			return usagef("cannot read %s: %v", args[0], err)
 		}
@@ -58,8 +58,13 @@ shows it. Loopback addresses and the study file are kept.`,
 			}
 			return usagef("%s: refused: it breaks the result schema (%d problem%s, each on a line above)", args[0], len(problems), map[bool]string{true: "s"}[len(problems) > 1])
 		}
-		if err := writeTo(env, "output", out, func(w io.Writer) error { _, err := w.Write(copyData); return err }); err != nil {
-			return err
+		if out == "-" {
+			_, err = env.Stdout.Write(copyData)
+		} else {
+			err = board.WriteFile(out, copyData)
+		}
+		if err != nil {
+			return usagef("cannot write -o %s: %v", out, err)
 		}
 		for _, r := range p.Removed {
 			fmt.Fprintf(env.Stderr, "study publish: replaced %d × %s (%d distinct)\n", r.Occurrences, r.Kind, len(r.Pseudonyms))
@@ -75,7 +80,7 @@ func newStudyBoardCmd(env Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "board DIR|FILES… --html board.html [--md board.md]",
 		Short: "Put many machines' runs of one study on one offline page: every cell with its interval, rank and ratio to the best, normalised by the machine reference",
-		Long: `board reads study result documents (files, or every *.json of a directory)
+		Long: `board reads study result documents (files, or every *.json and *.json.gz of a directory)
 of the same study and writes one page: per machine its environment and
 machine reference; per cell each machine's value with its 95 % interval,
 its rank with a bootstrapped interval and its ratio to the best; the cells
