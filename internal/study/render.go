@@ -31,7 +31,14 @@ func Page(v *View) report.Page {
 			fmt.Sprintf("file: %s, sha256 %s", d.File, short(d.SHA256)),
 			fmt.Sprintf("%s form, started %s, wall time %s", form, d.StartedAt.Format("2006-01-02 15:04 MST"), time.Duration(d.WallS*float64(time.Second)).Round(time.Second)),
 		},
+<<<<<<< HEAD
+		Marks: map[string]string{Holds: "good", DoesNotHold: "bad", CannotCheck: "open", Undecided: "open"},
+	}
+	for _, l := range DeviationLines(s) { // describe.go: the header names every deviation
+		p.Lines = append(p.Lines, "deviation "+l)
+=======
 		Marks: map[string]string{Holds: "good", DoesNotHold: "bad", Undecided: "open"},
+>>>>>>> main
 	}
 	p.Sections = append(p.Sections, verdictSection(v))
 	var charts, tables []report.Block
@@ -67,6 +74,9 @@ func verdictSection(v *View) report.Section {
 		}
 		if c.Claim.Note != "" {
 			it.Sub = append(it.Sub, "note: "+oneLine(c.Claim.Note))
+		}
+		if c.Beside() != "" {
+			it.Sub = append(it.Sub, c.Beside())
 		}
 		b.Items = append(b.Items, it)
 	}
