@@ -31,14 +31,10 @@ func Page(v *View) report.Page {
 			fmt.Sprintf("file: %s, sha256 %s", d.File, short(d.SHA256)),
 			fmt.Sprintf("%s form, started %s, wall time %s", form, d.StartedAt.Format("2006-01-02 15:04 MST"), time.Duration(d.WallS*float64(time.Second)).Round(time.Second)),
 		},
-<<<<<<< HEAD
-		Marks: map[string]string{Holds: "good", DoesNotHold: "bad", CannotCheck: "open", Undecided: "open"},
+		Marks: map[string]string{Holds: "good", DoesNotHold: "bad", Undecided: "open"},
 	}
 	for _, l := range DeviationLines(s) { // describe.go: the header names every deviation
 		p.Lines = append(p.Lines, "deviation "+l)
-=======
-		Marks: map[string]string{Holds: "good", DoesNotHold: "bad", Undecided: "open"},
->>>>>>> main
 	}
 	p.Sections = append(p.Sections, verdictSection(v))
 	var charts, tables []report.Block
