@@ -64,9 +64,6 @@ func verdictSection(v *View) report.Section {
 	for _, c := range v.Claims {
 		it := report.Item{Mark: c.Verdict, Text: c.Claim.ID + ": " + oneLine(c.Claim.Text),
 			Sub: []string{"here: " + c.Reason}}
-		if c.Verdict == Undecided && c.Need > 0 {
-			it.Sub = append(it.Sub, fmt.Sprintf("about %d repetitions per cell would decide it", c.Need))
-		}
 		it.Sub = append(it.Sub, "on the published figures: "+c.Published)
 		if len(c.Deviations) > 0 {
 			it.Sub = append(it.Sub, "deviations that can move it: "+strings.Join(c.Deviations, ", "))
