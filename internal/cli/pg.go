@@ -208,6 +208,7 @@ func runPG(ctx context.Context, env Env, f *pgFlags, args []string) (runErr erro
 	if err != nil {
 		return err
 	}
+	withProbeShare(prof, env.Getenv)
 	if f.Initialize {
 		if prof != nil {
 			return usagef("-i loads the tables without a storage profile: give --storage-profile to the runs")

@@ -174,6 +174,7 @@ parameters for its step: {clickhouse-legacy?compress=lz4}.`,
 		if err != nil {
 			return err
 		}
+		defer steps.close()
 		doc, runErr := study.Run(cmd.Context(), s, steps, o)
 		if doc == nil {
 			return runErr
