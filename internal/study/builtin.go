@@ -49,7 +49,7 @@ func Load(idOrFile string) (*Study, error) {
 			return s, nil
 		}
 		if _, ok := err.(Errors); ok {
-			return nil, err
+			return s, err
 		}
 		if _, serr := os.Stat(idOrFile); serr != nil {
 			return nil, usage.Errorf("no built-in study %q and no such file: built-in are %s", idOrFile, strings.Join(builtinIDs(), ", "))
@@ -61,7 +61,7 @@ func Load(idOrFile string) (*Study, error) {
 	}
 	s, err := Parse(idOrFile, data)
 	if err != nil {
-		return nil, usage.Wrap(err)
+		return s, usage.Wrap(err) // s as read, for CheckSteps (Parse)
 	}
 	return s, nil
 }
@@ -75,7 +75,8 @@ func builtinIDs() []string {
 	return ids
 }
 
-// Describe writes a study's summary: steps and what they scale.
+// Describe writes a study's summary: steps and what they scale, and the
+// claims study run judges.
 func Describe(s *Study) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s\nsource: %s\n", s.ID, s.Title, s.Source)
@@ -96,6 +97,7 @@ func Describe(s *Study) string {
 		}
 	}
 	fmt.Fprintf(&b, "\ntables: %d, published figures: %d, claims: %d\n", len(s.Tables), s.publishedCount(), len(s.Claims))
+	describeClaims(&b, s)
 	return b.String()
 }
 
