@@ -109,7 +109,7 @@ for m in $machines; do
 	sh -c 'for c in cpu cpuset blkio; do echo $$ >"$1/$c/$2/cgroup.procs"; done; shift 2; exec "$@"' \
 		sh "$cg" "$name" "$bin" study run s5 --quick --json "$raw/$m.json" >"$raw/$m.out" 2>"$raw/$m.err" || echo "board-example: $m: study run exited $? (its document says which step failed)" >&2
 	[ -n "$hog" ] && kill "$hog"
-	"$bin" study publish "$raw/$m.json" -o "$out/$m.json" --label "$m"
+	"$bin" study publish "$raw/$m.json" -o "$out/$m.json.gz" --label "$m"
 done
 
 "$bin" study board "$out" --html "$out/board.html" --md "$out/board.md" --baseline plain \

@@ -120,6 +120,7 @@ func runKV(cmd *cobra.Command, env Env, rf *runFlags, kf *kvFlags) (runErr error
 	if err != nil {
 		return err
 	}
+	withProbeShare(prof, env.Getenv)
 	dir, cleanup, err := kv.PrepareDir(kf.dir)
 	if err != nil {
 		return usage.Spell(err, spelled)

@@ -50,3 +50,14 @@ func openPGStorage(ctx context.Context, stderr io.Writer, p *storage.Profile, na
 	target := fmt.Sprintf("PostgreSQL, postmaster %d, data %s", c.PID, c.DataDir)
 	return openStorage(ctx, stderr, p, c.DataDir, target, server.ProcessTree(c.PID)...)
 }
+
+// storageProbeShareEnv names the file in which study run keeps the
+// provisioned profile's probe for its steps (storage.Profile.ProbeShare).
+const storageProbeShareEnv = "DBMETER_STORAGE_PROBE_SHARE"
+
+// withProbeShare gives p the study's probe share, if any.
+func withProbeShare(p *storage.Profile, getenv func(string) string) {
+	if p != nil && getenv != nil {
+		p.ProbeShare = getenv(storageProbeShareEnv)
+	}
+}

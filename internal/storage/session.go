@@ -41,7 +41,7 @@ func Open(ctx context.Context, stderr io.Writer, p *Profile, dataDir, target str
 	if removed, err := Sweep(l); len(removed) > 0 || err != nil {
 		fmt.Fprintf(stderr, "dbmeter: removed the cgroups of dbmeter runs that died: %s%s\n", strings.Join(removed, ", "), errText(err))
 	}
-	if p, err = scaleByProbe(ctx, p, dataDir, len(pids) == 0); err != nil {
+	if p, err = scaleByProbe(ctx, stderr, p, dataDir, len(pids) == 0); err != nil {
 		return nil, err
 	}
 	g, err := Apply(Config{Profile: *p, DataDir: dataDir, Layout: &l})
@@ -75,39 +75,78 @@ func Open(ctx context.Context, stderr io.Writer, p *Profile, dataDir, target str
 // (provisioned): it probes the device under dataDir before any limit
 // holds, in dataDir when dbmeter owns it, else (a server's data
 // directory, which dbmeter never writes in) in a temporary directory on
-// the same device.
-func scaleByProbe(ctx context.Context, p *Profile, dataDir string, own bool) (*Profile, error) {
+// the same device. With p.ProbeShare (a study's steps) the first run
+// probes and keeps the probe there, and the later ones scale by it. The
+// cap is printed on stderr.
+func scaleByProbe(ctx context.Context, stderr io.Writer, p *Profile, dataDir string, own bool) (*Profile, error) {
 	if !p.NeedsProbe() {
 		return p, nil
 	}
-	if _, err := DeviceOf(dataDir, "/sys"); err != nil {
+	dev, err := DeviceOf(dataDir, "/sys")
+	if err != nil {
 		return p, nil // no device to probe: Apply refuses the profile in its words
 	}
-	dir := dataDir
-	if !own {
-		tmp, err := os.MkdirTemp("", "dbmeter-storage-probe-")
-		if err != nil {
+	base, at, shared, err := sharedBase(p, dev)
+	if err != nil {
+		return nil, err
+	}
+	if !shared {
+		if base, err = probeUnlimited(ctx, p, dataDir, dev, own); err != nil {
 			return nil, err
 		}
-		defer os.RemoveAll(tmp)
-		want, err := DeviceOf(dataDir, "/sys")
-		if err != nil {
-			return nil, fmt.Errorf("{StorageProfile} %s: the device of %s: %w", p.Name, dataDir, err)
+		at = time.Now()
+		if p.ProbeShare != "" {
+			if err := WriteSharedProbe(p.ProbeShare, dev, base, at); err != nil {
+				return nil, err
+			}
 		}
-		if got, err := DeviceOf(tmp, "/sys"); err != nil || got != want {
-			return nil, usage.Errorf("{StorageProfile} %s scales its IOPS by a probe of the server's device %s, and the temporary directory %s is on another: set TMPDIR to a directory on it, or give riops= and wiops=", p.Name, want.Name, tmp)
-		}
-		dir = tmp
-	}
-	base, err := Probe(ctx, dir, probeTime, nil)
-	if err != nil {
-		return nil, fmt.Errorf("{StorageProfile} %s: probe the device without limits: %w", p.Name, err)
 	}
 	scaled, err := p.ScaleByProbe(base)
 	if err != nil {
 		return nil, fmt.Errorf("{StorageProfile} %s: %w", p.Name, err)
 	}
+	when := "probed now"
+	if p.ProbeShare != "" {
+		when = "probed once for this study, at " + at.UTC().Format(time.RFC3339)
+		scaled.Source += " (" + when + ")"
+	}
+	fmt.Fprintf(stderr, "dbmeter: {StorageProfile} %s: riops=%d,wiops=%d, from %s without limits: %.0f reads/s, %.0f writes/s (%s)\n",
+		p.Name, scaled.ReadIOPS, scaled.WriteIOPS, dev.Name, base.ReadIOPS, base.WriteIOPS, when)
 	return &scaled, nil
+}
+
+// sharedBase is the study's probe of dev, when it has one.
+func sharedBase(p *Profile, dev Device) (ProbeResult, time.Time, bool, error) {
+	if p.ProbeShare == "" {
+		return ProbeResult{}, time.Time{}, false, nil
+	}
+	base, at, ok, err := ReadSharedProbe(p.ProbeShare, dev)
+	if err != nil {
+		return base, at, false, fmt.Errorf("{StorageProfile} %s: %w", p.Name, err)
+	}
+	return base, at, ok, nil
+}
+
+// probeUnlimited probes dev, the device under dataDir, with no limit: in
+// dataDir when dbmeter owns it, else in a temporary directory on dev.
+func probeUnlimited(ctx context.Context, p *Profile, dataDir string, dev Device, own bool) (ProbeResult, error) {
+	dir := dataDir
+	if !own {
+		tmp, err := os.MkdirTemp("", "dbmeter-storage-probe-")
+		if err != nil {
+			return ProbeResult{}, err
+		}
+		defer os.RemoveAll(tmp)
+		if got, err := DeviceOf(tmp, "/sys"); err != nil || got != dev {
+			return ProbeResult{}, usage.Errorf("{StorageProfile} %s scales its IOPS by a probe of the server's device %s, and the temporary directory %s is on another: set TMPDIR to a directory on it, or give riops= and wiops=", p.Name, dev.Name, tmp)
+		}
+		dir = tmp
+	}
+	base, err := Probe(ctx, dir, probeTime, nil)
+	if err != nil {
+		return base, fmt.Errorf("{StorageProfile} %s: probe the device without limits: %w", p.Name, err)
+	}
+	return base, nil
 }
 
 // probeBeside probes a server's group from dbmeter, moved in for the

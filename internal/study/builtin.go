@@ -75,8 +75,7 @@ func builtinIDs() []string {
 	return ids
 }
 
-// Describe writes a study's summary: steps and what they scale, and the
-// claims study run judges.
+// Describe writes a study's summary: steps and what they scale.
 func Describe(s *Study) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %s\nsource: %s\n", s.ID, s.Title, s.Source)
@@ -97,7 +96,7 @@ func Describe(s *Study) string {
 		}
 	}
 	fmt.Fprintf(&b, "\ntables: %d, published figures: %d, claims: %d\n", len(s.Tables), s.publishedCount(), len(s.Claims))
-	describeClaims(&b, s)
+	b.WriteString(describeVerdicts(s)) // describe.go
 	return b.String()
 }
 
