@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dbmeter/dbmeter/internal/ch"
 	"github.com/dbmeter/dbmeter/internal/ch/insert"
 	"github.com/dbmeter/dbmeter/internal/extworker"
 	"github.com/dbmeter/dbmeter/internal/load"
@@ -130,7 +131,7 @@ func runCHInsert(cmd *cobra.Command, env Env, rf *runFlags, f *insert.Command, s
 
 // chiSay prints each error on a line of its own.
 func chiSay(env Env, errs []error, secrets []string) {
-	for _, err := range errs {
+	for _, err := range ch.GroupTooOld(errs) {
 		fmt.Fprintln(env.Stderr, "dbmeter: "+oneLine(scrubbed(err, secrets)))
 	}
 }

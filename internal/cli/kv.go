@@ -120,6 +120,7 @@ func runKV(cmd *cobra.Command, env Env, rf *runFlags, kf *kvFlags) (runErr error
 	if err != nil {
 		return err
 	}
+	withProbeShare(prof, env.Getenv)
 	dir, cleanup, err := kv.PrepareDir(kf.dir)
 	if err != nil {
 		return usage.Spell(err, spelled)
@@ -128,13 +129,13 @@ func runKV(cmd *cobra.Command, env Env, rf *runFlags, kf *kvFlags) (runErr error
 	if prof != nil {
 		// dbmeter moves itself, every thread, into the profile's cgroup
 		// for the run: the engines run in its process (docs/storage.md).
-		sg, err := applyStorage(cmd.Context(), env.Stderr, prof, dir, "dbmeter, the process that runs the engines")
+		sess, err := openStorage(cmd.Context(), env.Stderr, prof, dir, "dbmeter, the process that runs the engines")
 		if err != nil {
 			return err
 		}
-		defer func() { runErr = errors.Join(runErr, sg.remove()) }()
-		k.setIO(sg.g)
-		storageRec = sg.rec
+		defer func() { runErr = errors.Join(runErr, sess.Close()) }()
+		k.setIO(sess)
+		storageRec = sess.Record
 	}
 	s, err := newSession(env, "kv", rf.output, dir)
 	if err != nil {

@@ -22,6 +22,8 @@ var outputArgs = map[string][]string{
 	"dbmeter study run":     {"s5"},
 	"dbmeter study show":    {"s5"},
 	"dbmeter study compare": {"a.json", "b.json"},
+	"dbmeter study publish": {"a.json"},
+	"dbmeter study board":   {"a.json"},
 }
 
 // runnable lists every command of the tree that runs something.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 	"time"
@@ -17,6 +16,7 @@ import (
 	"github.com/dbmeter/dbmeter/internal/pg/driver"
 	"github.com/dbmeter/dbmeter/internal/pg/script"
 	"github.com/dbmeter/dbmeter/internal/pg/serverstats"
+	"github.com/dbmeter/dbmeter/internal/storage"
 	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
@@ -121,47 +121,6 @@ func (f *pgFlags) defaultRun() error {
 	return f.fs.Set("repeat", strconv.Itoa(pgDefaultRepeat))
 }
 
-// pgFields names the flag (long name) that sets each field of pg.Command:
-// the family names its fields in messages ({Clients}) and asks which were
-// given by field, and only here are they spelled as the user typed them.
-func pgFields() map[string]string {
-	return map[string]string{
-		"Clients": "client", "Jobs": "jobs", "ClientsList": "client", "JobsList": "jobs", "Repeat": "repeat", "Seconds": "time", "PerClient": "transactions", "Progress": "progress",
-		"Rate": "rate", "LatencyLimit": "latency-limit", "Protocol": "protocol", "Scale": "scale", "Fillfactor": "fillfactor",
-		"Initialize": "initialize", "InitSteps": "init-steps", "ForeignKeys": "foreign-keys", "QuietInit": "quiet-init",
-		"Partitions": "partitions", "PartitionMethod": "partition-method", "Unlogged": "unlogged-tables",
-		"Tablespace": "tablespace", "IndexTablespace": "index-tablespace", "NoVacuum": "no-vacuum",
-		"SimpleUpdate": "skip-some-updates", "SelectOnly": "select-only", "Builtins": "builtin", "Files": "file",
-		"Defines": "define", "ShowScript": "show-script", "ProgressStamp": "progress-timestamp", "Connect": "connect",
-		"PerCommand": "report-per-command", "Log": "log", "LogPrefix": "log-prefix", "SamplingRate": "sampling-rate",
-		"AggInterval": "aggregate-interval", "VacuumAll": "vacuum-all", "MaxTries": "max-tries",
-		"VerboseErrors": "verbose-errors", "FailuresDetailed": "failures-detailed", "SeedSpec": "random-seed",
-		"ConnectTimeout": "connect-timeout", "DSNs": "dsn", "Drivers": "driver", "Host": "host", "Port": "port",
-		"User": "username", "Force": "force", "Warmup": "warmup", "Grace": "grace", "Shard": "shard", "StartAt": "start-at",
-		"NoServerStats": "no-server-stats", "ServerStatsInterval": "server-stats-interval",
-		// load's name for the clients, in its messages about sharding them
-		"Workers": "client",
-	}
-}
-
-// millis is a time.Duration flag given in milliseconds, as pgbench's -L.
-type millis time.Duration
-
-func (m *millis) String() string {
-	return strconv.FormatFloat(float64(*m)/float64(time.Millisecond), 'f', -1, 64)
-}
-
-func (m *millis) Set(s string) error {
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		return fmt.Errorf("want a number of milliseconds, got %q", s)
-	}
-	*m = millis(v * float64(time.Millisecond))
-	return nil
-}
-
-func (m *millis) Type() string { return "float" }
-
 func newPGCmd(env Env) *cobra.Command {
 	var f pgFlags
 	cmd := &cobra.Command{
@@ -249,44 +208,32 @@ func runPG(ctx context.Context, env Env, f *pgFlags, args []string) (runErr erro
 	if err != nil {
 		return err
 	}
+	withProbeShare(prof, env.Getenv)
 	if f.Initialize {
 		if prof != nil {
 			return usagef("-i loads the tables without a storage profile: give --storage-profile to the runs")
 		}
 		return usage.Spell(scrubbed(f.Init(ctx, p, f.output.o.Quiet), p.Secrets), spelled)
 	}
-	var sg *storageGroup
+	var sess *storage.Session
 	if prof != nil {
 		eps, err := p.Endpoints()
 		if err != nil {
 			return err
 		}
-		if sg, err = applyPGStorage(ctx, env.Stderr, prof, f.storageServer, eps); err != nil {
+		if sess, err = openPGStorage(ctx, env.Stderr, prof, f.storageServer, eps); err != nil {
 			return err
 		}
-		defer func() { runErr = errors.Join(runErr, sg.remove()) }()
+		defer func() { runErr = errors.Join(runErr, sess.Close()) }()
 	}
 	s, err := newSession(env, "pg", f.output, "", p.Secrets...)
 	if err != nil {
 		return err
 	}
 	pl := f.Plan(p)
-	if sg != nil {
-		s.Doc().Env.Disk.Storage = sg.rec
-		pl = sg.counted(pl)
+	if sess != nil {
+		s.Doc().Env.Disk.Storage = sess.Record
+		pl = sess.Counted(pl)
 	}
 	return usage.Spell(scrubbed(s.Execute(ctx, pl), p.Secrets), spelled)
-}
-
-// spellingWriter spells the fields a family names in the lines it prints.
-type spellingWriter struct {
-	w        io.Writer
-	spelling map[string]string
-}
-
-func (s spellingWriter) Write(p []byte) (int, error) {
-	if _, err := io.WriteString(s.w, usage.SpellText(string(p), s.spelling)); err != nil {
-		return 0, err
-	}
-	return len(p), nil
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -27,6 +28,10 @@ import (
 type stepRunner struct {
 	exe    string    // the dbmeter binary
 	stderr io.Writer // the study's stderr: the steps' progress and messages
+	// share is a directory of the study's own, removed by close: its
+	// steps under the provisioned storage profile scale by one probe of
+	// the device kept there (storageProbeShareEnv).
+	share string
 }
 
 func newStepRunner(env Env) (stepRunner, error) {
@@ -34,8 +39,15 @@ func newStepRunner(env Env) (stepRunner, error) {
 	if err != nil {
 		return stepRunner{}, fmt.Errorf("find dbmeter's own binary to run the study's steps: %w", err)
 	}
-	return stepRunner{exe: exe, stderr: env.Stderr}, nil
+	share, err := os.MkdirTemp("", "dbmeter-study-")
+	if err != nil {
+		return stepRunner{}, fmt.Errorf("a directory for the study's steps: %w", err)
+	}
+	return stepRunner{exe: exe, stderr: env.Stderr, share: share}, nil
 }
+
+// close removes what the study's steps shared.
+func (r stepRunner) close() error { return os.RemoveAll(r.share) }
 
 func (r stepRunner) Step(ctx context.Context, args []string, wantResult bool) (*result.Document, error) {
 	var path string
@@ -51,6 +63,7 @@ func (r stepRunner) Step(ctx context.Context, args []string, wantResult bool) (*
 	}
 	last := &lastLine{w: r.stderr}
 	cmd := exec.Command(r.exe, args...)
+	cmd.Env = append(os.Environ(), storageProbeShareEnv+"="+filepath.Join(r.share, "storage-probe.json"))
 	cmd.Stdout, cmd.Stderr = nil, last // stdout: the tables, which --quiet leaves out
 	ownGroup(cmd)
 	if err := cmd.Start(); err != nil {

@@ -2,22 +2,17 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"os"
-	"strings"
-	"time"
 
-	"github.com/dbmeter/dbmeter/internal/plan"
-	"github.com/dbmeter/dbmeter/internal/result"
+	"github.com/dbmeter/dbmeter/internal/pg/server"
 	"github.com/dbmeter/dbmeter/internal/storage"
 	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
-// storageProbeTime is how long the probe at the start of a run under a
-// storage profile measures the device: half reading, half writing.
-const storageProbeTime = time.Second
+// storageSpelling spells the settings storage and pg/server name in their
+// messages about a storage profile.
+var storageSpelling = map[string]string{"StorageProfile": "--storage-profile", "StorageServer": "--storage-server"}
 
 // parseStorageProfile reads --storage-profile; "" is none.
 func parseStorageProfile(spec string) (*storage.Profile, error) {
@@ -26,152 +21,43 @@ func parseStorageProfile(spec string) (*storage.Profile, error) {
 	}
 	p, err := storage.Parse(spec)
 	if err != nil {
-		return nil, usage.Spell(usage.Wrap(err), map[string]string{"StorageProfile": "--storage-profile"})
+		return nil, usage.Spell(usage.Wrap(err), storageSpelling)
 	}
 	return &p, nil
 }
 
-// storageGroup is dbmeter's cgroup for a run under a storage profile, with
-// what the result records of it.
-type storageGroup struct {
-	g   *storage.Group
-	rec *result.Storage
+// openStorage runs what follows under profile p (storage.Open), its
+// messages spelled for the command line.
+func openStorage(ctx context.Context, stderr io.Writer, p *storage.Profile, dataDir, target string, pids ...int) (*storage.Session, error) {
+	s, err := storage.Open(ctx, spellingWriter{stderr, storageSpelling}, p, dataDir, target, pids...)
+	return s, usage.Spell(err, storageSpelling)
 }
 
-// applyStorage makes dbmeter's cgroup for profile p on the disk under
-// dataDir, after removing what runs that died left, and places pids in it
-// (target says what they are, for the result); with no pid it places
-// dbmeter itself, so the probe and the engines run under the profile.
-// A profile that cannot hold is refused in one line (a usage error).
-func applyStorage(ctx context.Context, stderr io.Writer, p *storage.Profile, dataDir, target string, pids ...int) (*storageGroup, error) {
-	l, err := storage.Discover()
+// openPGStorage places the cluster the run connects to under profile p:
+// its postmaster and every process it forked, and the ones it forks
+// later, which start in its cgroup.
+func openPGStorage(ctx context.Context, stderr io.Writer, p *storage.Profile, named string, endpoints []string) (*storage.Session, error) {
+	if len(endpoints) != 1 {
+		return nil, usagef("--storage-profile applies to one server at a time: give one --dsn")
+	}
+	c, err := server.FindCluster(named, endpoints[0])
 	if err != nil {
-		return nil, fmt.Errorf("--storage-profile %s: %w", p.Name, err)
+		return nil, usage.Spell(err, storageSpelling)
 	}
-	if removed, err := storage.Sweep(l); len(removed) > 0 || err != nil {
-		fmt.Fprintf(stderr, "dbmeter: removed the cgroups of dbmeter runs that died: %s%s\n", strings.Join(removed, ", "), errText(err))
+	if err := server.EvictPageCache(c.DataDir); err != nil {
+		return nil, fmt.Errorf("--storage-profile: drop the cluster's files from the page cache: %w", err)
 	}
-	if p, err = scaleByProbe(ctx, p, dataDir, len(pids) == 0); err != nil {
-		return nil, err
-	}
-	g, err := storage.Apply(storage.Config{Profile: *p, DataDir: dataDir, Layout: &l})
-	var refusal *storage.Refusal
-	if errors.As(err, &refusal) {
-		return nil, usagef("--storage-profile %s: %w", p.Name, refusal)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("--storage-profile %s: %w", p.Name, err)
-	}
-	self := len(pids) == 0
-	if self {
-		pids = []int{os.Getpid()}
-	}
-	for _, pid := range pids {
-		if err := g.Add(pid); err != nil {
-			return nil, errors.Join(fmt.Errorf("--storage-profile %s: %w", p.Name, err), g.Remove())
-		}
-	}
-	var pr storage.ProbeResult
-	var perr error
-	if self {
-		pr, perr = storage.Probe(ctx, dataDir, storageProbeTime, g)
-	} else {
-		pr, perr = probeBeside(ctx, g)
-	}
-	return &storageGroup{g: g, rec: g.Record(target, pr, perr)}, nil
+	target := fmt.Sprintf("PostgreSQL, postmaster %d, data %s", c.PID, c.DataDir)
+	return openStorage(ctx, stderr, p, c.DataDir, target, server.ProcessTree(c.PID)...)
 }
 
-// scaleByProbe sets the limits a profile takes from the device
-// (provisioned): it probes the device under dataDir before any limit
-// holds, in dataDir when dbmeter owns it, else (a server's data
-// directory, which dbmeter never writes in) in a temporary directory on
-// the same device.
-func scaleByProbe(ctx context.Context, p *storage.Profile, dataDir string, own bool) (*storage.Profile, error) {
-	if !p.NeedsProbe() {
-		return p, nil
-	}
-	if _, err := storage.DeviceOf(dataDir, "/sys"); err != nil {
-		return p, nil // no device to probe: Apply refuses the profile in its words
-	}
-	dir := dataDir
-	if !own {
-		tmp, err := os.MkdirTemp("", "dbmeter-storage-probe-")
-		if err != nil {
-			return nil, err
-		}
-		defer os.RemoveAll(tmp)
-		want, err := storage.DeviceOf(dataDir, "/sys")
-		if err != nil {
-			return nil, fmt.Errorf("--storage-profile %s: the device of %s: %w", p.Name, dataDir, err)
-		}
-		if got, err := storage.DeviceOf(tmp, "/sys"); err != nil || got != want {
-			return nil, usagef("--storage-profile %s scales its IOPS by a probe of the server's device %s, and the temporary directory %s is on another: set TMPDIR to a directory on it, or give riops= and wiops=", p.Name, want.Name, tmp)
-		}
-		dir = tmp
-	}
-	base, err := storage.Probe(ctx, dir, storageProbeTime, nil)
-	if err != nil {
-		return nil, fmt.Errorf("--storage-profile %s: probe the device without limits: %w", p.Name, err)
-	}
-	scaled, err := p.ScaleByProbe(base)
-	if err != nil {
-		return nil, fmt.Errorf("--storage-profile %s: %w", p.Name, err)
-	}
-	return &scaled, nil
-}
+// storageProbeShareEnv names the file in which study run keeps the
+// provisioned profile's probe for its steps (storage.Profile.ProbeShare).
+const storageProbeShareEnv = "DBMETER_STORAGE_PROBE_SHARE"
 
-// probeBeside probes a server's group from dbmeter, moved in for the
-// probe and back out, in a temporary directory of its own on the same
-// device: dbmeter writes nothing into the server's data directory.
-func probeBeside(ctx context.Context, g *storage.Group) (storage.ProbeResult, error) {
-	dir, err := os.MkdirTemp("", "dbmeter-storage-probe-")
-	if err != nil {
-		return storage.ProbeResult{}, err
+// withProbeShare gives p the study's probe share, if any.
+func withProbeShare(p *storage.Profile, getenv func(string) string) {
+	if p != nil && getenv != nil {
+		p.ProbeShare = getenv(storageProbeShareEnv)
 	}
-	defer os.RemoveAll(dir)
-	if d, err := storage.DeviceOf(dir, "/sys"); err != nil || d != g.Info().Device {
-		return storage.ProbeResult{}, fmt.Errorf("not run: dbmeter's temporary directory %s is not on the server's device %s", dir, g.Info().Device.Name)
-	}
-	if err := g.Add(os.Getpid()); err != nil {
-		return storage.ProbeResult{}, err
-	}
-	pr, err := storage.Probe(ctx, dir, storageProbeTime, g)
-	return pr, errors.Join(err, g.Release(os.Getpid()))
-}
-
-// counted has every step of p record what the device did for the group
-// during its runs.
-func (s *storageGroup) counted(p plan.Plan) plan.Plan {
-	for i := range p.Steps {
-		run := p.Steps[i].Run
-		p.Steps[i].Run = func(ctx context.Context, r plan.Rep) ([]result.Run, error) {
-			before, cerr := s.g.Counters()
-			start := time.Now()
-			runs, err := run(ctx, r)
-			after, aerr := s.g.Counters()
-			if cerr == nil && aerr == nil {
-				storage.RecordIO(runs, after.Sub(before), time.Since(start).Seconds())
-			}
-			return runs, errors.Join(err, cerr, aerr)
-		}
-	}
-	return p
-}
-
-// remove removes dbmeter's cgroup, the processes in it moved back.
-func (s *storageGroup) remove() error {
-	if s == nil {
-		return nil
-	}
-	if err := s.g.Remove(); err != nil {
-		return fmt.Errorf("remove the storage profile's cgroup: %w", err)
-	}
-	return nil
-}
-
-func errText(err error) string {
-	if err == nil {
-		return ""
-	}
-	return "; could not remove: " + err.Error()
 }

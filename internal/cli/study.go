@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -33,6 +32,7 @@ reason). The five seeds' studies are built in as s1 … s5 (docs/studies.md).`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	cmd.AddCommand(newStudyListCmd(env), newStudyShowCmd(env), newStudyRunCmd(env), newStudyCompareCmd(env))
+	cmd.AddCommand(newStudyBoardCmds(env)...)
 	return cmd
 }
 
@@ -135,27 +135,34 @@ result document holding every step's runs, the study's id and the file's
 SHA-256 (--json). It prints each table with published, measured and their
 ratio, a verdict for every claim, and the differences between the published
 environment and this one.
-Servers: {pg} in a step is each --dsn postgres://… (else $DBMETER_PG_DSN),
-{pg1} and {pg2} the first and the second alone;
-{clickhouse-legacy} is $DBMETER_CLICKHOUSE_LEGACY_DSN; {clickhouse}, a
-modern ClickHouse, is --dsn clickhouse://… (else
+Servers: the servers given with --dsn are the only ones used; with no
+--dsn, the environment's. {pg} in a step is each --dsn postgres://… (else
+$DBMETER_PG_DSN), {pg1} and {pg2} the first and the second alone;
+{clickhouse}, a modern ClickHouse, is --dsn clickhouse://… (else
 $DBMETER_CLICKHOUSE_MODERN_DSN, else $DBMETER_CLICKHOUSE_DSN unless it is
-the legacy server), and without one the protocol stand-in, labelled: its figures are printed,
-never compared with a published one. A step whose server is not given is
-skipped, and its claims cannot be checked here. A placeholder may add DSN
+the legacy server), and without one the protocol stand-in, labelled: its
+figures are printed, never compared with a published one;
+{clickhouse-legacy}, the 18.16 server, is --dsn
+clickhouse-legacy=clickhouse://… (else $DBMETER_CLICKHOUSE_LEGACY_DSN).
+A --dsn that is not such a server, or a ClickHouse too old for
+{clickhouse}, is refused before any step runs. A step whose server is not
+given is skipped, and its claims cannot be checked here. A placeholder may add DSN
 parameters for its step: {clickhouse-legacy?compress=lz4}.`,
 		Args: someArgs("study run needs a study: a built-in id (s1 … s5) or a file"),
 	}
 	fs := cmd.Flags()
 	fs.BoolVar(&o.Quick, "quick", false, "run each step's quick form (a few minutes on 2 cores; the study says what it scales)")
-	fs.StringArrayVar(&dsns, "dsn", nil, "a server for the study's steps: postgres://… (repeat for several) or clickhouse://… (a modern ClickHouse)")
+	fs.StringArrayVar(&dsns, "dsn", nil, "a server for the study's steps, instead of the environment's: postgres://… (repeat for several), clickhouse://… (a modern ClickHouse), clickhouse-legacy=clickhouse://… (the 18.16 server)")
 	fs.StringVar(&jsonPath, "json", "", "write the study's result document to this file")
 	cmd.RunE = runE(func(cmd *cobra.Command, args []string) error {
 		s, err := loadStudy(env, args[0])
 		if err != nil {
 			return err
 		}
-		o.Servers, o.Log, o.Flags = studyServers(dsns, env.Getenv), env.Stderr, studyFlags()
+		if o.Servers, err = checkStudyServers(cmd.Context(), env, s, dsns); err != nil {
+			return err
+		}
+		o.Log, o.Flags = env.Stderr, studyFlags()
 		o.Standin = func() (string, func(), error) {
 			srv, err := startNullServer("127.0.0.1:0", false)
 			if err != nil {
@@ -167,6 +174,7 @@ parameters for its step: {clickhouse-legacy?compress=lz4}.`,
 		if err != nil {
 			return err
 		}
+		defer steps.close()
 		doc, runErr := study.Run(cmd.Context(), s, steps, o)
 		if doc == nil {
 			return runErr
@@ -218,32 +226,4 @@ func newStudyCompareCmd(env Env) *cobra.Command {
 			return nil
 		}),
 	}
-}
-
-// reportStudy renders a study's result document for dbmeter report; ok is
-// false when the first file is not one.
-func reportStudy(env Env, args []string, html, md, csv string) (ok bool, err error) {
-	path := args[0]
-	data, err := os.ReadFile(path)
-	if err != nil || !study.IsDocument(data) {
-		return false, nil
-	}
-	if len(args) > 1 {
-		return true, usagef("%s is a study's result document: report renders one at a time (compare two with dbmeter study compare)", path)
-	}
-	if csv != "" {
-		return true, usagef("%s is a study's result document: report renders it as text, --md or --html, not --csv", path)
-	}
-	doc, s, err := study.ReadDocument(path)
-	if err != nil {
-		return true, err
-	}
-	p := study.Page(study.Evaluate(s, doc))
-	wrote, err := writeOutputs(env,
-		output{"md", md, func(w io.Writer) error { return report.PageMarkdown(w, p) }},
-		output{"html", html, func(w io.Writer) error { return report.PageHTML(w, p) }})
-	if wrote || err != nil {
-		return true, err
-	}
-	return true, report.PageText(env.Stdout, p)
 }

@@ -37,6 +37,11 @@ type Figure struct {
 	// its progress intervals) that pooling cannot fold: the cell's figure
 	// is the mean of its repetitions'.
 	perRep bool
+	// mean marks a mean latency: with one repetition, its interval is
+	// the mean's over the repetition's operations (their standard
+	// deviation over √n), one moment of the machine, as a rate's is
+	// its progress intervals'.
+	mean bool
 	// fromThroughput derives the figure from the cell's pooled throughput
 	// (a monotone function of it and the workers), so a derived cell and
 	// the throughput beside it are one figure, their intervals one.
@@ -98,7 +103,7 @@ var figureCatalogue = []Figure{
 	{Name: "p99", Base: "ns", get: nsOf(func(l result.Latency) int64 { return l.P99 })},
 	{Name: "p999", Base: "ns", get: nsOf(func(l result.Latency) int64 { return l.P999 })},
 	{Name: "max", Base: "ns", get: nsOf(func(l result.Latency) int64 { return l.Max })},
-	{Name: "mean", Base: "ns", get: func(r *result.Run) float64 { return r.Latency.Mean }},
+	{Name: "mean", Base: "ns", mean: true, get: func(r *result.Run) float64 { return r.Latency.Mean }},
 	// interval_cv is the spread of a run's progress intervals' operation
 	// counts (standard deviation over mean, %): how steady it was.
 	{Name: "interval_cv", Base: "%", perRep: true, get: intervalCV},
@@ -220,11 +225,14 @@ func (f Figure) Estimate(runs []*result.Run) (Estimate, bool) {
 	}
 	var spread float64
 	var ok bool
-	if f.rate {
+	switch {
+	case f.rate:
 		// The tables' ±, by construction: the spread of the operations'
 		// rate, which every rate of the cell is a fixed multiple of.
 		spread, ok = relSpread(pooledRun(reps).OpsPerS, reps)
-	} else {
+	case f.mean && len(e.Reps) == 1:
+		spread, ok = opsSpread(runs[0].Latency, runs[0].Ops)
+	default:
 		spread, ok = repSpread(e.Value, e.Reps)
 	}
 	if ok {
@@ -269,6 +277,19 @@ func repSpread(value float64, vals []float64) (float64, bool) {
 		return 0, false
 	}
 	return (s.Hi - s.Lo) / 2 / math.Abs(value), true
+}
+
+// opsSpread is the half-width of the 95 % interval of a mean latency over
+// ops operations, from their standard deviation, as a share of it.
+func opsSpread(l result.Latency, ops int64) (float64, bool) {
+	if ops < 2 || l.Mean <= 0 || l.Stddev <= 0 {
+		return 0, false
+	}
+	t := 1.96 // Student's t is within 2 % of it past 30 operations
+	if ops <= 30 {
+		t = tOverRootN(int(ops)) * math.Sqrt(float64(ops))
+	}
+	return t * l.Stddev / math.Sqrt(float64(ops)) / l.Mean, true
 }
 
 func meanOf(xs []float64) float64 {

@@ -54,3 +54,19 @@ func TestRatioAndReps(t *testing.T) {
 		t.Errorf("on the bound: %d, want 0 (never decides)", n)
 	}
 }
+
+// TestOneRepetitionMean checks that a mean latency from one repetition
+// has the interval of the mean over its operations.
+func TestOneRepetitionMean(t *testing.T) {
+	r := &result.Run{Workers: 1, Stats: result.Stats{DurationS: 1, Ops: 400, OpsPerS: 400, Latency: result.Latency{Mean: 100, Stddev: 20}}}
+	f, _ := LookupFigure("mean")
+	e, ok := f.Estimate([]*result.Run{r})
+	if want := 1.96 * 20 / 20 / 100; !ok || math.Abs(e.Spread()-want) > 1e-9 {
+		t.Errorf("one repetition's mean: %+v (spread %v), want ±%v", e, e.Spread(), want)
+	}
+	if p99, _ := LookupFigure("p99"); p99.Name == "p99" {
+		if e, _ := p99.Estimate([]*result.Run{r}); e.HasInterval() {
+			t.Errorf("one repetition's p99 has an interval %v–%v: no statistic gives one", e.Lo, e.Hi)
+		}
+	}
+}

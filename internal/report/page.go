@@ -200,3 +200,12 @@ func renderPage(w io.Writer, p Page, echarts string) error {
 	}
 	return nil
 }
+
+// SpreadMarkNote explains the tables' "*" for a table outside the family
+// reports (a study's), in the same words and at the same bound.
+func SpreadMarkNote() string {
+	return fmt.Sprintf("*: an interval past ±%.0f%%, not a stable figure (rerun with more repetitions, or on a quieter machine)", spreadFlag*100)
+}
+
+// FewMarkNote explains the tables' "†" as the family tables do.
+func FewMarkNote() string { return marks{few: true}.note() }

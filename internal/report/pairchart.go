@@ -40,13 +40,13 @@ func PairChart(id, title string, categories []string, panels []PairPanel) Chart 
 		left := pairLabel + float64(i)*span
 		grids = append(grids, map[string]any{"left": percent(left + 1), "width": percent(span - 2), "top": pairHead, "bottom": pairFoot})
 		titles = append(titles, map[string]any{"text": p.Name, "left": percent(left + span/2), "top": pairHead - 18, "textAlign": "center", "textStyle": map[string]any{"fontSize": 12, "fontWeight": "normal"}})
-		lo := panelMin(p)
-		xs = append(xs, map[string]any{"type": "log", "logBase": 10, "gridIndex": i, "min": lo, "splitLine": map[string]any{"show": true},
+		lo, hi := panelRange(p)
+		xs = append(xs, map[string]any{"type": "log", "logBase": 10, "gridIndex": i, "min": lo, "max": hi, "splitLine": map[string]any{"show": true},
 			// The last label of a panel would meet the first of the next.
 			"axisLabel": map[string]any{"showMaxLabel": false}})
 		ys = append(ys, map[string]any{"type": "category", "gridIndex": i, "data": categories, "inverse": true,
 			"axisLabel": map[string]any{"show": i == 0}, "axisTick": map[string]any{"show": i == 0}})
-		series = append(series, pairSeries(p, i, lo)...)
+		series = append(series, pairSeries(p, i, lo, hi)...)
 	}
 	o["title"] = titles
 	o["grid"], o["xAxis"], o["yAxis"], o["series"] = grids, xs, ys, series
@@ -56,9 +56,10 @@ func PairChart(id, title string, categories []string, panels []PairPanel) Chart 
 
 func percent(v float64) string { return fmt.Sprintf("%.2f%%", v) }
 
-// pairSeries are one panel's bars and whiskers; lo is the axis's least
-// value, where a whisker reaching zero or below stops.
-func pairSeries(p PairPanel, i int, lo float64) []any {
+// pairSeries are one panel's bars and whiskers; lo and hi are the axis's
+// ends, where a whisker reaching zero or below, or without an upper
+// bound (the inverse of a rate whose interval reaches zero), stops.
+func pairSeries(p PairPanel, i int, lo, hi float64) []any {
 	bars := func(vs []float64) []any {
 		out := make([]any, len(vs))
 		for k, v := range vs {
@@ -72,7 +73,7 @@ func pairSeries(p PairPanel, i int, lo float64) []any {
 	for k, v := range p.Measured {
 		if k < len(p.MeasuredLo) && !math.IsNaN(v) && !math.IsNaN(p.MeasuredLo[k]) && v > 0 {
 			// [category, low, high, this bar's index in its row, bars in a row]
-			whiskers = append(whiskers, []any{k, roundFigure(max(p.MeasuredLo[k], lo)), roundFigure(max(p.MeasuredHi[k], lo)), 1, 2})
+			whiskers = append(whiskers, []any{k, roundFigure(min(max(p.MeasuredLo[k], lo), hi)), roundFigure(min(max(p.MeasuredHi[k], lo), hi)), 1, 2})
 		}
 	}
 	common := func(m map[string]any) map[string]any {
@@ -87,19 +88,23 @@ func pairSeries(p PairPanel, i int, lo float64) []any {
 	}
 }
 
-// panelMin is the power of ten at or below a panel's least figure: its
-// log axis starts there.
-func panelMin(p PairPanel) float64 {
-	least := math.Inf(1)
-	for _, vs := range [][]float64{p.Published, p.Measured} {
+// panelRange is the powers of ten around a panel's figures and
+// whiskers' finite ends: its log axis runs between them.
+func panelRange(p PairPanel) (lo, hi float64) {
+	least, most := math.Inf(1), 0.0
+	for _, vs := range [][]float64{p.Published, p.Measured, p.MeasuredLo, p.MeasuredHi} {
 		for _, v := range vs {
-			if v > 0 {
-				least = min(least, v)
+			if v > 0 && !math.IsInf(v, 1) {
+				least, most = min(least, v), max(most, v)
 			}
 		}
 	}
-	if math.IsInf(least, 1) {
-		return 1
+	if most == 0 {
+		return 1, 10
 	}
-	return math.Pow(10, math.Floor(math.Log10(least)))
+	lo, hi = math.Pow(10, math.Floor(math.Log10(least))), math.Pow(10, math.Ceil(math.Log10(most)))
+	if hi <= lo {
+		hi = lo * 10
+	}
+	return lo, hi
 }

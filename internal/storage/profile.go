@@ -30,6 +30,10 @@ type Profile struct {
 	// byProbe marks a profile whose IOPS limits, where not given, come
 	// from what the device delivers: ScaleByProbe sets them.
 	byProbe bool
+	// ProbeShare, when not "", is a file that keeps the probe ScaleByProbe
+	// scales by, for the runs that follow on the same device (a study's
+	// steps): ReadSharedProbe, WriteSharedProbe.
+	ProbeShare string `json:"-"`
 }
 
 // Limited says whether the profile limits anything at all.

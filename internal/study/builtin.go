@@ -96,6 +96,7 @@ func Describe(s *Study) string {
 		}
 	}
 	fmt.Fprintf(&b, "\ntables: %d, published figures: %d, claims: %d\n", len(s.Tables), s.publishedCount(), len(s.Claims))
+	b.WriteString(describeVerdicts(s)) // describe.go
 	return b.String()
 }
 

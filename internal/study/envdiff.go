@@ -70,7 +70,7 @@ func envGrid(e Environment, runs []*StepRun) report.Grid {
 		}
 		g.Rows = append(g.Rows, []string{what, oneLine(pub), here, verdict})
 	}
-	add("cores", e.Cores, fmt.Sprintf("%d logical CPUs (%s), GOMAXPROCS %d", env.CPUs, env.CPUModel, env.GOMAXPROCS), countVerdict(e.Cores, env.CPUs, "logical", "cores", "CPUs"))
+	add("cores", e.Cores, fmt.Sprintf("%d logical CPUs (%s), GOMAXPROCS %d", env.CPUs, env.CPUModel, env.GOMAXPROCS), countVerdict(e.Cores, env.CPUs, "logical", "vCPUs", "cores", "CPUs"))
 	gib := float64(env.MemBytes) / (1 << 30)
 	add("memory", e.Memory, fmt.Sprintf("%.1f GiB", gib), memoryVerdict(e.Memory, gib))
 	disks, dv := diskHere(e.Disk, runs)
@@ -83,6 +83,16 @@ func envGrid(e Environment, runs []*StepRun) report.Grid {
 	add("client", e.Client, client, versionVerdict(e.Client, []string{client}))
 	conc, cv := concurrencyHere(e.Concurrency, runs)
 	add("concurrency", e.Concurrency, conc, cv)
+	if scale, ok := scaleHere(runs); ok {
+		pub, v := notStated, notStated
+		if m := regexp.MustCompile(`-s\s*(\d+)`).FindStringSubmatch(e.Concurrency); m != nil {
+			pub, v = "-s "+m[1], differs
+			if m[1] == scale {
+				v = same
+			}
+		}
+		add("data set", pub, "-s "+scale+" (pgbench's scale, as the steps ran)", v)
+	}
 	if e.Notes != "" {
 		g.Lines = append(g.Lines, "published: "+oneLine(e.Notes))
 	}
@@ -108,7 +118,7 @@ func countVerdict(pub string, n int, words ...string) string {
 		return notStated
 	}
 	for _, w := range words {
-		m := regexp.MustCompile(`(\d[\d,]*)\s+(?:\w+\s+)?` + w).FindStringSubmatch(pub)
+		m := regexp.MustCompile(`(\d[\d,]*)\s+(?:\w+\s+)?` + w + `\b`).FindStringSubmatch(pub)
 		if m == nil {
 			continue
 		}
@@ -139,10 +149,15 @@ func memoryVerdict(pub string, gib float64) string {
 	return differs
 }
 
-var versionRE = regexp.MustCompile(`\d+\.\d+(?:\.\d+)*`)
+var (
+	versionRE = regexp.MustCompile(`\d+\.\d+(?:\.\d+)*`)
+	productRE = regexp.MustCompile(`(?i)\b(postgresql|postgres|clickhouse|go)\s*v?(\d+(?:\.\d+)*)`)
+)
 
 // versionVerdict says whether a published server or client names a
-// version found here; "no server" on both sides is the same.
+// version found here: a product's version ("PostgreSQL 17") is the same
+// when here's starts with it ("PostgreSQL 17.2"), else a dotted version
+// must appear on both sides; "no server" on both sides is the same.
 func versionVerdict(pub string, here []string) string {
 	lp := strings.ToLower(pub)
 	if len(here) == 0 && strings.Contains(lp, "no server") {
@@ -150,6 +165,25 @@ func versionVerdict(pub string, here []string) string {
 	}
 	if !stated(pub) || strings.Contains(lp, "version not stated") {
 		return notStated
+	}
+	if pm := productRE.FindAllStringSubmatch(pub, -1); len(pm) > 0 {
+		found := false
+		for _, h := range here {
+			for _, hm := range productRE.FindAllStringSubmatch(h, -1) {
+				for _, p := range pm {
+					if product(p[1]) != product(hm[1]) {
+						continue
+					}
+					found = true
+					if hm[2] == p[2] || strings.HasPrefix(hm[2], p[2]+".") {
+						return same
+					}
+				}
+			}
+		}
+		if found {
+			return differs
+		}
 	}
 	pv := versionRE.FindAllString(pub, -1)
 	if len(pv) == 0 {
@@ -163,6 +197,15 @@ func versionVerdict(pub string, here []string) string {
 		}
 	}
 	return differs
+}
+
+// product names a product the same however a text spells it.
+func product(name string) string {
+	n := strings.ToLower(name)
+	if n == "postgres" {
+		return "postgresql"
+	}
+	return n
 }
 
 // diskHere is the disk each group of steps ran on, a row per group: the
@@ -288,6 +331,21 @@ func clientHere(runs []*StepRun) string {
 		out = append(out, fmt.Sprintf("%s compression in %d steps", m, len(compress[m])))
 	}
 	return strings.Join(out, "; ")
+}
+
+// scaleHere is the pgbench scale the runs had, when they all had one.
+func scaleHere(runs []*StepRun) (string, bool) {
+	scale := ""
+	for _, st := range runs {
+		for _, r := range st.Result.Runs {
+			s := r.Params["scale"]
+			if s == "" || (scale != "" && s != scale) {
+				return "", false
+			}
+			scale = s
+		}
+	}
+	return scale, scale != ""
 }
 
 var concurrencyRE = regexp.MustCompile(`(\d+)\s+(?:goroutines|clients|connections|threads|workers)|-c\s*(\d+)`)

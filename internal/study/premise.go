@@ -32,7 +32,7 @@ func (v *View) premise(c *Claim) (ok bool, why string) {
 	var evidence string
 	switch p.Evidence {
 	case "cache_misses":
-		shown, evidence = cacheMisses(refs, runs, *p.Above)
+		shown, evidence = cacheMisses(refs, runs, p.Above, p.Below)
 	case "different_servers":
 		shown, evidence = differentServers(refs, runs)
 	}
@@ -45,7 +45,7 @@ func (v *View) premise(c *Claim) (ok bool, why string) {
 // claimRefs are the full [table, row, column] cells a claim reads.
 func claimRefs(c *Claim) []Ref {
 	var out []Ref
-	for _, r := range append([]Ref{c.A, c.B, c.Cell}, c.Cells...) {
+	for _, r := range append(append([]Ref{c.A, c.B, c.Cell}, c.Cells...), c.Leaders...) {
 		if len(r) == 3 {
 			out = append(out, r)
 		}
@@ -57,7 +57,7 @@ func claimRefs(c *Claim) []Ref {
 // server's buffer cache (pg_stat_database's blks_read over blks_hit +
 // blks_read, over the cell's runs): a workload is IO-bound only where
 // reads leave the cache.
-func cacheMisses(refs []Ref, runs [][]*result.Run, least float64) (bool, string) {
+func cacheMisses(refs []Ref, runs [][]*result.Run, least, most *float64) (bool, string) {
 	var parts []string
 	ok := true
 	for i, rs := range runs {
@@ -73,13 +73,16 @@ func cacheMisses(refs []Ref, runs [][]*result.Run, least float64) (bool, string)
 		}
 		share := read / (hit + read)
 		parts = append(parts, fmt.Sprintf("%s missed the buffer cache on %.2g %% of %s block reads", refs[i], 100*share, num(hit+read)))
-		ok = ok && share >= least
+		ok = ok && (least == nil || share >= *least) && (most == nil || share <= *most)
 	}
-	verb := "at least"
-	if !ok {
-		verb = "it needs at least"
+	var need []string
+	if least != nil {
+		need = append(need, fmt.Sprintf("at least %.2g %%", 100**least))
 	}
-	return ok, fmt.Sprintf("%s (%s %.2g %%)", strings.Join(parts, "; "), verb, 100*least)
+	if most != nil {
+		need = append(need, fmt.Sprintf("at most %.2g %%", 100**most))
+	}
+	return ok, fmt.Sprintf("%s (the premise needs %s)", strings.Join(parts, "; "), strings.Join(need, " and "))
 }
 
 // differentServers says whether the cells' runs came from servers at

@@ -31,7 +31,10 @@ func Page(v *View) report.Page {
 			fmt.Sprintf("file: %s, sha256 %s", d.File, short(d.SHA256)),
 			fmt.Sprintf("%s form, started %s, wall time %s", form, d.StartedAt.Format("2006-01-02 15:04 MST"), time.Duration(d.WallS*float64(time.Second)).Round(time.Second)),
 		},
-		Marks: map[string]string{Holds: "good", DoesNotHold: "bad", CannotCheck: "open"},
+		Marks: map[string]string{Holds: "good", DoesNotHold: "bad", Undecided: "open"},
+	}
+	for _, l := range DeviationLines(s) { // describe.go: the header names every deviation
+		p.Lines = append(p.Lines, "deviation "+l)
 	}
 	p.Sections = append(p.Sections, verdictSection(v))
 	var charts, tables []report.Block
@@ -53,25 +56,63 @@ func Page(v *View) report.Page {
 	return p
 }
 
-// verdictSection is every claim's verdict, with why and the transcriber's
-// note.
+// verdictSection is every claim's verdict, with why, the deviations that
+// can move it and the transcriber's note; then the source's sentences no
+// claim encodes.
 func verdictSection(v *View) report.Section {
 	b := report.Block{Title: "claims: " + verdictCounts(v.Claims)}
 	for _, c := range v.Claims {
 		it := report.Item{Mark: c.Verdict, Text: c.Claim.ID + ": " + oneLine(c.Claim.Text),
-			Sub: []string{"here: " + c.Reason, "on the published figures: " + c.Published}}
+			Sub: []string{"here: " + c.Reason}}
+		it.Sub = append(it.Sub, "on the published figures: "+c.Published)
+		if len(c.Deviations) > 0 {
+			it.Sub = append(it.Sub, "deviations that can move it: "+strings.Join(c.Deviations, ", "))
+		}
 		if c.Claim.Note != "" {
 			it.Sub = append(it.Sub, "note: "+oneLine(c.Claim.Note))
 		}
+		if c.Beside() != "" {
+			it.Sub = append(it.Sub, c.Beside())
+		}
 		b.Items = append(b.Items, it)
 	}
-	return report.Section{ID: "verdicts", Title: "Verdicts", Blocks: []report.Block{b}}
+	sec := report.Section{ID: "verdicts", Title: "Verdicts", Blocks: []report.Block{b}}
+	if len(v.Study.NotChecked) > 0 {
+		nc := report.Block{Title: "sentences of the source no claim checks"}
+		for _, u := range v.Study.NotChecked {
+			it := report.Item{Text: oneLine(u.Text), Sub: []string{"why: " + oneLine(u.Why)}}
+			if u.Quote != "" {
+				it.Text += " (" + oneLine(u.Quote) + ")"
+			}
+			nc.Items = append(nc.Items, it)
+		}
+		sec.Blocks = append(sec.Blocks, nc)
+	}
+	return sec
 }
 
 // departures says how the run departs from the source: the study's
-// scaling and each step's reason.
+// declared deviations, its scaling, and each step's reason.
 func departures(v *View) report.Section {
 	sec := report.Section{ID: "departures", Title: "How this run departs from the source"}
+	if len(v.Study.Deviations) > 0 {
+		b := report.Block{Title: "deviations"}
+		for _, d := range v.Study.Deviations {
+			by := "forced by this machine"
+			if d.By == "file" {
+				by = "chosen by the study"
+			}
+			it := report.Item{Text: d.ID + " (" + by + "): " + oneLine(d.What)}
+			if d.Why != "" {
+				it.Sub = append(it.Sub, "why: "+oneLine(d.Why))
+			}
+			if len(d.Moves) > 0 {
+				it.Sub = append(it.Sub, "can move: "+strings.Join(d.Moves, ", "))
+			}
+			b.Items = append(b.Items, it)
+		}
+		sec.Blocks = append(sec.Blocks, b)
+	}
 	if v.Study.Scaling != "" {
 		sec.Blocks = append(sec.Blocks, report.Block{Title: "scaling", Lines: []string{oneLine(v.Study.Scaling)}})
 	}
@@ -110,10 +151,6 @@ func stepSection(d *Document) report.Section {
 // eleven engines as rows, its five operations across, fit a page 1,400 px
 // wide where eleven columns of figures with intervals do not.
 const wideTable = 6
-
-// spreadMark flags a measured figure whose 95 % interval reaches further
-// than this share from it, as the family tables' "*" does.
-const spreadMark = 0.25
 
 // layout is a table's cells in the order its grid shows them: lines
 // (published rows, or columns when transposed) of cells across.
@@ -179,7 +216,7 @@ func tableGrid(tv TableView) report.Grid {
 
 // cellMarks are the marks a table's measured cells got, for its note.
 type cellMarks struct {
-	interval, spread, one bool
+	interval, spread, few, one bool
 }
 
 func (m cellMarks) note() string {
@@ -188,7 +225,10 @@ func (m cellMarks) note() string {
 		parts = append(parts, "±: the 95% confidence interval of the cell's repetitions")
 	}
 	if m.spread {
-		parts = append(parts, fmt.Sprintf("*: an interval past ±%.0f%%, not a stable figure (rerun with more repetitions, or on a quieter machine)", spreadMark*100))
+		parts = append(parts, report.SpreadMarkNote())
+	}
+	if m.few {
+		parts = append(parts, report.FewMarkNote())
 	}
 	if m.one {
 		parts = append(parts, "no ±: one repetition, no interval (the full form repeats)")
@@ -204,37 +244,42 @@ func pubText(c Cell) string {
 	return num(*c.Published)
 }
 
-// hereText is a measured cell: its figure, the ± of its 95 % interval and
-// "*" past spreadMark.
+// hereText is a measured cell: its figure, the ± of its 95 % interval,
+// "*" past the family tables' spread mark and "†" from too few
+// operations, as kv's tables mark theirs.
 func hereText(c Cell, m *cellMarks) string {
 	if c.Measured == nil {
 		return "-"
 	}
-	s := num(c.Measured.Value)
-	if half, ok := halfWidth(c.Measured); ok {
-		s += " ±" + strconv.Itoa(int(math.Round(100*half/c.Measured.Value))) + "%"
+	e := c.Measured.Estimate
+	s := num(e.Value)
+	if sp := e.Spread(); math.IsInf(sp, 1) {
+		// The inverse of a rate whose interval reaches zero: no upper
+		// bound.
+		s += " ±∞*"
+		m.interval, m.spread = true, true
+	} else if !math.IsNaN(sp) {
+		if pc := int(math.Round(100 * sp)); pc > 0 {
+			s += " ±" + strconv.Itoa(pc) + "%"
+		} else {
+			s += " ±<1%"
+		}
 		m.interval = true
-		if half/c.Measured.Value > spreadMark {
+		if e.Flagged() {
 			s += "*"
 			m.spread = true
 		}
-	} else if len(c.Measured.Reps) == 1 {
+	} else if e.N == 1 {
 		m.one = true
+	}
+	if e.Few {
+		s += "†"
+		m.few = true
 	}
 	if c.Measured.Standin {
 		s += " (stand-in)"
 	}
 	return s
-}
-
-// halfWidth is the half-width of a measured figure's 95 % interval, from
-// its repetitions (report.Interval, the family tables' statistic).
-func halfWidth(m *Measured) (float64, bool) {
-	lo, hi, ok := report.Interval(m.Reps)
-	if !ok || m.Value == 0 || math.IsNaN(hi-lo) {
-		return 0, false
-	}
-	return (hi - lo) / 2, true
 }
 
 // tableChart is a table's published figures beside its measured ones, a
@@ -255,8 +300,8 @@ func tableChart(id string, tv TableView) (report.Chart, bool) {
 			}
 			if m := c.Measured; m != nil && !m.Standin {
 				here = m.Value
-				if half, ok := halfWidth(m); ok {
-					lo, hi = m.Value-half, m.Value+half
+				if m.HasInterval() {
+					lo, hi = m.Lo, m.Hi
 				}
 			}
 			drawn = drawn || !math.IsNaN(pub) || !math.IsNaN(here)

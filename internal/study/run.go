@@ -99,6 +99,9 @@ type Servers struct {
 	// CHModern is a modern ClickHouse's DSN ({clickhouse}); "" runs its
 	// steps on the stand-in.
 	CHModern string
+	// Given says they were given to study run, and the environment was
+	// not read: a step without its server is skipped saying so.
+	Given bool
 }
 
 // Options are how a study runs here.
@@ -215,7 +218,7 @@ func expand(line string, o Options) (args []string, standin bool, stop func(), w
 		case "{pg}", "{pg1}", "{pg2}":
 			dsns := o.Servers.PG
 			if len(dsns) == 0 {
-				return nil, false, stop, "no PostgreSQL server given (" + o.Flags.Servers + " postgres://… or DBMETER_PG_DSN)"
+				return nil, false, stop, "no PostgreSQL server given (" + o.Flags.Servers + " postgres://…" + orEnv(o.Servers, "DBMETER_PG_DSN") + ")"
 			}
 			if w != "{pg}" {
 				n := int(w[3] - '0')
@@ -230,7 +233,7 @@ func expand(line string, o Options) (args []string, standin bool, stop func(), w
 		case "{clickhouse-legacy}":
 			d := o.Servers.CHLegacy
 			if d == "" {
-				return nil, false, stop, "no ClickHouse 18.16 server given (DBMETER_CLICKHOUSE_LEGACY_DSN unset)"
+				return nil, false, stop, "no ClickHouse 18.16 server given (" + o.Flags.Servers + " " + LabelLegacy + "=clickhouse://…" + orEnv(o.Servers, "DBMETER_CLICKHOUSE_LEGACY_DSN") + ")"
 			}
 			args = append(args, o.Flags.Server, d)
 		case "{clickhouse}":
@@ -329,7 +332,7 @@ func ordinal(n int) string {
 }
 
 // NoModern says why a step's modern ClickHouse is the stand-in.
-const NoModern = "no modern ClickHouse given (DBMETER_CLICKHOUSE_MODERN_DSN unset, and DBMETER_CLICKHOUSE_DSN unset or the 18.16 server of DBMETER_CLICKHOUSE_LEGACY_DSN)"
+const NoModern = "no modern ClickHouse given (to study run, or as DBMETER_CLICKHOUSE_MODERN_DSN, or DBMETER_CLICKHOUSE_DSN unless it is the 18.16 server of DBMETER_CLICKHOUSE_LEGACY_DSN)"
 
 // Write encodes doc as indented JSON.
 func Write(w io.Writer, doc *Document) error {

@@ -138,13 +138,15 @@ type Claim struct {
 	// Quote is the source's own sentence, in its language.
 	Quote string `yaml:"quote"`
 	// Kind is threshold, ratio, ranking, lowest, highest, close,
-	// difference or crossover.
+	// difference, crossover, ratios or leads.
 	Kind string `yaml:"kind"`
 	// Cells are [table, row, column] references.
 	Cells []Ref `yaml:"cells"`
 	// A and B are the cells of a ratio, a close or a difference (A/B,
 	// A−B); of a crossover, the [table, row] of the two rows compared
-	// column by column (A the one that wins above At).
+	// column by column (A the one that wins above At); of ratios, the
+	// [table, row] of two rows whose ratio A/B is bounded in each of
+	// Columns (every column when empty).
 	A Ref `yaml:"a"`
 	B Ref `yaml:"b"`
 	// Above and Below bound every cell (threshold), the ratio or the
@@ -158,8 +160,13 @@ type Claim struct {
 	// than B (by the figure's direction) in every column above it and B
 	// better than A in every column below it.
 	At *float64 `yaml:"at"`
+	// Columns are the columns a ratios claim bounds.
+	Columns []string `yaml:"columns"`
 	// Cell is the one that must be lowest or highest among Cells.
 	Cell Ref `yaml:"cell"`
+	// Leaders are the cells of a leads claim, each better than every one
+	// of Cells by its figure's direction (a higher rate, a lower time).
+	Leaders []Ref `yaml:"leaders"`
 	// PublishedOnly says why the claim can be judged on the published
 	// figures only (what it compares cannot run here).
 	PublishedOnly string `yaml:"published_only"`
@@ -181,8 +188,10 @@ type Premise struct {
 	// (pg_stat_database); different_servers, the cells' runs came from
 	// servers of different addresses.
 	Evidence string `yaml:"evidence"`
-	// Above is the least cache_misses share the premise needs (0.1).
+	// Above is the least cache_misses share the premise needs (0.1:
+	// IO-bound); Below the most (0.01: the data fits in memory).
 	Above *float64 `yaml:"above"`
+	Below *float64 `yaml:"below"`
 	// Cells are the cells whose runs show it; the claim's cells when
 	// empty.
 	Cells []Ref `yaml:"cells"`

@@ -13,7 +13,7 @@ import (
 // not know and verdictFields once per study.
 
 // ClaimKinds are the kinds a claim may have.
-var ClaimKinds = []string{"threshold", "ratio", "ranking", "lowest", "highest", "close", "difference", "crossover"}
+var ClaimKinds = []string{"threshold", "ratio", "ranking", "lowest", "highest", "close", "difference", "crossover", "ratios", "leads"}
 
 // claimKind checks a claim of the kinds close, difference and crossover;
 // false for another kind.
@@ -32,9 +32,30 @@ func (v *validator) claimKind(f string, c *Claim, tables map[string]*Table) bool
 			v.add(f+".above", "a difference needs above, below or both (A − B, in the table's unit)")
 		}
 	case "crossover":
-		v.crossoverRefs(f, c, tables)
+		v.rowRefs(f, c, tables, true)
 		if c.At == nil {
 			v.add(f+".at", "a crossover needs at: the column label's number above which A is better")
+		}
+	case "ratios":
+		v.rowRefs(f, c, tables, false)
+		if c.Above == nil && c.Below == nil {
+			v.add(f+".above", "ratios need above, below or both")
+		}
+		if len(c.A) == 2 {
+			if t := tables[c.A[0]]; t != nil {
+				for i, col := range c.Columns {
+					if !slices.Contains(t.Header, col) {
+						v.add(fmt.Sprintf("%s.columns[%d]", f, i), "%q is not a column of table %s", col, t.ID)
+					}
+				}
+			}
+		}
+	case "leads":
+		if len(c.Leaders) == 0 || len(c.Cells) == 0 {
+			v.add(f+".leaders", "leads needs leaders and cells: each leader better than every cell")
+		}
+		for i, r := range c.Leaders {
+			v.cellRef(fmt.Sprintf("%s.leaders[%d]", f, i), r, tables)
 		}
 	default:
 		return false
@@ -42,15 +63,15 @@ func (v *validator) claimKind(f string, c *Claim, tables map[string]*Table) bool
 	return true
 }
 
-// crossoverRefs checks a crossover's a and b: [table, row] of one table
-// whose column labels are numbers.
-func (v *validator) crossoverRefs(f string, c *Claim, tables map[string]*Table) {
+// rowRefs checks the a and b of a crossover or ratios: [table, row];
+// a crossover's are of one table whose column labels are numbers.
+func (v *validator) rowRefs(f string, c *Claim, tables map[string]*Table, crossover bool) {
 	for _, side := range []struct {
 		field string
 		r     Ref
 	}{{f + ".a", c.A}, {f + ".b", c.B}} {
 		if len(side.r) != 2 {
-			v.add(side.field, "want [table, row]: a crossover compares two rows column by column")
+			v.add(side.field, "want [table, row]: two rows compared column by column")
 			continue
 		}
 		t := tables[side.r[0]]
@@ -65,11 +86,11 @@ func (v *validator) crossoverRefs(f string, c *Claim, tables map[string]*Table) 
 			_, err := strconv.ParseFloat(strings.ReplaceAll(h, ",", ""), 64)
 			return err == nil
 		})
-		if !numbers {
+		if crossover && !numbers {
 			v.add(side.field, "table %s has no column labelled with a number to cross over", side.r[0])
 		}
 	}
-	if len(c.A) == 2 && len(c.B) == 2 && c.A[0] != c.B[0] {
+	if crossover && len(c.A) == 2 && len(c.B) == 2 && c.A[0] != c.B[0] {
 		v.add(f+".b", "a crossover's rows are of one table: a is of %s", c.A[0])
 	}
 }
@@ -109,8 +130,9 @@ func (v *validator) verdictFields(s *Study, tables map[string]*Table) {
 			if !slices.Contains(Evidences, p.Evidence) {
 				v.add(f+".premise.evidence", "%q: use %s", p.Evidence, strings.Join(Evidences, " or "))
 			}
-			if p.Evidence == "cache_misses" && (p.Above == nil || *p.Above <= 0 || *p.Above >= 1) {
-				v.add(f+".premise.above", "cache_misses needs above: the least share of block reads that miss the cache, between 0 and 1")
+			share := func(x *float64) bool { return x != nil && *x > 0 && *x < 1 }
+			if p.Evidence == "cache_misses" && !share(p.Above) && !share(p.Below) {
+				v.add(f+".premise.above", "cache_misses needs above (IO-bound: the least share of block reads that miss the cache) or below (in memory: the most), between 0 and 1")
 			}
 			for j, r := range p.Cells {
 				v.cellRef(fmt.Sprintf("%s.premise.cells[%d]", f, j), r, tables)

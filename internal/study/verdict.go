@@ -147,10 +147,51 @@ func (v *View) tests(c *Claim, val cellValue, exact bool) (ts []test, why string
 				ts = append(ts, ratio(c.Cell, r, one(), nil))
 			}
 		}
+	case "leads":
+		for _, l := range c.Leaders {
+			for _, r := range c.Cells {
+				ts = append(ts, v.better(l, r, get, exact))
+			}
+		}
+	case "ratios":
+		for _, col := range v.ratioColumns(c) {
+			a, b := Ref{c.A[0], c.A[1], col}, Ref{c.B[0], c.B[1], col}
+			ts = append(ts, ratio(a, b, c.Above, c.Below))
+		}
 	case "crossover":
 		return v.crossover(c, val, exact)
 	}
 	return ts, why
+}
+
+// better is the test that cell a is better than cell b by its table's
+// figure's direction.
+func (v *View) better(a, b Ref, get func(Ref) report.Estimate, exact bool) test {
+	q := report.Ratio(get(a), get(b))
+	if !v.higherBetter(a[0]) {
+		q = report.Ratio(get(b), get(a))
+	}
+	return test{what: fmt.Sprintf("%s better than %s", a, b), q: q, above: one(), exact: exact, log: true}
+}
+
+func (v *View) higherBetter(table string) bool {
+	if t := v.table(table); t != nil {
+		if f, ok := report.LookupFigure(t.Figure); ok {
+			return f.Higher
+		}
+	}
+	return true
+}
+
+// ratioColumns are the columns a ratios claim bounds.
+func (v *View) ratioColumns(c *Claim) []string {
+	if len(c.Columns) > 0 {
+		return c.Columns
+	}
+	if t := v.table(c.A[0]); t != nil {
+		return t.Header
+	}
+	return nil
 }
 
 // crossover compares the claim's two rows column by column: A better
@@ -160,10 +201,7 @@ func (v *View) crossover(c *Claim, val cellValue, exact bool) ([]test, string) {
 	if t == nil {
 		return nil, "no table " + c.A[0]
 	}
-	higher := true
-	if f, ok := report.LookupFigure(t.Figure); ok {
-		higher = f.Higher
-	}
+	higher := v.higherBetter(t.ID)
 	var ts []test
 	var whys []string
 	above := 0
@@ -259,7 +297,7 @@ func (v *View) judge(c *Claim) ClaimView {
 // those naming it, or a table one of its cells is in.
 func (v *View) deviationsOf(c *Claim) []string {
 	tables := map[string]bool{}
-	for _, r := range append([]Ref{c.A, c.B, c.Cell}, c.Cells...) {
+	for _, r := range append(append([]Ref{c.A, c.B, c.Cell}, c.Cells...), c.Leaders...) {
 		if len(r) > 0 {
 			tables[r[0]] = true
 		}

@@ -295,8 +295,9 @@ func (e *GateError) Error() string {
 	if len(e.Refused) == 0 {
 		return fmt.Sprintf("no client supports ClickHouse %s", e.Server)
 	}
-	msgs := make([]string, len(e.Refused))
-	for i, err := range e.Refused {
+	refused := ch.GroupTooOld(e.Refused)
+	msgs := make([]string, len(refused))
+	for i, err := range refused {
 		msgs[i] = err.Error()
 	}
 	return strings.Join(msgs, "; ")

@@ -1,10 +1,8 @@
-package cli
+package server
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"net"
 	"os"
@@ -14,28 +12,34 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/dbmeter/dbmeter/internal/storage"
+	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
-// pgCluster is a local PostgreSQL cluster dbmeter may place in a cgroup:
+// This file finds a local PostgreSQL cluster to run under a storage
+// profile (docs/storage.md): its data directory and postmaster from /proc
+// and postmaster.pid, the processes it forked, and its files dropped from
+// the page cache. Its messages name the settings {StorageProfile} and
+// {StorageServer}; the CLI spells them.
+
+// Cluster is a local PostgreSQL cluster dbmeter may place in a cgroup:
 // its data directory, postmaster and port, from postmaster.pid.
-type pgCluster struct {
-	dataDir string
-	pid     int
-	port    string
+type Cluster struct {
+	DataDir string
+	PID     int
+	Port    string
 }
 
-// findPGCluster finds the cluster a storage profile applies to: the one
+// FindCluster finds the cluster a storage profile applies to: the one
 // named (a data directory or a postmaster PID), else the project's
 // dev-services cluster the run connects to. It refuses, in one line, a
 // server it cannot place: none named and no dev-services, or one that is
 // not the server the run connects to (another port, another host).
-func findPGCluster(named, endpoint string) (pgCluster, error) {
+func FindCluster(named, endpoint string) (Cluster, error) {
 	dir := named
 	if pid, err := strconv.Atoi(named); err == nil {
 		d, err := os.Readlink(fmt.Sprintf("/proc/%d/cwd", pid)) // a postmaster runs in its data directory
 		if err != nil {
-			return pgCluster{}, usagef("--storage-server %d: no such process to read its data directory from: %v", pid, errors.Unwrap(err))
+			return Cluster{}, usage.Errorf("{StorageServer} %d: no such process to read its data directory from: %v", pid, errors.Unwrap(err))
 		}
 		dir = d
 	}
@@ -45,20 +49,20 @@ func findPGCluster(named, endpoint string) (pgCluster, error) {
 		host, port = endpoint[:max(i, 0)], endpoint[i+1:]
 	}
 	if !localHost(host) {
-		return pgCluster{}, usagef("--storage-profile: the server %s is not on this machine: a remote server cannot be placed in a cgroup", endpoint)
+		return Cluster{}, usage.Errorf("{StorageProfile}: the server %s is not on this machine: a remote server cannot be placed in a cgroup", endpoint)
 	}
 	if dir == "" {
 		dir = devServicesPGData(port)
 		if dir == "" {
-			return pgCluster{}, usagef("--storage-profile: the server %s is not the project's dev-services cluster: name the cluster to place in a cgroup with --storage-server DATADIR|POSTMASTER_PID", endpoint)
+			return Cluster{}, usage.Errorf("{StorageProfile}: the server %s is not the project's dev-services cluster: name the cluster to place in a cgroup with {StorageServer} DATADIR|POSTMASTER_PID", endpoint)
 		}
 	}
 	c, err := readPostmasterPID(dir)
 	if err != nil {
-		return pgCluster{}, usagef("--storage-server: %v", err)
+		return Cluster{}, usage.Errorf("{StorageServer}: %v", err)
 	}
-	if port != c.port {
-		return pgCluster{}, usagef("--storage-profile: the run connects to %s, but the cluster in %s listens on port %s: name the cluster the run uses with --storage-server", endpoint, c.dataDir, c.port)
+	if port != c.Port {
+		return Cluster{}, usage.Errorf("{StorageProfile}: the run connects to %s, but the cluster in %s listens on port %s: name the cluster the run uses with {StorageServer}", endpoint, c.DataDir, c.Port)
 	}
 	return c, nil
 }
@@ -82,7 +86,7 @@ func devServicesPGData(port string) string {
 			continue
 		}
 		c, err := readPostmasterPID(dir)
-		if err != nil || c.pid != pid || c.port != port {
+		if err != nil || c.PID != pid || c.Port != port {
 			continue
 		}
 		if _, err := os.Stat(filepath.Join(dir, "..", "..", devServicesMarker)); err == nil {
@@ -98,20 +102,20 @@ const devServicesMarker = ".dbmeter-services"
 
 // readPostmasterPID reads a running cluster's postmaster.pid: its PID
 // (line 1) and port (line 4).
-func readPostmasterPID(dir string) (pgCluster, error) {
+func readPostmasterPID(dir string) (Cluster, error) {
 	b, err := os.ReadFile(filepath.Join(dir, "postmaster.pid"))
 	if err != nil {
-		return pgCluster{}, fmt.Errorf("%s is not a running PostgreSQL cluster's data directory: %v", dir, errors.Unwrap(err))
+		return Cluster{}, fmt.Errorf("%s is not a running PostgreSQL cluster's data directory: %v", dir, errors.Unwrap(err))
 	}
 	lines := strings.Split(string(b), "\n")
 	if len(lines) < 4 {
-		return pgCluster{}, fmt.Errorf("%s/postmaster.pid is too short to name the postmaster and its port", dir)
+		return Cluster{}, fmt.Errorf("%s/postmaster.pid is too short to name the postmaster and its port", dir)
 	}
 	pid, err := strconv.Atoi(strings.TrimSpace(lines[0]))
 	if err != nil || unix.Kill(pid, 0) != nil {
-		return pgCluster{}, fmt.Errorf("the postmaster of %s (postmaster.pid says %q) is not running", dir, strings.TrimSpace(lines[0]))
+		return Cluster{}, fmt.Errorf("the postmaster of %s (postmaster.pid says %q) is not running", dir, strings.TrimSpace(lines[0]))
 	}
-	return pgCluster{dataDir: dir, pid: pid, port: strings.TrimSpace(lines[3])}, nil
+	return Cluster{DataDir: dir, PID: pid, Port: strings.TrimSpace(lines[3])}, nil
 }
 
 func localHost(h string) bool {
@@ -122,8 +126,8 @@ func localHost(h string) bool {
 	return ip != nil && ip.IsLoopback()
 }
 
-// processTree is pid and every process descended from it, from /proc.
-func processTree(pid int) []int {
+// ProcessTree is pid and every process descended from it, from /proc.
+func ProcessTree(pid int) []int {
 	children := map[int][]int{}
 	entries, _ := os.ReadDir("/proc")
 	for _, e := range entries {
@@ -150,12 +154,12 @@ func processTree(pid int) []int {
 	return out
 }
 
-// evictPageCache drops the cluster's files from the page cache
+// EvictPageCache drops the cluster's files from the page cache
 // (posix_fadvise DONTNEED; dirty pages stay), so that under the memory
 // limit its reads come from the device rather than from pages cached
 // before it moved, which stay charged to its old cgroup. It reads nothing
 // and changes no file.
-func evictPageCache(dir string) error {
+func EvictPageCache(dir string) error {
 	return filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil || !d.Type().IsRegular() {
 			return nil
@@ -167,22 +171,4 @@ func evictPageCache(dir string) error {
 		defer f.Close()
 		return unix.Fadvise(int(f.Fd()), 0, 0, unix.FADV_DONTNEED)
 	})
-}
-
-// applyPGStorage places the cluster the run connects to under profile p:
-// its postmaster and every process it forked, and the ones it forks
-// later, which start in its cgroup.
-func applyPGStorage(ctx context.Context, stderr io.Writer, p *storage.Profile, named string, endpoints []string) (*storageGroup, error) {
-	if len(endpoints) != 1 {
-		return nil, usagef("--storage-profile applies to one server at a time: give one --dsn")
-	}
-	c, err := findPGCluster(named, endpoints[0])
-	if err != nil {
-		return nil, err
-	}
-	if err := evictPageCache(c.dataDir); err != nil {
-		return nil, fmt.Errorf("--storage-profile: drop the cluster's files from the page cache: %w", err)
-	}
-	target := fmt.Sprintf("PostgreSQL, postmaster %d, data %s", c.pid, c.dataDir)
-	return applyStorage(ctx, stderr, p, c.dataDir, target, processTree(c.pid)...)
 }

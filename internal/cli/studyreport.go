@@ -1,0 +1,37 @@
+package cli
+
+import (
+	"io"
+	"os"
+
+	"github.com/dbmeter/dbmeter/internal/report"
+	"github.com/dbmeter/dbmeter/internal/study"
+)
+
+// reportStudy renders a study's result document for dbmeter report; ok is
+// false when the first file is not one.
+func reportStudy(env Env, args []string, html, md, csv string) (ok bool, err error) {
+	path := args[0]
+	data, err := os.ReadFile(path)
+	if err != nil || !study.IsDocument(data) {
+		return false, nil
+	}
+	if len(args) > 1 {
+		return true, usagef("%s is a study's result document: report renders one at a time (compare two with dbmeter study compare)", path)
+	}
+	if csv != "" {
+		return true, usagef("%s is a study's result document: report renders it as text, --md or --html, not --csv", path)
+	}
+	doc, s, err := study.ReadDocument(path)
+	if err != nil {
+		return true, err
+	}
+	p := study.Page(study.Evaluate(s, doc))
+	wrote, err := writeOutputs(env,
+		output{"md", md, func(w io.Writer) error { return report.PageMarkdown(w, p) }},
+		output{"html", html, func(w io.Writer) error { return report.PageHTML(w, p) }})
+	if wrote || err != nil {
+		return true, err
+	}
+	return true, report.PageText(env.Stdout, p)
+}

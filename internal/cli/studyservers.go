@@ -1,0 +1,48 @@
+package cli
+
+import (
+	"context"
+	"errors"
+
+	"github.com/dbmeter/dbmeter/internal/ch"
+	"github.com/dbmeter/dbmeter/internal/pg/server"
+	"github.com/dbmeter/dbmeter/internal/redact"
+	"github.com/dbmeter/dbmeter/internal/study"
+)
+
+// checkStudyServers refuses, before any step runs, a study run --dsn that
+// is not a server a step could use: not a PostgreSQL or ClickHouse
+// address, an address its family cannot parse, or a ClickHouse too old
+// for {clickhouse}, which is pointed to the placeholder that would serve
+// it. A server that does not answer is left to the steps, which say so.
+func checkStudyServers(ctx context.Context, env Env, s *study.Study, dsns []string) (study.Servers, error) {
+	sv, err := studyServers(dsns, env.Getenv)
+	if err != nil || !sv.Given {
+		return sv, err
+	}
+	for _, d := range sv.PG {
+		if _, _, err := server.Endpoint(d); err != nil {
+			return sv, usagef("--dsn %s: not a PostgreSQL address: %v", redact.String(d), errors.Unwrap(err))
+		}
+	}
+	for _, d := range []string{sv.CHModern, sv.CHLegacy} {
+		if d == "" {
+			continue
+		}
+		if _, err := ch.ParseDSN(d); err != nil {
+			return sv, usagef("--dsn %s: not a ClickHouse address: %v", redact.String(d), err)
+		}
+	}
+	if sv.CHModern == "" || !s.Uses("{clickhouse}") {
+		return sv, nil
+	}
+	d, _ := ch.ParseDSN(sv.CHModern)
+	ctx, cancel := context.WithTimeout(ctx, defaultConnectTimeout)
+	defer cancel()
+	v, err := ch.ServerVersion(ctx, d)
+	if err == nil && v.Less(ch.MinModernServer) {
+		return sv, usagef("--dsn %s: this is ClickHouse %s, and {clickhouse} needs %s or newer; it would serve {%s}: give it as --dsn %s",
+			redact.String(sv.CHModern), v, ch.MinModernServer, study.LabelLegacy, study.LabelLegacy+"="+redact.String(sv.CHModern))
+	}
+	return sv, nil
+}
