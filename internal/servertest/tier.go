@@ -32,7 +32,8 @@ func E2E(t testing.TB, why string) {
 // Alone skips t unless it is the only test on the machine
 // (DBMETER_ALONE=1, set by make test's stage of its own for it): a test
 // that loads every core, which would slow every other test beside it and
-// be spoiled by them. why says what it does.
+// be spoiled by them. why says what it does. The Makefile's ALONE_TESTS
+// names every test gated so, with its package, for make machine-load.
 func Alone(t testing.TB, why string) {
 	t.Helper()
 	if os.Getenv("DBMETER_ALONE") != "1" {
