@@ -52,10 +52,7 @@ func groupsOf(l storage.Layout, pid int) []string {
 func TestStorageCgroupsGoneAfterInterrupt(t *testing.T) {
 	servertest.E2E(t, "builds dbmeter and interrupts and kills it mid-run")
 	l := storageLayout(t)
-	bin := filepath.Join(t.TempDir(), "dbmeter")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/dbmeter").CombinedOutput(); err != nil {
-		t.Fatalf("build dbmeter: %v\n%s", err, out)
-	}
+	bin := os.Args[0] // this test binary, dbmeter itself under DBMETER_TEST_MAIN (TestMain)
 	long := []string{"kv", "--storage-profile", "hdd", "--engines", "map", "--ops", "set", "--fsync", "true",
 		"--duration", "60s", "--repeat", "1", "--no-disk-probe", "--quiet"}
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGKILL} {
