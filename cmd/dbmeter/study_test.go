@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -28,12 +29,26 @@ steps:
     run: null --workers 1 --delay 1ms --duration 60s --warmup 0s --repeat 1 --progress 100ms
   - id: after
     run: null --workers 1 --duration 50ms --repeat 1
+tables:
+  - id: tp
+    title: one worker, 1 ms a call
+    step: long
+    rows: workload
+    columns: target
+    figure: throughput
+    unit: ops/s
+    measured: calls per second
+    header: ["null"]
+    published:
+      noop: [1000]
 `
 	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(os.Args[0], "study", "run", file, "--json", out)
 	cmd.Env = append(os.Environ(), "DBMETER_TEST_MAIN=1")
+	var stdout bytes.Buffer
+	cmd.Stdout = &stdout
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -94,5 +109,8 @@ steps:
 	st := doc.Steps[0]
 	if !st.Interrupted || st.Error != "" || st.Result == nil || !st.Result.Interrupted || len(st.Result.Runs) != 1 || st.Result.Runs[0].Ops == 0 {
 		t.Errorf("step %s: want interrupted with the operations it measured: %s", st.ID, b)
+	}
+	if !strings.Contains(stdout.String(), "step long interrupted") {
+		t.Errorf("the study's tables do not say the step was interrupted:\n%s", stdout.String())
 	}
 }

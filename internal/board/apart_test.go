@@ -138,7 +138,7 @@ func TestStaleBuiltin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "this dbmeter's built-in s5 differs: step nofsync"; !strings.Contains(b.Stale, want) || !strings.Contains(b.Stale, "command line changed (quick: ") {
+	if want := "this dbmeter's built-in s5 differs: step nofsync"; !strings.Contains(b.Stale, want) || !strings.Contains(b.Stale, "command line changed (-40ms +50ms)") {
 		t.Errorf("stale %q, want it to say %q", b.Stale, want)
 	}
 }

@@ -47,9 +47,11 @@ type Machine struct {
 	// Ref holds the machine reference, pooled over the steps: the median
 	// of each step's figure, in ns (Spread the largest spread).
 	Ref, Spread map[string]float64
-	Busy        []string
-	Failed      []string
-	Removed     []Removal
+	// Busy holds the machine state of each step made on a busy machine.
+	Busy    []result.Machine
+	Steps   int
+	Failed  []string
+	Removed []Removal
 	// Cores, StorageClass and ServerVersion are the filter values.
 	Cores, StorageClass, ServerVersion string
 	doc                                *study.Document
@@ -79,8 +81,11 @@ func Build(files []string, o Options) (*Board, error) {
 	}
 	main, apart := group(es)
 	b.Apart = apart
-	if len(main) == 0 {
-		return b, fmt.Errorf("no document to put on a board: %d refused (%s)", len(b.Refused), strings.Join(b.Refused, "; "))
+	switch {
+	case len(files) == 0:
+		return b, fmt.Errorf("no study result document given (a directory's *.json and *.json.gz are read)")
+	case len(main) == 0:
+		return b, fmt.Errorf("no document to put on a board: every one of the %d was refused: %s", len(files), strings.Join(b.Refused, "; "))
 	}
 	b.Study, b.Quick, b.Version = main[0].study, main[0].doc.Quick, main[0].version
 	if cur, err := study.Load(b.Study.ID); err == nil && cur.Hash != b.Study.Hash && strings.HasPrefix(b.Study.File, "builtin/") {
@@ -101,6 +106,10 @@ func Build(files []string, o Options) (*Board, error) {
 	if o.Baseline != "" && b.Machines[b.Baseline].Name != o.Baseline {
 		return nil, fmt.Errorf("no machine named %q on the board: they are %s", o.Baseline, strings.Join(machineNames(b.Machines), ", "))
 	}
+	// The baseline first: every other machine is put beside it.
+	base := b.Machines[b.Baseline]
+	b.Machines = append([]*Machine{base}, slices.Delete(b.Machines, b.Baseline, b.Baseline+1)...)
+	b.Baseline = 0
 	b.Cells = cells(b)
 	b.Kinds = kinds(b)
 	b.Claims = claims(b)
@@ -120,7 +129,7 @@ func machineNames(ms []*Machine) []string {
 func newMachine(e *entry) *Machine {
 	doc := *e.doc
 	doc.Steps = slices.Clone(e.doc.Steps)
-	m := &Machine{Name: e.name(), File: e.file, StartedAt: doc.StartedAt, WallS: doc.WallS, doc: &doc, Ref: map[string]float64{}, Spread: map[string]float64{}}
+	m := &Machine{Name: e.name(), File: e.file, StartedAt: doc.StartedAt, WallS: doc.WallS, Steps: len(doc.Steps), doc: &doc, Ref: map[string]float64{}, Spread: map[string]float64{}}
 	if e.published != nil {
 		m.Removed = e.published.Removed
 	}
@@ -146,8 +155,8 @@ func newMachine(e *entry) *Machine {
 				m.Servers = append(m.Servers, run.Server)
 			}
 		}
-		if l := r.Machine.BusyLine(); l != "" {
-			m.Busy = append(m.Busy, "step "+st.ID+": "+l)
+		if r.Machine != nil && r.Machine.Busy {
+			m.Busy = append(m.Busy, *r.Machine)
 		}
 		for _, p := range []string{ProbeCPU, "memcopy", ProbeLoopback, "timer", ProbeFsync} {
 			if v, ok := probeOf(r, p); ok {
@@ -218,4 +227,27 @@ func median(xs []float64) float64 {
 		return s[n/2]
 	}
 	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// BusyLine sums up the steps made on a busy machine in one line: how many,
+// the range of the CPU others used, and the busiest other process.
+func (m *Machine) BusyLine() string {
+	if len(m.Busy) == 0 {
+		return "quiet"
+	}
+	lo, hi := math.Inf(1), 0.0
+	var top result.ProcessCPU
+	for _, b := range m.Busy {
+		lo, hi = math.Min(lo, b.OthersCores), math.Max(hi, b.OthersCores)
+		for _, p := range b.TopOthers {
+			if p.Cores > top.Cores {
+				top = p
+			}
+		}
+	}
+	s := fmt.Sprintf("busy in %d of %d steps: other processes used %.2f–%.2f cores", len(m.Busy), m.Steps, lo, hi)
+	if top.Name != "" {
+		s += fmt.Sprintf(" (the most: %s, %.2f)", top.Name, top.Cores)
+	}
+	return s
 }

@@ -245,7 +245,7 @@ func Changes(old, cur *study.Study) string {
 		case !ok:
 			out = append(out, "step "+s.ID+" added")
 		case o.Run != s.Run || o.Quick != s.Quick:
-			out = append(out, fmt.Sprintf("step %s's command line changed (quick: %q → %q)", s.ID, o.Quick, s.Quick))
+			out = append(out, fmt.Sprintf("step %s's command line changed (%s)", s.ID, wordDiff(o.Run+" "+o.Quick, s.Run+" "+s.Quick)))
 		}
 		delete(steps, s.ID)
 	}
@@ -258,6 +258,9 @@ func Changes(old, cur *study.Study) string {
 		out = append(out, "the same steps, tables and claims; the text differs (wording, published notes)")
 	}
 	sort.Strings(out)
+	if len(out) > 8 {
+		out = append(out[:8], fmt.Sprintf("and %d more changes", len(out)-8))
+	}
 	return strings.Join(out, "; ")
 }
 
@@ -298,4 +301,34 @@ func changedIDs(what string, old, cur map[string]string) []string {
 		}
 	}
 	return out
+}
+
+// wordDiff says which words of a command line went and came: "-a +b".
+func wordDiff(old, cur string) string {
+	count := func(s string) map[string]int {
+		m := map[string]int{}
+		for _, w := range strings.Fields(s) {
+			m[w]++
+		}
+		return m
+	}
+	o, c := count(old), count(cur)
+	var out []string
+	for _, w := range strings.Fields(old) {
+		if o[w] > c[w] {
+			out = append(out, "-"+w)
+			o[w]--
+		}
+	}
+	o = count(old)
+	for _, w := range strings.Fields(cur) {
+		if c[w] > o[w] {
+			out = append(out, "+"+w)
+			c[w]--
+		}
+	}
+	if len(out) == 0 {
+		return "the same words in another order"
+	}
+	return strings.Join(out, " ")
 }

@@ -201,7 +201,7 @@ func verdictOf(v string) string {
 		return Held
 	case v == study.DoesNotHold || strings.HasPrefix(v, "does not"):
 		return NotHeld
-	case strings.Contains(v, "undecided"):
+	case v == study.Undecided:
 		return Undecided
 	}
 	return NotChecked
@@ -215,7 +215,10 @@ func (k *Kind) Explanation(b *Board, m int) string {
 	if m == b.Baseline || r.cells == 0 {
 		return ""
 	}
-	s := fmt.Sprintf("%s, %s: %.2f× the baseline's speed (median over %d cells)", b.Machines[m].Name, k.Name, r.Raw, r.cells)
+	if math.Abs(math.Log(r.Raw)) < math.Log(1.05) && (r.Compare == 0 || r.RawWithin == r.Compare) {
+		return fmt.Sprintf("%s: the baseline's speed within 5 %% (median over %d cells): nothing to explain", b.Machines[m].Name, r.cells)
+	}
+	s := fmt.Sprintf("%s: %.2f× the baseline's speed (median over %d cells)", b.Machines[m].Name, r.Raw, r.cells)
 	if k.Dep == nil || math.IsNaN(r.Norm) {
 		return s + "; not normalised (no reference declared for it)"
 	}
@@ -231,7 +234,7 @@ func (k *Kind) Explanation(b *Board, m int) string {
 	case math.IsNaN(r.Explains):
 		s += "; the machine is not slower or faster than the baseline here, so there is nothing to explain"
 	case r.Within == r.Compare && r.Compare > 0:
-		s += fmt.Sprintf(": the reference explains the difference (%.0f %% of it)", 100*r.Explains)
+		s += fmt.Sprintf(": the reference explains the difference (%.0f %% of the median one)", 100*r.Explains)
 	default:
 		s += fmt.Sprintf(": the reference explains %.0f %% of the difference; once normalised the cells are still %.0f %% off the baseline (median)", 100*math.Max(0, r.Explains), 100*math.Abs(r.Norm-1))
 	}

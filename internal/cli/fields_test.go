@@ -64,7 +64,7 @@ func TestFieldsAreSpelled(t *testing.T) {
 		flags  *pflag.FlagSet
 		types  []any
 	}{
-		{[]string{"pg", "pg/script", "pg/bench", "pg/driver", "pg/initdb", "pg/server", "pg/serverstats"}, pgFields(), pgFlagSet(), []any{pg.Command{}, load.Config{}}},
+		{[]string{"pg", "pg/script", "pg/bench", "pg/driver", "pg/initdb", "pg/server", "pg/serverstats"}, pgFields(), pgFlagSet(), []any{pg.Command{}, load.Config{}, storageSettings{}}},
 		{[]string{"load"}, runFields(), runFlagSet(), []any{load.Config{}, load.Options{}}},
 		{[]string{"capacity"}, searchFields("count"), runFlagSet(), []any{capacity.Options{}, load.Config{}}},
 		{[]string{"capacity"}, searchFields("transactions"), pgFlagSet(), []any{capacity.Options{}, load.Config{}}},

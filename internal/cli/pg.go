@@ -24,7 +24,7 @@ import (
 // dbmeter's own to the family's Command.
 type pgFlags struct {
 	pg.Command
-	storage, storageServer string
+	storage storageSettings
 	output                 outputFlags
 	search                 searchFlags
 	fs                     *pflag.FlagSet
@@ -87,8 +87,8 @@ func (f *pgFlags) bind(fs *pflag.FlagSet) {
 	fs.StringVar(&f.StartAt, "start-at", "", "start at this wall-clock time, RFC 3339 or +DURATION from now, so that shards measure the same seconds")
 	fs.BoolVar(&f.NoServerStats, "no-server-stats", false, "do not read the server's own figures (pg_stat_statements, pg_stat_database, wait events of the run's backends)")
 	fs.DurationVar(&f.ServerStatsInterval, "server-stats-interval", serverstats.DefaultInterval, "sample the run's backends' wait events this often")
-	fs.StringVar(&f.storage, "storage-profile", "", "run the server under a storage class: hdd, sata-ssd, nvme, provisioned, or limits riops=N,wiops=N,rbps=SIZE,wbps=SIZE,mem=SIZE (a local cluster; root; see docs/storage.md)")
-	fs.StringVar(&f.storageServer, "storage-server", "", "--storage-profile: the cluster to place, by data directory or postmaster PID (default: the dev-services cluster)")
+	fs.StringVar(&f.storage.StorageProfile, "storage-profile", "", "run the server under a storage class: hdd, sata-ssd, nvme, provisioned, or limits riops=N,wiops=N,rbps=SIZE,wbps=SIZE,mem=SIZE (a local cluster; root; see docs/storage.md)")
+	fs.StringVar(&f.storage.StorageServer, "storage-server", "", "--storage-profile: the cluster to place, by data directory or postmaster PID (default: the dev-services cluster)")
 	f.search.bind(fs, nil)
 	f.output.bind(fs)
 }
@@ -204,7 +204,7 @@ func runPG(ctx context.Context, env Env, f *pgFlags, args []string) (runErr erro
 	if f.fs.Changed("random-seed") {
 		fmt.Fprintf(env.Stderr, "dbmeter pg: setting random seed to %d\n", f.Seed) // as pgbench says it
 	}
-	prof, err := parseStorageProfile(f.storage)
+	prof, err := parseStorageProfile(f.storage.StorageProfile)
 	if err != nil {
 		return err
 	}
@@ -221,7 +221,7 @@ func runPG(ctx context.Context, env Env, f *pgFlags, args []string) (runErr erro
 		if err != nil {
 			return err
 		}
-		if sess, err = openPGStorage(ctx, env.Stderr, prof, f.storageServer, eps); err != nil {
+		if sess, err = openPGStorage(ctx, env.Stderr, prof, f.storage.StorageServer, eps); err != nil {
 			return err
 		}
 		defer func() { runErr = errors.Join(runErr, sess.Close()) }()

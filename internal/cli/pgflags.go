@@ -26,6 +26,9 @@ func pgFields() map[string]string {
 		"NoServerStats": "no-server-stats", "ServerStatsInterval": "server-stats-interval",
 		// load's name for the clients, in its messages about sharding them
 		"Workers": "client",
+		// pg/server's names in its messages about the cluster a storage
+		// profile places (storageSettings)
+		"StorageProfile": "storage-profile", "StorageServer": "storage-server",
 	}
 }
 

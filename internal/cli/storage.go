@@ -10,6 +10,10 @@ import (
 	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
+// storageSettings are pg's settings of a run under a storage profile, by
+// the names storage and pg/server give them in their messages.
+type storageSettings struct{ StorageProfile, StorageServer string }
+
 // storageSpelling spells the settings storage and pg/server name in their
 // messages about a storage profile.
 var storageSpelling = map[string]string{"StorageProfile": "--storage-profile", "StorageServer": "--storage-server"}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/dbmeter/dbmeter/internal/result"
+	"github.com/dbmeter/dbmeter/internal/servertest"
 	"github.com/dbmeter/dbmeter/internal/storage"
 )
 
@@ -49,11 +50,9 @@ func groupsOf(l storage.Layout, pid int) []string {
 // itself; one killed by SIGKILL cannot, and the next run under a profile
 // removes them.
 func TestStorageCgroupsGoneAfterInterrupt(t *testing.T) {
+	servertest.E2E(t, "builds dbmeter and interrupts and kills it mid-run")
 	l := storageLayout(t)
-	bin := filepath.Join(t.TempDir(), "dbmeter")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../cmd/dbmeter").CombinedOutput(); err != nil {
-		t.Fatalf("build dbmeter: %v\n%s", err, out)
-	}
+	bin := os.Args[0] // this test binary, dbmeter itself under DBMETER_TEST_MAIN (TestMain)
 	long := []string{"kv", "--storage-profile", "hdd", "--engines", "map", "--ops", "set", "--fsync", "true",
 		"--duration", "60s", "--repeat", "1", "--no-disk-probe", "--quiet"}
 	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGKILL} {

@@ -108,6 +108,9 @@ func tableView(t *Table, steps map[string]*StepRun) TableView {
 			if sr.Error != "" {
 				why = append(why, "step "+id+" failed part way: "+sr.Error)
 			}
+			if sr.Interrupted {
+				why = append(why, "step "+id+" interrupted: its figures cover the part that ran")
+			}
 			standin = standin || sr.Standin
 		}
 	}

@@ -33,8 +33,14 @@ func Page(v *View) report.Page {
 		},
 		Marks: map[string]string{Holds: "good", DoesNotHold: "bad", Undecided: "open"},
 	}
-	for _, l := range DeviationLines(s) { // describe.go: the header names every deviation
-		p.Lines = append(p.Lines, "deviation "+l)
+	if len(s.Deviations) > 0 {
+		// The header names every deviation; each is told in full after
+		// the tables, where the verdicts that it can move point.
+		ids := make([]string, len(s.Deviations))
+		for i, d := range s.Deviations {
+			ids[i] = d.ID
+		}
+		p.Lines = append(p.Lines, fmt.Sprintf("deviations from the source (%d, told below): %s", len(ids), strings.Join(ids, ", ")))
 	}
 	p.Sections = append(p.Sections, verdictSection(v))
 	var charts, tables []report.Block
@@ -53,6 +59,9 @@ func Page(v *View) report.Page {
 		p.Sections = append(p.Sections, report.Section{ID: "machine", Title: "The machine during the steps", Blocks: []report.Block{{Lines: lines}}})
 	}
 	p.Sections = append(p.Sections, stepSection(d))
+	// A section with nothing to say (no environment published) is left
+	// out, heading and all.
+	p.Sections = slices.DeleteFunc(p.Sections, func(s report.Section) bool { return len(s.Blocks) == 0 })
 	return p
 }
 
@@ -70,9 +79,6 @@ func verdictSection(v *View) report.Section {
 		}
 		if c.Claim.Note != "" {
 			it.Sub = append(it.Sub, "note: "+oneLine(c.Claim.Note))
-		}
-		if c.Beside() != "" {
-			it.Sub = append(it.Sub, c.Beside())
 		}
 		b.Items = append(b.Items, it)
 	}
@@ -95,21 +101,10 @@ func verdictSection(v *View) report.Section {
 // declared deviations, its scaling, and each step's reason.
 func departures(v *View) report.Section {
 	sec := report.Section{ID: "departures", Title: "How this run departs from the source"}
-	if len(v.Study.Deviations) > 0 {
+	if lines := DeviationLines(v.Study); len(lines) > 0 {
 		b := report.Block{Title: "deviations"}
-		for _, d := range v.Study.Deviations {
-			by := "forced by this machine"
-			if d.By == "file" {
-				by = "chosen by the study"
-			}
-			it := report.Item{Text: d.ID + " (" + by + "): " + oneLine(d.What)}
-			if d.Why != "" {
-				it.Sub = append(it.Sub, "why: "+oneLine(d.Why))
-			}
-			if len(d.Moves) > 0 {
-				it.Sub = append(it.Sub, "can move: "+strings.Join(d.Moves, ", "))
-			}
-			b.Items = append(b.Items, it)
+		for _, l := range lines {
+			b.Items = append(b.Items, report.Item{Text: l})
 		}
 		sec.Blocks = append(sec.Blocks, b)
 	}
