@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/dbmeter/dbmeter/internal/report"
 	"github.com/dbmeter/dbmeter/internal/study"
 )
 
@@ -209,18 +208,7 @@ parameters for its step: {clickhouse-legacy?compress=lz4}.`,
 				return err
 			}
 		}
-		if err := report.PageText(env.Stdout, study.Page(study.Evaluate(s, doc))); err != nil {
-			return err
-		}
-		if runErr != nil {
-			return runErr
-		}
-		for _, st := range doc.Steps {
-			if st.Error != "" {
-				return fmt.Errorf("study %s: step %s failed: %s", s.ID, st.ID, st.Error)
-			}
-		}
-		return nil
+		return printStudy(env, s, doc, runErr)
 	})
 	return cmd
 }
