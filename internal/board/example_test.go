@@ -1,6 +1,11 @@
 package board
 
 import (
+	"html"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -16,9 +21,107 @@ func exampleBoard(t *testing.T) *Board {
 	if err != nil || len(files) == 0 {
 		return nil
 	}
-	b, err := Build(files, Options{Baseline: "plain"})
+	b, err := Build(files, Options{Baseline: "plain", Note: exampleNote})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// exampleNote is what scripts/board-example.sh says at the top of the
+// page.
+const exampleNote = "These machines are constrained runs of one machine"
+
+// cpuPerCore is a machine's CPU loop per usable core in its CPU-bound
+// step (nofsync-ssd): what the normalised view divides CPU-bound cells by.
+func cpuPerCore(m *Machine) float64 {
+	for _, st := range m.doc.Steps {
+		if r := st.Result; r != nil && len(r.Runs) > 0 && r.Runs[0].Params["fsync"] == "false" {
+			if p, ok := probeOf(r, ProbeCPU); ok {
+				return p / float64(max(1, min(r.Runs[0].Workers, r.Env.GOMAXPROCS)))
+			}
+		}
+	}
+	return math.NaN()
+}
+
+// The committed example: at least five constrained machines of s5 quick,
+// each told apart from the plain one by what constrains it, and a page
+// that says, for the CPU-limited machines' CPU-bound cells, whether the
+// reference explains them once normalised or by how much it does not.
+// The page committed beside the documents must be this code's rendering
+// of them.
+func TestExampleBoard(t *testing.T) {
+	b := exampleBoard(t)
+	if b == nil {
+		t.Skip("no example documents in docs/board: scripts/board-example.sh makes them")
+	}
+	if len(b.Machines) < 5 || len(b.Refused)+len(b.Apart) > 0 {
+		t.Fatalf("%d machines (want 5 or more), refused %v, apart %v", len(b.Machines), b.Refused, b.Apart)
+	}
+	by := map[string]*Machine{}
+	for _, m := range b.Machines {
+		by[m.Name] = m
+	}
+	plain := by["plain"]
+	if plain == nil || b.Machines[b.Baseline] != plain {
+		t.Fatal("no plain machine as the baseline")
+	}
+	tellApart := map[string]func(m *Machine) (bool, string){
+		"cpu-1core": func(m *Machine) (bool, string) {
+			r := cpuPerCore(m) / cpuPerCore(plain)
+			return r > 1.5, "CPU loop per usable core " + ratio(r) + " plain's"
+		},
+		"cpu-0.5core": func(m *Machine) (bool, string) {
+			r := cpuPerCore(m) / cpuPerCore(by["cpu-1core"])
+			return r > 1.3, "CPU loop per usable core " + ratio(r) + " cpu-1core's"
+		},
+		"hdd": func(m *Machine) (bool, string) {
+			r := m.Ref[ProbeFsync] / plain.Ref[ProbeFsync]
+			return r > 2, "fsync cost " + ratio(r) + " plain's"
+		},
+		"provisioned": func(m *Machine) (bool, string) {
+			r := m.Ref[ProbeFsync] / plain.Ref[ProbeFsync]
+			return r > 1.5, "fsync cost " + ratio(r) + " plain's"
+		},
+	}
+	for name, apart := range tellApart {
+		m := by[name]
+		if m == nil {
+			t.Errorf("no machine %s", name)
+			continue
+		}
+		ok, why := apart(m)
+		t.Logf("%s: %s", name, why)
+		if !ok {
+			t.Errorf("%s: the reference does not tell it from the others: %s", name, why)
+		}
+	}
+	page, err := os.ReadFile(filepath.Join(exampleDir, "board.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := html.UnescapeString(string(page))
+	if !strings.Contains(text, exampleNote) {
+		t.Error("the committed page does not say that its machines are constrained runs of one machine")
+	}
+	for _, k := range b.Kinds {
+		if k.Dep == nil || k.Dep.Probe != ProbeCPU || !strings.Contains(k.Name, "throughput") {
+			continue
+		}
+		for i, m := range b.Machines {
+			if !strings.HasPrefix(m.Name, "cpu-") {
+				continue
+			}
+			s := k.Explanation(b, i)
+			t.Logf("%s", s)
+			r := k.Rows[i]
+			if r.Within < r.Compare && !strings.Contains(s, "% off the baseline") {
+				t.Errorf("%s: %d of %d cells within the baseline's interval once normalised, and the page does not say by how much the rest are off: %s", m.Name, r.Within, r.Compare, s)
+			}
+			if !strings.Contains(text, s) {
+				t.Errorf("the committed page is not this code's rendering of the documents: it lacks %q (run scripts/board-example.sh's last command again)", s)
+			}
+		}
+	}
 }

@@ -26,15 +26,6 @@ func DeviationLines(s *Study) []string {
 	return out
 }
 
-// Beside is what a verdict line adds after the verdict: the deviations
-// that can move it.
-func (c ClaimView) Beside() string {
-	if len(c.Deviations) == 0 {
-		return ""
-	}
-	return "(a declared deviation can move this verdict: " + strings.Join(c.Deviations, ", ") + ")"
-}
-
 // describeVerdicts is study show's account of the deviations, every
 // claim in full and the sentences no claim encodes.
 func describeVerdicts(s *Study) string {

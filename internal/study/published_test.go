@@ -144,6 +144,11 @@ clickhouse-go row API | null
 clickhouse-go column API | null
 ch-go | null
 gorm | null`},
+	// 消耗时间多的地方在Exec的方法上: where database/sql's time goes, no figure.
+	"legacy-build": {"ms", `insert
+database/sql | null`},
+	"legacy-send": {"ms", `insert
+database/sql | null`},
 }
 
 // s2Article is seed 001's figures: its table of each optimisation's P99

@@ -80,9 +80,6 @@ func verdictSection(v *View) report.Section {
 		if c.Claim.Note != "" {
 			it.Sub = append(it.Sub, "note: "+oneLine(c.Claim.Note))
 		}
-		if c.Beside() != "" {
-			it.Sub = append(it.Sub, c.Beside())
-		}
 		b.Items = append(b.Items, it)
 	}
 	sec := report.Section{ID: "verdicts", Title: "Verdicts", Blocks: []report.Block{b}}
