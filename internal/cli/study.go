@@ -58,7 +58,19 @@ func newStudyShowCmd(env Env) *cobra.Command {
 	return &cobra.Command{
 		Use:   "show ID|FILE",
 		Short: "Show a study's steps, what they scale, and its published figures and claims",
-		Args:  someArgs("study show needs a study: a built-in id (s1 … s5) or a file"),
+		Long: `show prints a study's steps (both forms of each command line), what the
+quick form scales, how many published figures its tables hold, and every
+claim study run will judge, with the cells it reads and its bounds: what a
+run decides, before it runs. Given a file, it checks it first and names
+every mistake at once, each with its line and field.
+
+A study file is YAML: id, title, source, about, scaling, environments,
+steps (id, run, quick, why, setup), tables (id, title, step, rows,
+columns, where, figure, unit, environment, header, published, …) and
+claims (id, text, kind, cells or a and b, above, below, note, …). The
+format, its placeholders and every field are described in docs/studies.md;
+the built-in studies (dbmeter study show s5) are worked examples.`,
+		Args: someArgs("study show needs a study: a built-in id (s1 … s5) or a file"),
 		RunE: runE(func(_ *cobra.Command, args []string) error {
 			s, err := loadStudy(env, args[0])
 			if err != nil {
@@ -74,19 +86,21 @@ func newStudyShowCmd(env Env) *cobra.Command {
 // each mistake of a file on a line of its own before the one-line error.
 func loadStudy(env Env, idOrFile string) (*study.Study, error) {
 	s, err := study.Load(idOrFile)
-	if err == nil {
-		if es := study.CheckSteps(s, studyFlags(), func(args []string) error { return parseStep(env, args) }); len(es) > 0 {
-			err = es
-		}
-	}
 	var es study.Errors
-	if errors.As(err, &es) {
+	if isErrs := errors.As(err, &es); s != nil && (isErrs || err == nil) {
+		// One pass: the command lines' mistakes beside the file's.
+		es = es.With(study.CheckSteps(s, studyFlags(), func(args []string) error { return parseStep(env, args) }))
+	}
+	if len(es) > 0 {
 		for _, e := range es {
 			fmt.Fprintln(env.Stderr, "dbmeter: "+e.Error())
 		}
-		return nil, usagef("%s: %d mistakes in the study file, each on a line above", idOrFile, len(es))
+		return nil, studyMistakes(idOrFile, len(es))
 	}
-	return s, err
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 // studyFlags spell the flags the study package puts on its steps' command
@@ -107,7 +121,7 @@ func parseStep(env Env, args []string) error {
 		return fmt.Errorf("%q is not a dbmeter command that runs", strings.Join(args, " "))
 	}
 	if err := cmd.ParseFlags(rest); err != nil {
-		return fmt.Errorf("%s: %v", cmd.CommandPath(), err)
+		return fmt.Errorf("%s: %v", cmd.CommandPath(), suggestFlag(cmd, err))
 	}
 	for _, name := range []string{"json", "quiet"} { // stepRunner sets them
 		if cmd.Flags().Changed(name) {

@@ -49,7 +49,7 @@ func Load(idOrFile string) (*Study, error) {
 			return s, nil
 		}
 		if _, ok := err.(Errors); ok {
-			return nil, err
+			return s, err
 		}
 		if _, serr := os.Stat(idOrFile); serr != nil {
 			return nil, usage.Errorf("no built-in study %q and no such file: built-in are %s", idOrFile, strings.Join(builtinIDs(), ", "))
@@ -61,7 +61,7 @@ func Load(idOrFile string) (*Study, error) {
 	}
 	s, err := Parse(idOrFile, data)
 	if err != nil {
-		return nil, usage.Wrap(err)
+		return s, usage.Wrap(err) // s as read, for CheckSteps (Parse)
 	}
 	return s, nil
 }

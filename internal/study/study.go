@@ -10,11 +10,11 @@
 package study
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -263,28 +263,31 @@ func (es Errors) Error() string {
 }
 
 // Parse reads and validates a study file. A file with mistakes returns
-// Errors, every mistake found.
+// Errors: every mistake found, in one pass, each with its line and field
+// (a file that is not YAML at all has just the one), and, when it was
+// YAML, the study as read, so that its command lines can be checked in
+// the same pass (CheckSteps); it is not a study to run.
 func Parse(file string, data []byte) (*Study, error) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
-		return nil, yamlErrors(file, err)
+		return nil, Errors{syntaxError(file, data, err)}
 	}
 	if root.Kind != yaml.DocumentNode || len(root.Content) == 0 {
 		return nil, Errors{{File: file, Line: 1, Msg: "empty study file: want a mapping with id, title, source, steps, tables"}}
 	}
+	v := validator{file: file, lines: map[string]int{}, consequence: map[string]bool{}}
+	v.index(root.Content[0], "")
+	v.keys(root.Content[0], reflect.TypeOf(Study{}), "")
 	var s Study
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	dec.KnownFields(true)
-	if err := dec.Decode(&s); err != nil {
+	if err := v.typeErrors(root.Content[0].Decode(&s)); err != nil {
 		return nil, yamlErrors(file, err)
 	}
 	sum := sha256.Sum256(data)
 	s.File, s.Hash, s.Text = file, hex.EncodeToString(sum[:]), string(data)
-	v := validator{file: file, lines: map[string]int{}}
-	v.index(root.Content[0], "")
 	v.study(&s)
+	v.dropConsequences()
 	if len(v.errs) > 0 {
-		return nil, v.errs
+		return &s, v.errs // the study as read, for CheckSteps to add its own
 	}
 	return &s, nil
 }

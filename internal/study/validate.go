@@ -3,10 +3,14 @@ package study
 import (
 	"fmt"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/dbmeter/dbmeter/internal/names"
+	"github.com/dbmeter/dbmeter/internal/report"
 )
 
 // validator collects every mistake of a file with the line it is on.
@@ -14,6 +18,9 @@ type validator struct {
 	file  string
 	lines map[string]int // field path → line
 	errs  Errors
+	// consequence marks the fields whose mistakes follow from one already
+	// reported (a misspelled key, a value of the wrong type).
+	consequence map[string]bool
 }
 
 // index records the line of every field path under n: tables[2].unit.
@@ -130,12 +137,12 @@ func (v *validator) command(field, line string, required bool) {
 	if words[0] == "dbmeter" {
 		words = words[1:]
 	}
-	if len(words) == 0 || !slices.Contains([]string{"kv", "pg", "ch", "null"}, words[0]) {
-		v.add(field, "%q is not a dbmeter benchmark: start with kv, pg, ch or null", line)
+	if benches := []string{"kv", "pg", "ch", "null"}; len(words) == 0 || !slices.Contains(benches, words[0]) {
+		v.add(field, "%q is not a dbmeter benchmark%s: start with kv, pg, ch or null", line, didYouMean(words[0], benches))
 	}
 	for _, w := range words {
 		if name, _ := placeholder(w); strings.HasPrefix(w, "{") && strings.HasSuffix(w, "}") && !slices.Contains(Placeholders(), name) {
-			v.add(field, "unknown placeholder %s: known are %s", w, strings.Join(Placeholders(), ", "))
+			v.add(field, "unknown placeholder %s%s: known are %s", w, didYouMean(name, Placeholders()), strings.Join(Placeholders(), ", "))
 		}
 	}
 }
@@ -145,25 +152,23 @@ func (v *validator) table(f string, t *Table, steps, envs map[string]bool) {
 	v.required(f+".unit", t.Unit)
 	for _, id := range t.StepIDs() {
 		if !steps[id] {
-			v.add(f+".step", "%q is not a step of this study", id)
+			v.add(f+".step", "%q is not a step of this study%s", id, didYouMean(id, keysOf(steps)))
 		}
 	}
 	if t.Environment != "" && !envs[t.Environment] {
-		v.add(f+".environment", "%q is not an environment of this study", t.Environment)
+		v.add(f+".environment", "%q is not an environment of this study%s", t.Environment, didYouMean(t.Environment, keysOf(envs)))
 	}
 	for _, by := range []struct{ name, value string }{{"rows", t.Rows}, {"columns", t.Columns}} {
 		if !isField(by.value) {
-			v.add(f+"."+by.name, "%q is not a run field: use %s, or params.NAME", by.value, strings.Join(fieldNames, ", "))
+			v.add(f+"."+by.name, "%q is not a run field%s: use %s, or params.NAME", by.value, didYouMean(by.value, fieldNames), strings.Join(fieldNames, ", "))
 		}
 	}
 	for k := range t.Where {
 		if !isField(k) {
-			v.add(f+".where."+k, "not a run field: use %s, or params.NAME", strings.Join(fieldNames, ", "))
+			v.add(f+".where."+k, "not a run field%s: use %s, or params.NAME", didYouMean(k, fieldNames), strings.Join(fieldNames, ", "))
 		}
 	}
-	if _, ok := convert(t.Figure, t.Unit); !ok {
-		v.add(f+".figure", "%q in %q is not a figure dbmeter measures in that unit: use %s (latency in ns, µs, ms or s; rates in ops/s, rows/s, k rows/s, MB/s)", t.Figure, t.Unit, strings.Join(figureNames(), ", "))
-	}
+	v.figureAndUnit(f, t)
 	if len(t.Header) == 0 {
 		v.add(f+".header", "missing: the published column labels, in order")
 	}
@@ -212,23 +217,7 @@ func (v *validator) published(f string, t *Table) {
 func (v *validator) claim(f string, c *Claim, tables map[string]*Table) {
 	v.required(f+".id", c.ID)
 	v.required(f+".text", c.Text)
-	ref := func(field string, r Ref) {
-		if len(r) != 3 {
-			v.add(field, "want [table, row, column]")
-			return
-		}
-		t := tables[r[0]]
-		if t == nil {
-			v.add(field, "%q is not a table of this study", r[0])
-			return
-		}
-		if !slices.ContainsFunc(t.rows, func(x Row) bool { return x.Label == r[1] }) {
-			v.add(field, "%q is not a row of table %s", r[1], r[0])
-		}
-		if !slices.Contains(t.Header, r[2]) {
-			v.add(field, "%q is not a column of table %s", r[2], r[0])
-		}
-	}
+	ref := func(field string, r Ref) { v.cellRef(field, r, tables) }
 	switch c.Kind {
 	case "threshold":
 		if c.Above == nil && c.Below == nil {
@@ -251,10 +240,47 @@ func (v *validator) claim(f string, c *Claim, tables map[string]*Table) {
 		}
 	default:
 		if !v.claimKind(f, c, tables) { // validate_verdicts.go
-			v.add(f+".kind", "%q: use %s", c.Kind, strings.Join(ClaimKinds, ", "))
+			v.add(f+".kind", "%q is not a kind of claim%s: use %s", c.Kind, didYouMean(c.Kind, ClaimKinds), strings.Join(ClaimKinds, ", "))
 		}
 	}
 	for i, r := range c.Cells {
 		ref(fmt.Sprintf("%s.cells[%d]", f, i), r)
 	}
+}
+
+// figureAndUnit checks a table's figure and its unit each on its own
+// line: an unknown figure at figure, an unknown unit or one the figure is
+// not measured in at unit, each with the nearest valid name.
+func (v *validator) figureAndUnit(f string, t *Table) {
+	fig, ok := report.LookupFigure(t.Figure)
+	if !ok {
+		v.add(f+".figure", "%q is not a figure dbmeter measures%s: use %s", t.Figure, didYouMean(t.Figure, figureNames()), strings.Join(figureNames(), ", "))
+		return
+	}
+	units := fig.Units()
+	switch {
+	case t.Unit == "" || units == nil || slices.Contains(units, t.Unit):
+	case !slices.Contains(report.Units(), t.Unit):
+		v.add(f+".unit", "%q is not a unit%s: %s is shown in %s", t.Unit, didYouMean(t.Unit, units), t.Figure, strings.Join(units, ", "))
+	default:
+		v.add(f+".unit", "%q is not a unit of %s: it is shown in %s", t.Unit, t.Figure, strings.Join(units, ", "))
+	}
+}
+
+// didYouMean is ", did you mean X?" for the nearest of known, or "".
+func didYouMean(name string, known []string) string {
+	if best := names.Closest(name, known); best != "" {
+		return fmt.Sprintf(" (did you mean %s?)", best)
+	}
+	return ""
+}
+
+// keysOf are the names a set holds, sorted.
+func keysOf(set map[string]bool) []string {
+	out := make([]string, 0, len(set))
+	for k := range set {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
