@@ -32,7 +32,9 @@ for c in cpu cpuset blkio; do
 	[ -d "$cg/$c" ] || { echo "board-example: cgroup v1 controller $c is not mounted at $cg/$c (mount -t cgroup -o $c cgroup $cg/$c)" >&2; exit 1; }
 done
 
+hog=
 cleanup() {
+	[ -n "$hog" ] && kill "$hog" 2>/dev/null
 	for c in cpu cpuset blkio; do
 		[ -d "$cg/$c/$name" ] && rmdir "$cg/$c/$name" 2>/dev/null || true
 	done
@@ -108,7 +110,7 @@ for m in $machines; do
 	# The shell moves itself into the cgroups, then becomes dbmeter.
 	sh -c 'for c in cpu cpuset blkio; do echo $$ >"$1/$c/$2/cgroup.procs"; done; shift 2; exec "$@"' \
 		sh "$cg" "$name" "$bin" study run s5 --quick --json "$raw/$m.json" >"$raw/$m.out" 2>"$raw/$m.err" || echo "board-example: $m: study run exited $? (its document says which step failed)" >&2
-	[ -n "$hog" ] && kill "$hog"
+	[ -n "$hog" ] && kill "$hog" && hog=
 	"$bin" study publish "$raw/$m.json" -o "$out/$m.json.gz" --label "$m"
 done
 

@@ -81,8 +81,11 @@ func Build(files []string, o Options) (*Board, error) {
 	}
 	main, apart := group(es)
 	b.Apart = apart
-	if len(main) == 0 {
-		return b, fmt.Errorf("no document to put on a board: %d refused (%s)", len(b.Refused), strings.Join(b.Refused, "; "))
+	switch {
+	case len(files) == 0:
+		return b, fmt.Errorf("no study result document given (a directory's *.json and *.json.gz are read)")
+	case len(main) == 0:
+		return b, fmt.Errorf("no document to put on a board: every one of the %d was refused: %s", len(files), strings.Join(b.Refused, "; "))
 	}
 	b.Study, b.Quick, b.Version = main[0].study, main[0].doc.Quick, main[0].version
 	if cur, err := study.Load(b.Study.ID); err == nil && cur.Hash != b.Study.Hash && strings.HasPrefix(b.Study.File, "builtin/") {

@@ -27,8 +27,9 @@ func TestStudyPublishAndBoardUsage(t *testing.T) {
 		{[]string{"study", "publish", filepath.Join(dir, "none.json"), "-o", filepath.Join(dir, "o.json")}, "cannot read", 1},
 		{[]string{"study", "publish", bad, "-o", filepath.Join(dir, "o.json")}, "refused: it breaks the result schema (1 problem, each on a line above)", 2},
 		{[]string{"study", "board", dir}, "study board needs --html FILE or --md FILE", 1},
+		{[]string{"study", "board", t.TempDir(), "--md", filepath.Join(dir, "b.md")}, "no study result document given", 1},
 		{[]string{"study", "board", filepath.Join(dir, "none"), "--html", filepath.Join(dir, "b.html")}, "cannot read", 1},
-		{[]string{"study", "board", bad, "--html", filepath.Join(dir, "b.html")}, "no document to put on a board: 1 refused", 1},
+		{[]string{"study", "board", bad, "--html", filepath.Join(dir, "b.html")}, "no document to put on a board: every one of the 1 was refused", 1},
 	}
 	for _, tt := range tests {
 		code, _, stderr := run(t, tt.args...)

@@ -63,7 +63,7 @@ func ranSteps(d *Document, ids []string) []*StepRun {
 
 func envGrid(e Environment, runs []*StepRun) report.Grid {
 	env := runs[0].Result.Env
-	g := report.Grid{Header: []string{"", "published", "here", ""}, Labels: 4}
+	g := report.Grid{Header: []string{"", "published", "here", "same or differs"}, Labels: 4}
 	add := func(what, pub, here, verdict string) {
 		if strings.TrimSpace(pub) == "" {
 			pub, verdict = notStated, notStated
@@ -228,12 +228,12 @@ func diskHere(pub string, runs []*StepRun) (rows [][2]string, verdicts []string)
 		for _, st := range groups[line] {
 			ids = append(ids, st.ID)
 			if m := diskMeasured(st.Result.Env.Disk); m != "" {
-				measured = append(measured, st.ID+" "+m)
+				measured = append(measured, st.ID+": "+m)
 			}
 		}
 		here := line
 		if len(measured) > 0 {
-			here += "; measured at each step's start: " + strings.Join(measured, ", ")
+			here += ". Measured at each step's start, " + strings.Join(measured, "; ")
 		}
 		rows = append(rows, [2]string{strings.Join(ids, ", "), here})
 		verdicts = append(verdicts, diskVerdict(pub, hdd, groups[line][0].Result.Env.Disk))
