@@ -4,7 +4,7 @@ TAGS      ?= rocksdb
 FUZZTIME  ?= 5s
 SERVICES  := scripts/dev-services.sh
 
-.PHONY: build test unit services services-down bench fuzz faults race kv scripts-test
+.PHONY: build check test unit machine-load services services-down bench fuzz faults race kv scripts-test
 
 # The binary records which commit it was built from, and -dirty when the
 # checkout had uncommitted changes (`dbmeter version`, every result's
@@ -22,53 +22,82 @@ build:
 	@[ $(BUILDVCS) = true ] || echo "build: $(CURDIR) is a linked git worktree: Go cannot stamp the commit here (golang/go#58218), bin/dbmeter will say devel; build in a clone for a stamped binary" >&2
 	$(GO) build -buildvcs=$(BUILDVCS) -tags '$(TAGS)' -o bin/dbmeter ./cmd/dbmeter
 
-# The whole suite on a fresh machine: Debian packages, throwaway PostgreSQL
-# and ClickHouse servers on loopback, every test against them with the
-# rocksdb engine built in, the concurrent core under the race detector, and
-# a short run of every fuzz target. The servers are stopped at the end
+# The edit-test loop: the unit tier (no server, no network, nothing that
+# runs for seconds; docs/development.md, "Test tiers"), internal/lint's
+# rules among it, and go vet. DBMETER_E2E=0 keeps servers named by a
+# developer's `eval "$(scripts/dev-services.sh env)"` out of it. go test
+# caches each package's result: an unchanged re-run takes seconds.
+check:
+	$(GO) vet ./...
+	DBMETER_E2E=0 $(GO) test ./...
+
+# The unit tier alone (make check without vet).
+unit:
+	DBMETER_E2E=0 $(GO) test ./...
+
+# The whole suite on a fresh machine, both tiers: Debian packages,
+# throwaway PostgreSQL and ClickHouse servers on loopback, every test
+# against them with the rocksdb engine built in, the machine-load test on
+# its own, the concurrent core under the race detector, the outage tests
+# and a short run of every fuzz target. The servers are stopped at the end
 # whatever happens.
 # Each stage prints a line when it starts, and the long ones say every
-# minute that they are still running.
+# minute that they are still running. At the end (pass or fail) it prints
+# each stage's seconds and the 10 slowest tests (scripts/testsummary.py,
+# from the go test -json logs it keeps in TESTLOG).
 # make test's servers are its own (a state file per invocation): a
 # developer's `scripts/dev-services.sh up` in the same checkout meanwhile
 # starts another pair, and make test's closing `down` stops only its own.
+# go test caches only what reads no server: a test that reads a server's
+# DSN (new ports and password on every `up`) runs every time.
 test: export DBMETER_SERVICES_STATE := /tmp/dbmeter-make-test.$(shell echo $$PPID).state
+test: export TESTLOG := $(or $(TESTLOG),/tmp/dbmeter-make-test-log.$(shell echo $$PPID))
 test:
-	@$(call stage,1/7 Debian packages for the build and the tests: scripts/deps.sh test)
+	@rm -rf "$$TESTLOG" && mkdir -p "$$TESTLOG"
+	@$(call stage,1/8 Debian packages for the build and the tests: scripts/deps.sh test)
 	scripts/deps.sh test
-	@$(call stage,2/7 PostgreSQL 15 and ClickHouse 18.16 on loopback: $(SERVICES) up)
+	@$(call stage,2/8 PostgreSQL 15 and ClickHouse 18.16 on loopback: $(SERVICES) up)
 	$(SERVICES) up
-	@set -e; trap '$(SERVICES) down' EXIT; eval "$$($(SERVICES) env)"; \
-	  $(call stage,3/7 every package against them: go test ./... (the longest stage; a package prints ok when it ends)); \
-	  $(call ticking,DBMETER_E2E=1 $(GO) test -tags '$(TAGS)' -count=1 -timeout 40m ./...); \
-	  $(call stage,4/7 the concurrent core under the race detector: make race); \
+	@set -e; trap '$(SERVICES) down; $(SUMMARY)' EXIT; eval "$$($(SERVICES) env)"; \
+	  $(call stage,3/8 both tiers against them: DBMETER_E2E=1 go test ./... (the longest stage; a package prints ok when it ends)); \
+	  $(call ticking,DBMETER_E2E=1 GO='$(GO)' scripts/gotest-json.sh $$TESTLOG/e2e.json -tags '$(TAGS)' -timeout 40m ./...); \
+	  $(call stage,4/8 the machine-load test alone: make machine-load); \
+	  $(MAKE) --no-print-directory machine-load; \
+	  $(call stage,5/8 the concurrent core under the race detector: make race); \
 	  $(call ticking,$(MAKE) --no-print-directory race); \
-	  $(call stage,5/7 ClickHouse outage tests on servers of their own: make faults); \
+	  $(call stage,6/8 ClickHouse outage tests on servers of their own: make faults); \
 	  $(call ticking,$(MAKE) --no-print-directory faults); \
-	  $(call stage,6/7 every fuzz target for $(FUZZTIME): make fuzz); \
+	  $(call stage,7/8 every fuzz target for $(FUZZTIME): make fuzz); \
 	  $(MAKE) --no-print-directory fuzz; \
-	  $(call stage,7/7 the scripts' own tests: make scripts-test); \
+	  $(call stage,8/8 the scripts' own tests: make scripts-test); \
 	  $(MAKE) --no-print-directory scripts-test; \
 	  $(call stage,done)
 
-# stage prints a stage's line with the time since make test began;
-# ticking runs a command and, while it runs, prints a line a minute (a
-# failing command ends the recipe through set -e, and the trap stops both).
+# stage prints a stage's line with the time since make test began (and
+# notes when it began in TESTLOG/stages, for the summary); ticking runs a
+# command and, while it runs, prints a line a minute (a failing command
+# ends the recipe through set -e, and the trap stops both).
 # set -e holds inside a trap in dash (make's sh): a kill of a ticker that
 # is already gone must not stop the trap before it brings the servers down.
 TEST_T0 := $(shell date +%s)
-stage = echo "make test: $(1) [$$(( $$(date +%s) - $(TEST_T0) ))s]" >&2
+stage = echo "make test: $(1) [$$(( $$(date +%s) - $(TEST_T0) ))s]" >&2; \
+	  if [ -n "$$TESTLOG" ]; then echo "$$(date +%s) $(1)" >>"$$TESTLOG/stages"; fi
 ticking = { ( while sleep 60; do echo "make test: ... still running [$$(( $$(date +%s) - $(TEST_T0) ))s]" >&2; done ) & tick=$$!; \
-	  trap 'kill $$tick 2>/dev/null || :; $(SERVICES) down' EXIT; $(1); kill $$tick; trap '$(SERVICES) down' EXIT; }
+	  trap 'kill $$tick 2>/dev/null || :; $(SERVICES) down; $(SUMMARY)' EXIT; $(1); kill $$tick; trap '$(SERVICES) down; $(SUMMARY)' EXIT; }
+SUMMARY = python3 scripts/testsummary.py report "$$TESTLOG" >&2 || :
+
+# The machine-load tests start busy loops on every core (study compare on
+# a run beside them; the machine monitor and reference naming them): they
+# run alone, never beside other tests, and go test ./... skips them
+# (servertest.Alone; DBMETER_ALONE unset). A test gated so is named here.
+ALONE_TESTS := ^(TestStudyCompareMachine|TestMonitorCountsHogs|TestReferenceShowsAHog)$$
+machine-load:
+	DBMETER_ALONE=1 $(if $(TESTLOG),GO='$(GO)' scripts/gotest-json.sh $(TESTLOG)/machine-load.json,$(GO) test) -p 1 -count=1 -run '$(ALONE_TESTS)' ./internal/cli ./internal/sysinfo
 
 # The load engine, its histograms and where runs go are concurrent by
 # design: their tests also run under the race detector.
 race:
-	$(GO) test -race -count=1 ./internal/load ./internal/hist ./internal/sink ./internal/plan
-
-# Unit tests only: no servers, no cgo engines.
-unit:
-	$(GO) test -count=1 ./...
+	$(if $(TESTLOG),GO='$(GO)' scripts/gotest-json.sh $(TESTLOG)/race.json,$(GO) test) -race ./internal/load ./internal/hist ./internal/sink ./internal/plan
 
 services:
 	$(SERVICES) up
@@ -89,7 +118,7 @@ faults:
 	  DBMETER_SERVICES_STATE=$$state $(SERVICES) up && \
 	  eval "$$(DBMETER_SERVICES_STATE=$$state $(SERVICES) env)" && \
 	  DBMETER_FAULT=1 DBMETER_E2E=1 DBMETER_SERVICES_STATE=$$state \
-	    $(GO) test -p 1 -tags '$(TAGS)' -count=1 -timeout 20m -run '^TestOutage' ./internal/ch/insert ./internal/ch/query/clients
+	    $(if $(TESTLOG),GO='$(GO)' scripts/gotest-json.sh $(TESTLOG)/faults.json,$(GO) test) -p 1 -tags '$(TAGS)' -count=1 -timeout 20m -run '^TestOutage' ./internal/ch/insert ./internal/ch/query/clients
 
 # Each fuzz target for FUZZTIME. On a failure scripts/fuzz.sh prints go
 # test's output, the crasher it kept under the package's testdata/fuzz/ and

@@ -50,6 +50,7 @@ func TestMain(m *testing.M) {
 // a directory that stands first on the simulated pods' PATH.
 func dbmeterBinDir(t *testing.T) string {
 	t.Helper()
+	servertest.E2E(t, "builds dbmeter as the image does and runs the overlay's pods as processes")
 	binDir.once.Do(func() {
 		dir, err := os.MkdirTemp("", "dbmeter-sim-bin-")
 		if err != nil {

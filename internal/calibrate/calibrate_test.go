@@ -6,6 +6,8 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	"github.com/dbmeter/dbmeter/internal/servertest"
 )
 
 func TestExpectedQuantile(t *testing.T) {
@@ -79,9 +81,7 @@ func TestCheckLineAlignsVerdict(t *testing.T) {
 // Only FAIL is asserted: whether a healthy dbmeter passes depends on the
 // machine, which a test cannot promise.
 func TestChecksFailWhenBroken(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the open loop for seconds")
-	}
+	servertest.E2E(t, "runs the open loop for seconds, beside a spinning sleep")
 	ctx := context.Background()
 	late := func(d time.Duration) { time.Sleep(d + 2*time.Millisecond) }
 	spin := func(d time.Duration) {
@@ -125,9 +125,7 @@ func TestChecksFailWhenBroken(t *testing.T) {
 // precise-sleep loop it is compared with: a dispatcher that spins costs a
 // core where the loop costs a few hundredths.
 func TestFloorRatioFailsWhenBroken(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs the open loop for a second")
-	}
+	servertest.E2E(t, "runs the open loop for a second with a spinning sleep")
 	spin := func(d time.Duration) {
 		for end := time.Now().Add(d); time.Now().Before(end); {
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/dbmeter/dbmeter/internal/ch/insert"
+	"github.com/dbmeter/dbmeter/internal/servertest"
 )
 
 // TestCHNullServer is the "done when" against the stand-in that
@@ -14,6 +15,7 @@ import (
 // over TLS; the rows the stand-in counted equal the rows acknowledged
 // (insert's own check compares them and fails the run otherwise).
 func TestCHNullServer(t *testing.T) {
+	servertest.E2E(t, "every modern insert and query path against the stand-in, plain and over TLS: tens of seconds")
 	for _, useTLS := range []bool{false, true} {
 		t.Run(fmt.Sprintf("tls=%t", useTLS), func(t *testing.T) {
 			srv, err := startNullServer("127.0.0.1:0", useTLS)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/dbmeter/dbmeter/internal/result"
+	"github.com/dbmeter/dbmeter/internal/servertest"
 )
 
 // A run in which no operation completed shows "no operation completed"
@@ -45,9 +46,7 @@ func TestNothingCompletedFails(t *testing.T) {
 // but its throughput and percentiles rest on a handful of operations:
 // the table marks them, with the note that says why.
 func TestKVGroupCommitCellMarked(t *testing.T) {
-	if testing.Short() {
-		t.Skip("a second per cznic/kv fsync commit")
-	}
+	servertest.E2E(t, "a second per cznic/kv fsync commit")
 	t.Parallel()
 	code, out, errs := run(t, "kv", "--engines", "cznic/kv", "--fsync", "true", "--ops", "del", "--repeat", "2", "--dir", t.TempDir())
 	if code != exitOK {

@@ -8,12 +8,14 @@ import (
 	"testing"
 
 	"github.com/dbmeter/dbmeter/internal/result"
+	"github.com/dbmeter/dbmeter/internal/servertest"
 )
 
 // kv --fsync on records the probe for the data directory in env.disk and
 // prints it beside the fsync table; --no-disk-probe leaves it out and says
 // so; a server family's disk is the result file's directory.
 func TestDiskProbeRecorded(t *testing.T) {
+	servertest.E2E(t, "probes the disk's fsync under kv on real files")
 	t.Parallel()
 	tmp := t.TempDir()
 	decode := func(path string) result.Document {

@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/dbmeter/dbmeter/internal/servertest"
 )
 
 func TestReportAndCompareUsage(t *testing.T) {
@@ -74,35 +76,19 @@ func TestReportOutputs(t *testing.T) {
 	}
 }
 
-// chromium finds the browser. Gated like the server tests: unset
-// DBMETER_E2E skips; DBMETER_E2E=1 installs Debian's package when it is
-// missing, or fails.
+// chromium finds the browser, which scripts/deps.sh test installs. A
+// test never installs it: without it the test skips with that line, and
+// fails in CI (CI=true) or under DBMETER_E2E=1, where every tool must be
+// there.
 func chromium(t *testing.T) string {
 	t.Helper()
-	find := func() string {
-		for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-			if p, err := exec.LookPath(name); err == nil {
-				return p
-			}
-		}
-		return ""
-	}
-	if p := find(); p != "" {
-		return p
-	}
-	switch os.Getenv("DBMETER_E2E") {
-	case "1":
-		t.Log("chromium is missing: installing Debian's package")
-		if out, err := exec.Command("apt-get", "install", "-y", "-qq", "--no-install-recommends", "chromium").CombinedOutput(); err != nil {
-			t.Fatalf("DBMETER_E2E=1 and chromium is missing; apt-get install chromium: %v\n%s", err, out)
-		}
-		if p := find(); p != "" {
+	servertest.E2E(t, "renders pages in headless Chromium: seconds each")
+	for _, name := range []string{"chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
 			return p
 		}
-		t.Fatal("DBMETER_E2E=1: chromium still missing after apt-get install")
 	}
-	t.Skip("chromium is not installed (set DBMETER_E2E=1 to install it, as make test does)")
-	return ""
+	return servertest.Tool(t, "chromium", "scripts/deps.sh test installs it (Debian's chromium)")
 }
 
 // browse runs headless Chromium on page with a fresh profile and no

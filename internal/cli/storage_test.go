@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/dbmeter/dbmeter/internal/result"
+	"github.com/dbmeter/dbmeter/internal/servertest"
 	"github.com/dbmeter/dbmeter/internal/storage"
 )
 
@@ -49,6 +50,7 @@ func groupsOf(l storage.Layout, pid int) []string {
 // itself; one killed by SIGKILL cannot, and the next run under a profile
 // removes them.
 func TestStorageCgroupsGoneAfterInterrupt(t *testing.T) {
+	servertest.E2E(t, "builds dbmeter and interrupts and kills it mid-run")
 	l := storageLayout(t)
 	bin := os.Args[0] // this test binary, dbmeter itself under DBMETER_TEST_MAIN (TestMain)
 	long := []string{"kv", "--storage-profile", "hdd", "--engines", "map", "--ops", "set", "--fsync", "true",

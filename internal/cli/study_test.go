@@ -2,13 +2,17 @@ package cli
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 
@@ -134,14 +138,16 @@ func TestStudyListAndShow(t *testing.T) {
 
 // TestQuickStudies runs every built-in study's quick form against the
 // project's servers (PostgreSQL, ClickHouse 18.16; the modern ClickHouse
-// clients against DBMETER_CLICKHOUSE_DSN when given, else the stand-in)
-// and checks that each exits 0, prints every published figure beside its
-// measured one and gives every claim a verdict. s5 runs twice and the two
-// documents are compared.
+// clients against DBMETER_CLICKHOUSE_DSN when given, else the stand-in),
+// all five at once (each its own tables: s4 a PostgreSQL database of its
+// own, s1 and s3 ClickHouse tables of their own, s5 its own files), and
+// checks that each exits 0, prints every published figure beside its
+// measured one and gives every claim a verdict; then study compare puts
+// this s5 beside the one recorded in internal/study/testdata. How each
+// study renders and judges is the unit tier's (internal/study's golden
+// files, on recorded runs): this is the end to end of running them.
 func TestQuickStudies(t *testing.T) {
-	if os.Getenv("DBMETER_E2E") == "" {
-		t.Skip("the quick studies take minutes each: DBMETER_E2E=1 runs them (make test)")
-	}
+	servertest.E2E(t, "runs every built-in study's quick form against the servers: minutes")
 	getenv := map[string]string{
 		"DBMETER_CLICKHOUSE_LEGACY_DSN": servertest.Env(t, "DBMETER_CLICKHOUSE_LEGACY_DSN"),
 		"DBMETER_CLICKHOUSE_DSN":        os.Getenv("DBMETER_CLICKHOUSE_DSN"),
@@ -149,45 +155,39 @@ func TestQuickStudies(t *testing.T) {
 	}
 	pgDSN := servertest.PostgresDB(t)
 	dir := t.TempDir()
-	runStudy := func(t *testing.T, id, out string) string {
-		var stdout, stderr bytes.Buffer
-		code := Main(context.Background(), Env{
-			Args:  []string{"study", "run", id, "--quick", "--json", out, "--dsn", pgDSN},
-			Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr,
-			Getenv: func(k string) string { return getenv[k] },
-		})
-		if code != 0 {
-			t.Fatalf("study run %s --quick: exit %d\n%s\n%s", id, code, stderr.String(), stdout.String())
-		}
-		return stdout.String()
+	ids := []string{"s5", "s1", "s2", "s3", "s4"} // the longest first
+	type ran struct {
+		code           int
+		stdout, stderr string
 	}
-	for _, id := range []string{"s1", "s2", "s3", "s4", "s5"} {
+	runs := make([]ran, len(ids))
+	var wg sync.WaitGroup
+	for i, id := range ids {
+		wg.Go(func() {
+			var stdout, stderr bytes.Buffer
+			runs[i].code = Main(context.Background(), Env{
+				Args:  []string{"study", "run", id, "--quick", "--json", filepath.Join(dir, id+".json"), "--dsn", pgDSN},
+				Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr,
+				Getenv: func(k string) string { return getenv[k] },
+			})
+			runs[i].stdout, runs[i].stderr = stdout.String(), stderr.String()
+		})
+	}
+	wg.Wait()
+	for i, id := range ids {
 		t.Run(id, func(t *testing.T) {
-			out := runStudy(t, id, filepath.Join(dir, id+".json"))
-			s, err := study.Load(id)
-			if err != nil {
-				t.Fatal(err)
+			if r := runs[i]; r.code != 0 {
+				t.Fatalf("study run %s --quick: exit %d\n%s\n%s", id, r.code, r.stderr, r.stdout)
 			}
-			verdicts := strings.Count(out, "\n  [holds] ") + strings.Count(out, "\n  [does not hold] ") + strings.Count(out, "\n  [cannot be checked here] ")
-			if verdicts != len(s.Claims) {
-				t.Errorf("%d verdicts for %d claims:\n%s", verdicts, len(s.Claims), out)
-			}
-			rows := 0
-			for _, tb := range s.Tables {
-				rows += len(tb.PublishedRows())
-			}
-			if got := strings.Count(out, " published "); got < rows {
-				t.Errorf("%d published rows printed, want %d", got, rows)
-			}
-			if strings.Count(out, " here ") < rows {
-				t.Errorf("fewer measured rows than published ones:\n%s", out)
-			}
+			checkQuickStudy(t, id, runs[i].stdout)
 		})
 	}
-	t.Run("compare s5", func(t *testing.T) {
-		b := filepath.Join(dir, "s5b.json")
-		runStudy(t, "s5", b)
-		code, out, stderr := run(t, "study", "compare", filepath.Join(dir, "s5.json"), b)
+	t.Run("compare s5 with the recorded one", func(t *testing.T) {
+		recorded := filepath.Join(dir, "s5-recorded.json")
+		if err := os.WriteFile(recorded, gunzipFile(t, "../study/testdata/recorded/s5.json.gz"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, out, stderr := run(t, "study", "compare", recorded, filepath.Join(dir, "s5.json"))
 		if code != 0 {
 			t.Fatalf("study compare: exit %d, %s", code, stderr)
 		}
@@ -200,6 +200,48 @@ func TestQuickStudies(t *testing.T) {
 			t.Errorf("%d cells with an interval, want every one of s5's (>100):\n%s", n, out)
 		}
 	})
+}
+
+// checkQuickStudy checks a quick study's output: a verdict for every
+// claim, and every published row printed beside a measured one.
+func checkQuickStudy(t *testing.T, id, out string) {
+	t.Helper()
+	s, err := study.Load(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if verdicts := len(regexp.MustCompile(`(?m)^  \[[a-z ]+\] [^:]+: `).FindAllString(out, -1)); verdicts != len(s.Claims) {
+		t.Errorf("%d verdicts for %d claims:\n%s", verdicts, len(s.Claims), out)
+	}
+	rows := 0
+	for _, tb := range s.Tables {
+		rows += len(tb.PublishedRows())
+	}
+	if got := strings.Count(out, " published "); got < rows {
+		t.Errorf("%d published rows printed, want %d", got, rows)
+	}
+	if strings.Count(out, " here ") < rows {
+		t.Errorf("fewer measured rows than published ones:\n%s", out)
+	}
+}
+
+// gunzipFile reads a gzipped file whole.
+func gunzipFile(t *testing.T, path string) []byte {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	data, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return data
 }
 
 // kvStudy is the smallest study with a machine reference between rounds:
@@ -233,6 +275,7 @@ tables:
 // than the test (nice -10, best effort), so that on a machine others load
 // too they still take most of the CPU from the run.
 func TestStudyCompareMachine(t *testing.T) {
+	servertest.Alone(t, "starts 2 × NumCPU busy loops beside a kv study")
 	sh, err := exec.LookPath("sh")
 	if err != nil {
 		t.Skip("no sh to run a busy loop")

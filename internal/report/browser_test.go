@@ -15,23 +15,21 @@ import (
 	"time"
 
 	"github.com/dbmeter/dbmeter/internal/result"
+	"github.com/dbmeter/dbmeter/internal/servertest"
 )
 
-// browser finds headless Chromium. Without it the test skips, saying so,
-// unless DBMETER_E2E=1 (as make test sets), where a missing browser fails:
-// scripts/deps.sh test installs it.
+// browser finds headless Chromium, which scripts/deps.sh test installs.
+// Without it the test skips, saying so, and fails in CI (CI=true) or under
+// DBMETER_E2E=1 (as make test sets).
 func browser(t *testing.T) string {
 	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+	servertest.E2E(t, "renders pages in headless Chromium: seconds each")
+	for _, name := range []string{"chromium-browser", "google-chrome"} {
 		if p, err := exec.LookPath(name); err == nil {
 			return p
 		}
 	}
-	if os.Getenv("DBMETER_E2E") == "1" {
-		t.Fatal("DBMETER_E2E=1 and no chromium on PATH: scripts/deps.sh test installs it")
-	}
-	t.Skip("chromium is not installed: this test renders the HTML report in it (scripts/deps.sh test installs it)")
-	return ""
+	return servertest.Tool(t, "chromium", "this test renders the HTML report in it; scripts/deps.sh test installs it (Debian's chromium)")
 }
 
 // layoutProbe runs in the page after its charts are drawn and writes what

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/perf/benchfmt"
 
 	"github.com/dbmeter/dbmeter/internal/result"
+	"github.com/dbmeter/dbmeter/internal/servertest"
 )
 
 func TestGoldenReports(t *testing.T) {
@@ -189,6 +190,7 @@ func TestGoBenchReadByBenchstat(t *testing.T) {
 		}
 		os.WriteFile(filepath.Join(dir, []string{"base.txt", "new.txt"}[i]), b.Bytes(), 0o644)
 	}
+	servertest.E2E(t, "builds and runs benchstat over them")
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("go is not on PATH: cannot build benchstat")
 	}

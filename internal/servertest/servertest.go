@@ -55,16 +55,17 @@ func Optional(t testing.TB, name string) string {
 }
 
 // Tool returns the path of the program name, skipping t when it is not on
-// PATH, or failing it under DBMETER_E2E=1, which says every real part must
-// be there. hint says what the program is for or where it comes from.
+// PATH, or failing it in CI (CI=true) or under DBMETER_E2E=1, which say
+// every real part must be there. hint says what the program is for and
+// what installs it: the skip's one line.
 func Tool(t testing.TB, name, hint string) string {
 	t.Helper()
 	p, err := exec.LookPath(name)
 	switch {
 	case err == nil:
 		return p
-	case os.Getenv("DBMETER_E2E") == "1":
-		t.Fatalf("DBMETER_E2E=1 but %s is not on PATH: %s", name, hint)
+	case os.Getenv("DBMETER_E2E") == "1" || os.Getenv("CI") == "true":
+		t.Fatalf("%s is not on PATH (and DBMETER_E2E=1 or CI=true says every tool must be): %s", name, hint)
 	default:
 		t.Skipf("%s is not on PATH: %s", name, hint)
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/dbmeter/dbmeter/internal/result"
+	"github.com/dbmeter/dbmeter/internal/servertest"
 )
 
 // hog starts n real busy-loop processes named name (a symlink to sh, so
@@ -63,6 +64,7 @@ func named(m *result.Machine, name string) (result.ProcessCPU, bool) {
 // other processes', and is marked busy; a busy loop that dbmeter itself
 // started (as it starts external workers) is dbmeter's own CPU instead.
 func TestMonitorCountsHogs(t *testing.T) {
+	servertest.Alone(t, "starts busy loops and checks the monitor names them")
 	if _, err := os.Stat("/proc/stat"); err != nil {
 		t.Skip("no /proc")
 	}

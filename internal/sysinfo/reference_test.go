@@ -11,6 +11,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/dbmeter/dbmeter/internal/result"
+	"github.com/dbmeter/dbmeter/internal/servertest"
 )
 
 // The reference is declared short: its probes' work is about 65 ms of
@@ -72,6 +73,7 @@ func hogsAbove(t *testing.T) {
 // made beside it drifted, and comparing the two says the machine, not what
 // was measured, is slower.
 func TestReferenceShowsAHog(t *testing.T) {
+	servertest.Alone(t, "runs the machine reference beside busy loops")
 	// The references run on one thread pinned to CPU 0, where the hogs
 	// will run too: on a shared machine the scheduler may otherwise give
 	// the reference the other CPU, or a slice long enough for a probe.

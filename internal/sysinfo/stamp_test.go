@@ -22,6 +22,7 @@ import (
 // source tree committed to a fresh repository: the code under test is the
 // code on disk, committed or not.
 func TestMakeBuildStampsTheCommit(t *testing.T) {
+	servertest.E2E(t, "copies the tree to a fresh repository and runs make build there")
 	for _, tool := range []string{"git", "make", "go"} {
 		servertest.Tool(t, tool, "make build stamps the commit git reports")
 	}
