@@ -217,7 +217,15 @@ parameters for its step: {clickhouse-legacy?compress=lz4}.`,
 func newStudyCompareCmd(env Env) *cobra.Command {
 	return &cobra.Command{
 		Use:   "compare A.json B.json",
-		Short: "Compare two runs of a study: B over A per cell, with its 95% interval, and their geometric mean",
+		Short: "Compare two runs of a study: B over A per cell, with its 95% interval, and a geometric mean per kind of figure",
+		Long: `compare prints, for every cell both runs measured, A, B, B/A and the
+ratio's 95% interval (* when it excludes 1), then the geometric mean of
+B/A for each kind of figure (throughput, rows, bytes, latency, time per
+operation, spread), never pooled across kinds: a time per operation is
+its throughput inverted, and pooled the two cancel. The cells of a step
+that failed or was interrupted in either run are left out and named. For
+each step both ran, it says how much of the difference the machines'
+references explain (their load, their CPU or disk).`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) != 2 {
 				return usagef("study compare needs two study result documents (A.json B.json), got %d", len(args))
