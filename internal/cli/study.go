@@ -132,41 +132,52 @@ parameters for its step: {clickhouse-legacy?compress=lz4}.`,
 			return err
 		}
 		o.Log, o.Flags = env.Stderr, studyFlags()
-		o.Standin = func() (string, func(), error) {
-			srv, err := startNullServer("127.0.0.1:0", false)
-			if err != nil {
-				return "", nil, err
-			}
-			return "clickhouse://" + srv.Addr() + "/default", func() { srv.Close() }, nil
-		}
+		o.Standin = standinDSN
 		steps, err := newStepRunner(env)
 		if err != nil {
 			return err
 		}
 		defer steps.close()
 		doc, runErr := study.Run(cmd.Context(), s, steps, o)
-		if doc == nil {
-			return runErr
-		}
-		if jsonPath != "" {
-			if err := writeTo(env, "json", jsonPath, func(w io.Writer) error { return study.Write(w, doc) }); err != nil {
-				return err
-			}
-		}
-		if err := report.PageText(env.Stdout, study.Page(study.Evaluate(s, doc))); err != nil {
-			return err
-		}
-		if runErr != nil {
-			return runErr
-		}
-		for _, st := range doc.Steps {
-			if st.Error != "" {
-				return fmt.Errorf("study %s: step %s failed: %s", s.ID, st.ID, st.Error)
-			}
-		}
-		return nil
+		return finishStudyRun(env, s, doc, runErr, jsonPath)
 	})
 	return cmd
+}
+
+// standinDSN starts the ClickHouse protocol stand-in for a study's
+// {clickhouse} steps when no modern ClickHouse is given.
+func standinDSN() (string, func(), error) {
+	srv, err := startNullServer("127.0.0.1:0", false)
+	if err != nil {
+		return "", nil, err
+	}
+	return "clickhouse://" + srv.Addr() + "/default", func() { srv.Close() }, nil
+}
+
+// finishStudyRun writes the study's document (--json) and prints its
+// tables and verdicts; the error says whether it ran: interrupted, or a
+// step failed.
+func finishStudyRun(env Env, s *study.Study, doc *study.Document, runErr error, jsonPath string) error {
+	if doc == nil {
+		return runErr
+	}
+	if jsonPath != "" {
+		if err := writeTo(env, "json", jsonPath, func(w io.Writer) error { return study.Write(w, doc) }); err != nil {
+			return err
+		}
+	}
+	if err := report.PageText(env.Stdout, study.Page(study.Evaluate(s, doc))); err != nil {
+		return err
+	}
+	if runErr != nil {
+		return runErr
+	}
+	for _, st := range doc.Steps {
+		if st.Error != "" {
+			return fmt.Errorf("study %s: step %s failed: %s", s.ID, st.ID, st.Error)
+		}
+	}
+	return nil
 }
 
 func newStudyCompareCmd(env Env) *cobra.Command {
