@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -111,5 +112,32 @@ func TestStudyOldClickHouseAsModern(t *testing.T) {
 	want := "{clickhouse} needs 21.8.0 or newer; it would serve {clickhouse-legacy}: give it as --dsn clickhouse-legacy=tcp://"
 	if code != exitUsage || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, want) {
 		t.Errorf("exit %d, stdout %q, stderr %q; want exit 2 and one line with %q", code, stdout, stderr, want)
+	}
+}
+
+// TestDSNRefusedEverywhere: every command that takes --dsn refuses one
+// that is not an address of its kind, before connecting anywhere, in one
+// line, exit 2.
+func TestDSNRefusedEverywhere(t *testing.T) {
+	t.Parallel()
+	root := commandTree(Env{Stdout: io.Discard, Stderr: io.Discard, Getenv: func(string) string { return "" }}, &profiler{})
+	var tested int
+	for _, cmd := range runnable(root) {
+		if cmd.Flags().Lookup("dsn") == nil {
+			continue
+		}
+		path := cmd.CommandPath()
+		for _, dsn := range []string{"garbage", "mysql://u:hunter2@db/x"} {
+			args := append(strings.Fields(strings.TrimPrefix(path, "dbmeter")), outputArgs[path]...)
+			args = append(args, "--dsn", dsn)
+			code, stdout, stderr := run(t, args...)
+			if code != exitUsage || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "--dsn") || strings.Contains(stderr, "hunter2") {
+				t.Errorf("dbmeter %s: exit %d, stdout %q, stderr %q; want exit 2 and one line naming --dsn, no password", strings.Join(args, " "), code, stdout, stderr)
+			}
+		}
+		tested++
+	}
+	if tested < 4 {
+		t.Errorf("only %d commands take --dsn: the walk lost the tree", tested)
 	}
 }
