@@ -71,6 +71,7 @@ func counter(t *testing.T) (addr string, n *atomic.Int64) {
 // user did not give is skipped, saying why.
 func TestStudyGivenServersOnly(t *testing.T) {
 	t.Parallel()
+	servertest.E2E(t, "runs a study's steps as processes of their own")
 	given, toGiven := counter(t)
 	envPG, toEnvPG := counter(t)
 	envCH, toEnvCH := counter(t)
