@@ -142,3 +142,21 @@ func TestDSNRefusedEverywhere(t *testing.T) {
 		t.Errorf("only %d commands take --dsn: the walk lost the tree", tested)
 	}
 }
+
+// TestStudyOldClickHouseFromTheEnvironment: the environment's modern
+// ClickHouse that is the 18.16 server is refused before any step, naming
+// the variable that would serve it.
+func TestStudyOldClickHouseFromTheEnvironment(t *testing.T) {
+	t.Parallel()
+	legacy := servertest.Env(t, "DBMETER_CLICKHOUSE_LEGACY_DSN")
+	var out, errb bytes.Buffer
+	code := Main(context.Background(), Env{
+		Args:   []string{"study", "run", "s1", "--quick"},
+		Stdout: &out, Stderr: &errb, Stdin: strings.NewReader(""),
+		Getenv: func(k string) string { return map[string]string{"DBMETER_CLICKHOUSE_MODERN_DSN": legacy}[k] },
+	})
+	want := "{clickhouse} needs 21.8.0 or newer; it would serve {clickhouse-legacy}: set it as DBMETER_CLICKHOUSE_LEGACY_DSN"
+	if code != exitUsage || out.String() != "" || strings.Count(errb.String(), "\n") != 1 || !strings.Contains(errb.String(), want) {
+		t.Errorf("exit %d, stdout %q, stderr %q; want exit 2 and one line with %q", code, out.String(), errb.String(), want)
+	}
+}
