@@ -1,12 +1,13 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/dbmeter/dbmeter/internal/report"
 	"github.com/dbmeter/dbmeter/internal/study"
 )
 
@@ -80,6 +81,60 @@ the built-in studies (dbmeter study show s5) are worked examples.`,
 	}
 }
 
+// loadStudy reads a study and parses its steps' command lines, printing
+// each mistake of a file on a line of its own before the one-line error.
+func loadStudy(env Env, idOrFile string) (*study.Study, error) {
+	s, err := study.Load(idOrFile)
+	var es study.Errors
+	if isErrs := errors.As(err, &es); s != nil && (isErrs || err == nil) {
+		// One pass: the command lines' mistakes beside the file's.
+		es = es.With(study.CheckSteps(s, studyFlags(), func(args []string) error { return parseStep(env, args) }))
+	}
+	if len(es) > 0 {
+		for _, e := range es {
+			fmt.Fprintln(env.Stderr, "dbmeter: "+e.Error())
+		}
+		return nil, studyMistakes(idOrFile, len(es))
+	}
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// studyFlags spell the flags the study package puts on its steps' command
+// lines (each server as --dsn, which pg and ch take) and names in its
+// messages (study run's own --dsn).
+func studyFlags() study.Flags { return study.Flags{Server: "--dsn", Servers: "--dsn"} }
+
+// parseStep parses a step's command line as dbmeter would, without running
+// it: the command must exist and take every flag given, and leave out
+// those study run sets itself.
+func parseStep(env Env, args []string) error {
+	root := newRoot(env)
+	cmd, rest, err := root.Find(args)
+	if err != nil {
+		return err
+	}
+	if cmd == root || cmd.RunE == nil {
+		return fmt.Errorf("%q is not a dbmeter command that runs", strings.Join(args, " "))
+	}
+	if err := cmd.ParseFlags(rest); err != nil {
+		return fmt.Errorf("%s: %v", cmd.CommandPath(), suggestFlag(cmd, err))
+	}
+	for _, name := range []string{"json", "quiet"} { // stepRunner sets them
+		if cmd.Flags().Changed(name) {
+			return fmt.Errorf("--%s is set by study run itself: remove it", name)
+		}
+	}
+	if cmd.Args != nil {
+		if err := cmd.Args(cmd, cmd.Flags().Args()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func newStudyRunCmd(env Env) *cobra.Command {
 	var o study.Options
 	var dsns []string
@@ -123,47 +178,30 @@ parameters for its step: {clickhouse-legacy?compress=lz4}.`,
 			return err
 		}
 		o.Log, o.Flags = env.Stderr, studyFlags()
-		o.Standin = standinDSN
+		o.Standin = func() (string, func(), error) {
+			srv, err := startNullServer("127.0.0.1:0", false)
+			if err != nil {
+				return "", nil, err
+			}
+			return "clickhouse://" + srv.Addr() + "/default", func() { srv.Close() }, nil
+		}
 		steps, err := newStepRunner(env)
 		if err != nil {
 			return err
 		}
 		defer steps.close()
 		doc, runErr := study.Run(cmd.Context(), s, steps, o)
-		return finishStudyRun(env, s, doc, runErr, jsonPath)
+		if doc == nil {
+			return runErr
+		}
+		if jsonPath != "" {
+			if err := writeTo(env, "json", jsonPath, func(w io.Writer) error { return study.Write(w, doc) }); err != nil {
+				return err
+			}
+		}
+		return printStudy(env, s, doc, runErr)
 	})
 	return cmd
-}
-
-// standinDSN starts the ClickHouse protocol stand-in for a study's
-// {clickhouse} steps when no modern ClickHouse is given.
-func standinDSN() (string, func(), error) {
-	srv, err := startNullServer("127.0.0.1:0", false)
-	if err != nil {
-		return "", nil, err
-	}
-	return "clickhouse://" + srv.Addr() + "/default", func() { srv.Close() }, nil
-}
-
-// finishStudyRun writes the study's document (--json) and prints its
-// tables and verdicts; the error says whether it ran: interrupted, or a
-// step failed.
-func finishStudyRun(env Env, s *study.Study, doc *study.Document, runErr error, jsonPath string) error {
-	if doc == nil {
-		return runErr
-	}
-	if jsonPath != "" {
-		if err := writeTo(env, "json", jsonPath, func(w io.Writer) error { return study.Write(w, doc) }); err != nil {
-			return err
-		}
-	}
-	if err := report.PageText(env.Stdout, study.Page(study.Evaluate(s, doc))); err != nil {
-		return err
-	}
-	if runErr != nil {
-		return runErr
-	}
-	return doc.Failure()
 }
 
 func newStudyCompareCmd(env Env) *cobra.Command {
