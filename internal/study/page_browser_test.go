@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/dbmeter/dbmeter/internal/report"
+	"github.com/dbmeter/dbmeter/internal/servertest"
 )
 
 // pageProbe runs in the study page after its charts are drawn and writes
@@ -52,6 +53,7 @@ type pageLayout struct {
 // verdicts come before every chart and table, and every table has its
 // chart, drawn.
 func TestStudyPageInChromium(t *testing.T) {
+	servertest.E2E(t, "renders the study page in headless Chromium: seconds")
 	bin := ""
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
 		if p, err := exec.LookPath(name); err == nil {
