@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/dbmeter/dbmeter/internal/study"
 )
 
 // board builds a board of synthetic machines.
@@ -111,5 +113,16 @@ func TestMissingCellIsNeverFast(t *testing.T) {
 	}
 	if !strings.Contains(page.String(), `class="miss" colspan="4" title="no run for this cell">missing</td>`) {
 		t.Error("the page does not show b's btree cell as missing")
+	}
+}
+
+// Every verdict study gives a claim is one of the board's four.
+func TestVerdictKinds(t *testing.T) {
+	for _, tc := range []struct{ study, board string }{
+		{study.Holds, Held}, {study.DoesNotHold, NotHeld}, {study.Undecided, Undecided}, {study.CannotCheck, NotChecked},
+	} {
+		if got := verdictOf(tc.study); got != tc.board {
+			t.Errorf("%q counted as %q, want %q", tc.study, got, tc.board)
+		}
 	}
 }

@@ -14,23 +14,31 @@ import (
 var pageTemplate string
 
 var page = template.Must(template.New("board").Funcs(template.FuncMap{
-	"num":     num,
-	"ratio":   ratio,
-	"pct":     func(x float64) string { return pctOf(x) },
-	"ns":      nanos,
-	"bytes":   bytesOf,
-	"value":   valueText,
-	"rank":    rankText,
-	"probe":   func(p string) string { return probeNames[p] },
-	"bound":   func(p string) string { return boundNames[p] },
-	"join":    strings.Join,
-	"add1":    func(i int) int { return i + 1 },
-	"chart":   chart,
-	"isnan":   math.IsNaN,
-	"expl":    func(k *Kind, b *Board, m int) string { return k.Explanation(b, m) },
-	"when":    func(m *Machine) string { return m.StartedAt.UTC().Format("2006-01-02 15:04 UTC") },
-	"engine":  func(c *Cell) string { return c.Engine },
-	"deps":    func(*Board) []Dependence { return dependences },
+	"num":    num,
+	"ratio":  ratio,
+	"pct":    func(x float64) string { return pctOf(x) },
+	"ns":     nanos,
+	"bytes":  bytesOf,
+	"value":  valueText,
+	"rank":   rankText,
+	"probe":  func(p string) string { return probeNames[p] },
+	"bound":  func(p string) string { return boundNames[p] },
+	"join":   strings.Join,
+	"add1":   func(i int) int { return i + 1 },
+	"chart":  chart,
+	"isnan":  math.IsNaN,
+	"expl":   func(k *Kind, b *Board, m int) string { return k.Explanation(b, m) },
+	"when":   func(m *Machine) string { return m.StartedAt.UTC().Format("2006-01-02 15:04 UTC") },
+	"engine": func(c *Cell) string { return c.Engine },
+	"deps":   func(*Board) []Dependence { return dependences },
+	"modules": func(m map[string]string) string {
+		var out []string
+		for k, v := range m {
+			out = append(out, k+" "+v)
+		}
+		sort.Strings(out)
+		return strings.Join(out, ", ")
+	},
 	"floor":   func() int { return RatioFloorNs },
 	"penalty": func() int { return PenaltyFactor },
 }).Parse(pageTemplate))

@@ -201,7 +201,7 @@ func verdictOf(v string) string {
 		return Held
 	case v == study.DoesNotHold || strings.HasPrefix(v, "does not"):
 		return NotHeld
-	case strings.Contains(v, "undecided"):
+	case v == study.Undecided:
 		return Undecided
 	}
 	return NotChecked

@@ -67,8 +67,9 @@ A client newer than the server is refused with one line naming both versions.`,
 	f.Config.Batches = []int{100_000}
 	fs.Var((*intList)(&f.Config.Batches), "batch", "rows per block (one operation); a list (10000,100000) runs each as a variant: a sweep")
 	fs.Int64Var(&f.Config.Rows, "rows", 0, "insert this many rows per client and repetition instead of running for --duration")
-	fs.StringVar(&f.Table, "table", insert.DefaultDatabase+".event", "target table, db.name (with --schema numbers: "+insert.DefaultDatabase+".numbers)")
-	fs.StringVar(&schema, "schema", insert.EventTable.Name, "the table's columns and rows: event (seed 000's 32-column log table) or numbers (seed 002's ten numeric columns u8 … f64)")
+	fs.StringVar(&f.Table, "table", insert.DefaultDatabase+".event", "target table, db.name (with --schema numbers or byte: "+insert.DefaultDatabase+".numbers or .byte)")
+	fs.StringVar(&schema, "schema", insert.EventTable.Name, "the table's columns and rows: event (seed 000's 32-column log table), numbers (seed 002's ten numeric columns u8 … f64) or byte (seed 002's Nagle test: one UInt8 column, a byte a row)")
+	fs.StringVar(&f.Config.Engine, "table-engine", insert.EngineMergeTree, "with --create: the table's engine, MergeTree or Null (ClickHouse discards the rows: no parts are written, and no row count can be checked; seed 002's author inserted so)")
 	fs.IntVar(&f.Config.ExtraColumns, "extra-columns", 0, "with --create: pad the table with this many defaulted columns (the seed's table had 657 more)")
 	fs.BoolVar(&f.Config.Create, "create", false, "create the table (a table dbmeter created before is dropped and re-made; any other is refused)")
 	fs.IntVar(&f.Config.BlocksPerInsert, "blocks-per-insert", 1, "stream this many blocks through one INSERT where the client can")
@@ -142,7 +143,7 @@ func chInsertFields() map[string]string {
 	return map[string]string{
 		"DSN": "dsn", "Table": "table", "NoDelay": "tcp-nodelay",
 		"Clients": "clients", "DumpFormat": "dump-format",
-		"Batch": "batch", "Rows": "rows", "BlocksPerInsert": "blocks-per-insert", "ExtraColumns": "extra-columns", "Create": "create",
+		"Batch": "batch", "Rows": "rows", "BlocksPerInsert": "blocks-per-insert", "ExtraColumns": "extra-columns", "Create": "create", "Engine": "table-engine",
 		"WorkerCmd": "worker-cmd", "WorkerTimeout": "worker-timeout",
 		"Duration": "duration", "Count": "count", "Warmup": "warmup", "Workers": "workers",
 	}

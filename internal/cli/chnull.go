@@ -76,7 +76,7 @@ func startNullServer(listen string, useTLS bool) (*standin.Server, error) {
 		return nil, usagef("--listen %s: %v", listen, err)
 	}
 	stmts := append([]string{"CREATE DATABASE " + insert.DefaultDatabase,
-		insert.CreateSQL(insert.Table{Database: insert.DefaultDatabase, Name: "event"}, insert.EventTable, 0)},
+		insert.CreateSQL(insert.Table{Database: insert.DefaultDatabase, Name: "event"}, insert.EventTable, 0, "")},
 		query.DefaultDataset().Statements()...)
 	for _, q := range stmts {
 		if err := srv.Exec(q); err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -168,7 +169,17 @@ parameters for its step: {clickhouse-legacy?compress=lz4}.`,
 	fs.BoolVar(&o.Quick, "quick", false, "run each step's quick form (a few minutes on 2 cores; the study says what it scales)")
 	fs.StringArrayVar(&dsns, "dsn", nil, "a server for the study's steps, instead of the environment's: postgres://… (repeat for several), clickhouse://… (a modern ClickHouse), clickhouse-legacy=clickhouse://… (the 18.16 server)")
 	fs.StringVar(&jsonPath, "json", "", "write the study's result document to this file")
+	var until string
+	fs.StringVar(&until, "until-decided", "", "then run the steps of undecided claims again, pooling their runs, until every claim is decided or BUDGET (a duration) is spent; alone, 30m")
+	fs.Lookup("until-decided").NoOptDefVal = "30m"
 	cmd.RunE = runE(func(cmd *cobra.Command, args []string) error {
+		if until != "" {
+			d, err := time.ParseDuration(until)
+			if err != nil || d <= 0 {
+				return usagef("--until-decided=%s: want a duration such as 20m", until)
+			}
+			o.UntilDecided = d
+		}
 		s, err := loadStudy(env, args[0])
 		if err != nil {
 			return err
@@ -217,7 +228,15 @@ parameters for its step: {clickhouse-legacy?compress=lz4}.`,
 func newStudyCompareCmd(env Env) *cobra.Command {
 	return &cobra.Command{
 		Use:   "compare A.json B.json",
-		Short: "Compare two runs of a study: B over A per cell, with its 95% interval, and their geometric mean",
+		Short: "Compare two runs of a study: B over A per cell, with its 95% interval, and a geometric mean per kind of figure",
+		Long: `compare prints, for every cell both runs measured, A, B, B/A and the
+ratio's 95% interval (* when it excludes 1), then the geometric mean of
+B/A for each kind of figure (throughput, rows, bytes, latency, time per
+operation, spread), never pooled across kinds: a time per operation is
+its throughput inverted, and pooled the two cancel. The cells of a step
+that failed or was interrupted in either run are left out and named. For
+each step both ran, it says how much of the difference the machines'
+references explain (their load, their CPU or disk).`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) != 2 {
 				return usagef("study compare needs two study result documents (A.json B.json), got %d", len(args))

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"strings"
 )
 
 // A Page is a report that is not one of a family's runs (a study's): a
@@ -92,7 +93,7 @@ func textBlock(w io.Writer, b Block) error {
 	}
 	if b.Grid != nil {
 		fmt.Fprintln(w)
-		return textGrid(w, *b.Grid)
+		return textGrid(w, wrapWords(*b.Grid, wrapAt))
 	}
 	if b.Title != "" {
 		fmt.Fprintf(w, "\n%s\n", b.Title)
@@ -107,6 +108,58 @@ func textBlock(w io.Writer, b Block) error {
 		}
 	}
 	return nil
+}
+
+// wrapAt is the widest cell of words a terminal grid keeps on one line.
+const wrapAt = 56
+
+// wrapWords wraps a grid of words only (every column a label: an
+// environment's aspects) for the terminal, a cell past width runes onto
+// lines of its own under it, so that the published and measured texts
+// stand side by side in a terminal's width. A grid with figures is
+// returned as it is: figures are not wrapped.
+func wrapWords(g Grid, width int) Grid {
+	if g.Labels < len(g.Header) {
+		return g
+	}
+	out := g
+	out.Rows = nil
+	for _, r := range g.Rows {
+		cells := make([][]string, len(r))
+		lines := 1
+		for i, c := range r {
+			cells[i] = wrapText(c, width)
+			lines = max(lines, len(cells[i]))
+		}
+		for k := range lines {
+			row := make([]string, len(r))
+			for i := range r {
+				if k < len(cells[i]) {
+					row[i] = cells[i][k]
+				}
+			}
+			out.Rows = append(out.Rows, row)
+		}
+	}
+	return out
+}
+
+// wrapText breaks s at spaces into lines of at most width runes (a longer
+// word keeps its own line).
+func wrapText(s string, width int) []string {
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(s) {
+		if line != "" && len([]rune(line))+1+len([]rune(word)) > width {
+			lines = append(lines, line)
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += word
+	}
+	return append(lines, line)
 }
 
 func markText(mark string) string {

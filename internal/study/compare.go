@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/dbmeter/dbmeter/internal/report"
@@ -16,25 +17,42 @@ type Comparison struct {
 	A, B     *Document
 	SameFile bool
 	Cells    []CellRatio
-	// GeoMean is the geometric mean of the cells' ratios, with the 95 %
-	// interval of the mean of their logarithms.
-	GeoMean, GeoLo, GeoHi float64
+	// Kinds are the geometric means of the cells' ratios, one per kind of
+	// figure. They are never pooled across kinds: a throughput and its time
+	// per operation are one measurement inverted, and pooled they cancel
+	// (two s5 runs: 0.925 for the throughputs, 1.137 for the times, 1.023
+	// pooled).
+	Kinds []KindMean
+	// LeftOut names the steps whose cells are not compared: failed or
+	// interrupted on either side, so their figures are not the study's.
+	LeftOut []string
 	// Faster counts the cells where B was faster (a higher rate or a lower
-	// latency), of Compared; MedianChange is the median of those cells'
-	// speed-ups (B's speed over A's, minus 1).
+	// latency or time), of Compared.
 	Faster, Compared int
-	MedianChange     float64
 	// Machine says, per step, how much of the difference the machines
 	// explain (result.MachineExplains over the step's two documents).
 	Machine []string
+}
+
+// KindMean is the geometric mean of B/A over the cells of one kind of
+// figure, with the 95 % interval of the mean of their logarithms.
+type KindMean struct {
+	// Kind is throughput, rows, bytes, latency, time, spread or other.
+	Kind string
+	// Higher says a higher figure of this kind is better (a rate).
+	Higher                bool
+	Cells, Faster         int
+	GeoMean, GeoLo, GeoHi float64
 }
 
 // CellRatio is one measured cell in both runs.
 type CellRatio struct {
 	Table, Row, Column string
 	Figure, Unit       string
-	A, B               float64
-	Ratio              float64
+	// Kind is the figure's kind (figureKind): cells are averaged per kind.
+	Kind  string
+	A, B  float64
+	Ratio float64
 	// Lo and Hi bound the ratio's 95 % interval (report.Ratio: the two
 	// cells' intervals propagated); NaN when a side has none.
 	Lo, Hi float64
@@ -43,16 +61,48 @@ type CellRatio struct {
 	Excludes1 bool
 }
 
+// figureKind sorts a figure into the kinds a comparison averages over
+// apart: a rate of operations, of rows, of bytes; a latency; a time per
+// operation derived from the throughput (its inverse, seed 004's "time");
+// a spread in per cent.
+func figureKind(name string) (kind string, higher bool) {
+	f, ok := report.LookupFigure(name)
+	switch {
+	case !ok || f.Base == "":
+		return "other", f.Higher
+	case name == "per_worker_ns":
+		return "time", false
+	case f.Base == "ns":
+		return "latency", false
+	case name == "rows_s":
+		return "rows", true
+	case f.Base == "B/s":
+		return "bytes", true
+	case f.Base == "/s":
+		return "throughput", true
+	case f.Base == "%":
+		return "spread", false
+	}
+	return "other", f.Higher
+}
+
 // Compare puts two result documents of study s side by side.
 func Compare(s *Study, a, b *Document) *Comparison {
 	c := &Comparison{Study: s, A: a, B: b, SameFile: a.SHA256 == b.SHA256}
+	bad := unfinished(a, b)
+	for _, st := range s.Steps {
+		if why, ok := bad[st.ID]; ok {
+			c.LeftOut = append(c.LeftOut, "step "+st.ID+": "+why)
+		}
+	}
 	va, vb := Evaluate(s, a), Evaluate(s, b)
 	seen := map[string]bool{}
-	var logs []float64
-	var changes []float64
 	speedups := map[string][]float64{}
 	for ti, ta := range va.Tables {
 		t := ta.Table
+		if slices.ContainsFunc(t.StepIDs(), func(id string) bool { _, ok := bad[id]; return ok }) {
+			continue
+		}
 		for i, row := range t.rows {
 			for j, col := range t.Header {
 				key := strings.Join([]string{t.Step, fmt.Sprint(t.Multiply), t.Figure, t.Unit, fmt.Sprint(t.Where), row.Label, col}, "\x00")
@@ -62,31 +112,83 @@ func Compare(s *Study, a, b *Document) *Comparison {
 				}
 				seen[key] = true
 				q := report.Ratio(mb.Estimate, ma.Estimate)
-				cr := CellRatio{Table: t.ID, Row: row.Label, Column: col, Figure: t.Figure, Unit: t.Unit, A: ma.Value, B: mb.Value, Ratio: q.Value, Lo: q.Lo, Hi: q.Hi}
+				kind, _ := figureKind(t.Figure)
+				cr := CellRatio{Table: t.ID, Row: row.Label, Column: col, Figure: t.Figure, Unit: t.Unit, Kind: kind, A: ma.Value, B: mb.Value, Ratio: q.Value, Lo: q.Lo, Hi: q.Hi}
 				cr.Excludes1 = !math.IsNaN(cr.Lo) && (cr.Lo > 1 || cr.Hi < 1)
 				c.Cells = append(c.Cells, cr)
-				logs = append(logs, math.Log(cr.Ratio))
-				speed := cr.Ratio
-				if isLatency(t.Figure) {
-					speed = 1 / cr.Ratio
-				}
-				if speed > 1 {
-					c.Faster++
-				}
-				changes = append(changes, speed-1)
 				step := t.StepIDs()[0]
-				speedups[step] = append(speedups[step], speed)
+				speedups[step] = append(speedups[step], speed(cr))
 			}
 		}
 	}
-	c.Compared = len(logs)
-	c.Machine = machineLines(a, b, speedups)
-	if len(logs) > 0 {
-		m, lo, hi := report.MeanInterval(logs)
-		c.GeoMean, c.GeoLo, c.GeoHi = math.Exp(m), math.Exp(lo), math.Exp(hi)
-		c.MedianChange = report.Median(changes)
+	c.Kinds = kindMeans(c.Cells)
+	for _, k := range c.Kinds {
+		c.Compared += k.Cells
+		c.Faster += k.Faster
 	}
+	c.Machine = machineLines(a, b, speedups)
 	return c
+}
+
+// speed is a cell's B/A turned so that above 1 is faster in B.
+func speed(cr CellRatio) float64 {
+	if _, higher := figureKind(cr.Figure); higher {
+		return cr.Ratio
+	}
+	return 1 / cr.Ratio
+}
+
+// kindMeans are the geometric means of the cells' ratios, one per kind,
+// in the order the kinds first appear.
+func kindMeans(cells []CellRatio) []KindMean {
+	var out []KindMean
+	logs := map[string][]float64{}
+	for _, cr := range cells {
+		if _, ok := logs[cr.Kind]; !ok {
+			_, higher := figureKind(cr.Figure)
+			out = append(out, KindMean{Kind: cr.Kind, Higher: higher})
+		}
+		logs[cr.Kind] = append(logs[cr.Kind], math.Log(cr.Ratio))
+		for i := range out {
+			if out[i].Kind == cr.Kind && speed(cr) > 1 {
+				out[i].Faster++
+			}
+		}
+	}
+	for i := range out {
+		ls := logs[out[i].Kind]
+		m, lo, hi := report.MeanInterval(ls)
+		out[i].Cells, out[i].GeoMean, out[i].GeoLo, out[i].GeoHi = len(ls), math.Exp(m), math.Exp(lo), math.Exp(hi)
+	}
+	return out
+}
+
+// unfinished names the steps that failed or were interrupted in either
+// run, with which and how: their figures are partial or missing, and a
+// comparison of them would be of the failure.
+func unfinished(a, b *Document) map[string]string {
+	out := map[string]string{}
+	for _, side := range []struct {
+		name string
+		d    *Document
+	}{{"A", a}, {"B", b}} {
+		for _, st := range side.d.Steps {
+			var why string
+			switch {
+			case st.Interrupted:
+				why = "interrupted in " + side.name
+			case st.Error != "":
+				why = "failed in " + side.name
+			default:
+				continue
+			}
+			if prev, ok := out[st.ID]; ok {
+				why = prev + ", " + why
+			}
+			out[st.ID] = why
+		}
+	}
+	return out
 }
 
 // machineLines are result.MachineExplains' lines for each step both
@@ -106,10 +208,6 @@ func machineLines(a, b *Document, speedups map[string][]float64) []string {
 	return out
 }
 
-func isLatency(figure string) bool {
-	f, ok := report.LookupFigure(figure)
-	return ok && f.Base == "ns"
-}
 
 // WriteComparison prints a comparison for the terminal.
 func WriteComparison(w io.Writer, c *Comparison) {
@@ -132,15 +230,25 @@ func WriteComparison(w io.Writer, c *Comparison) {
 		g.Rows = append(g.Rows, []string{cr.Table, cr.Row, cr.Column, num(cr.A), num(cr.B), fmt.Sprintf("%.2f", cr.Ratio), iv, mark})
 	}
 	report.GridText(w, g)
+	for _, l := range c.LeftOut {
+		fmt.Fprintf(w, "left out: %s (its cells are not compared)\n", l)
+	}
 	if c.Compared == 0 {
 		fmt.Fprintln(w, "no cell was measured in both runs")
 		return
 	}
 	fmt.Fprintf(w, "\n* the cell's 95%% interval excludes 1\n")
-	if c.Compared < 2 {
-		fmt.Fprintf(w, "geometric mean of B/A over 1 cell: %.3f (no interval from one cell)\n", c.GeoMean)
-	} else {
-		fmt.Fprintf(w, "geometric mean of B/A over %d cells: %.3f (95%% interval of the cells' ratios %.3f–%.3f)\n", c.Compared, c.GeoMean, c.GeoLo, c.GeoHi)
+	fmt.Fprintf(w, "geometric mean of B/A per kind of figure (never pooled: a time per operation is its throughput inverted):\n")
+	for _, k := range c.Kinds {
+		better := "higher is better"
+		if !k.Higher {
+			better = "lower is better"
+		}
+		iv := "no interval from one cell"
+		if k.Cells > 1 {
+			iv = fmt.Sprintf("95%% interval %.3f–%.3f", k.GeoLo, k.GeoHi)
+		}
+		fmt.Fprintf(w, "  %-10s %.3f over %d %s (%s; %s), %d faster in B\n", k.Kind, k.GeoMean, k.Cells, plural(k.Cells, "cell", "cells"), better, iv, k.Faster)
 	}
 	marked := 0
 	for _, cr := range c.Cells {
@@ -148,8 +256,7 @@ func WriteComparison(w io.Writer, c *Comparison) {
 			marked++
 		}
 	}
-	fmt.Fprintf(w, "%d of %d cells faster in B (a higher rate or a lower latency), median change %+.0f%%; %d cells' intervals exclude 1\n",
-		c.Faster, c.Compared, 100*c.MedianChange, marked)
+	fmt.Fprintf(w, "%d of %d cells faster in B (a higher rate, a lower latency or time); %d cells' intervals exclude 1\n", c.Faster, c.Compared, marked)
 	if share := float64(c.Faster) / float64(c.Compared); share >= 0.9 || share <= 0.1 {
 		fmt.Fprintf(w, "almost every cell moved the same way: a change of the machine (its load, its CPU or disk), more likely than of the engines or clients\n")
 	}
@@ -163,4 +270,11 @@ func short(h string) string {
 		return h[:12]
 	}
 	return h
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

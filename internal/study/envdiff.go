@@ -43,10 +43,22 @@ func environments(v *View) report.Section {
 			continue
 		}
 		g := envGrid(e, runs)
-		g.Title = fmt.Sprintf("%s: tables %s", e.ID, strings.Join(tables, ", "))
+		g.Title = fmt.Sprintf("%s: %s", e.ID, tableList(tables))
 		sec.Blocks = append(sec.Blocks, report.Block{Grid: &g})
 	}
 	return sec
+}
+
+// tableList names an environment's tables, the first few of many.
+func tableList(ids []string) string {
+	const few = 4
+	if len(ids) == 1 {
+		return "table " + ids[0]
+	}
+	if len(ids) <= few {
+		return "tables " + strings.Join(ids, ", ")
+	}
+	return fmt.Sprintf("%d tables (%s and %d more)", len(ids), strings.Join(ids[:few-1], ", "), len(ids)-few+1)
 }
 
 // ranSteps are the named steps that wrote a result, in the document's

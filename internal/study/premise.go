@@ -9,7 +9,7 @@ import (
 )
 
 // Evidences are the measured checks a claim's premise may name.
-var Evidences = []string{"cache_misses", "different_servers"}
+var Evidences = []string{"cache_misses", "device_reads", "different_servers"}
 
 // premise checks claim c's premise from the runs of its cells: ok when
 // the evidence shows it; otherwise why names the premise and what the
@@ -33,6 +33,8 @@ func (v *View) premise(c *Claim) (ok bool, why string) {
 	switch p.Evidence {
 	case "cache_misses":
 		shown, evidence = cacheMisses(refs, runs, p.Above, p.Below)
+	case "device_reads":
+		shown, evidence = deviceReads(refs, runs, p.Above, p.Below)
 	case "different_servers":
 		shown, evidence = differentServers(refs, runs)
 	}
@@ -81,6 +83,38 @@ func cacheMisses(refs []Ref, runs [][]*result.Run, least, most *float64) (bool, 
 	}
 	if most != nil {
 		need = append(need, fmt.Sprintf("at most %.2g %%", 100**most))
+	}
+	return ok, fmt.Sprintf("%s (the premise needs %s)", strings.Join(parts, "; "), strings.Join(need, " and "))
+}
+
+// deviceReads is the read IOs the device counted per operation of each
+// cell (device_read_ios, recorded under a storage profile): an IO-bound
+// workload reads the device, one in memory does not.
+func deviceReads(refs []Ref, runs [][]*result.Run, least, most *float64) (bool, string) {
+	var parts []string
+	ok := true
+	for i, rs := range runs {
+		var ios, ops float64
+		counted := false
+		for _, r := range rs {
+			if x, has := r.Extra["device_read_ios"]; has {
+				ios, counted = ios+x, true
+			}
+			ops += float64(r.Ops)
+		}
+		if !counted || ops == 0 {
+			return false, fmt.Sprintf("%s has no device read IOs counted (they are counted under a storage profile)", refs[i])
+		}
+		per := ios / ops
+		parts = append(parts, fmt.Sprintf("%s read the device %.3g times per operation", refs[i], per))
+		ok = ok && (least == nil || per >= *least) && (most == nil || per <= *most)
+	}
+	var need []string
+	if least != nil {
+		need = append(need, "at least "+num(*least))
+	}
+	if most != nil {
+		need = append(need, "at most "+num(*most))
 	}
 	return ok, fmt.Sprintf("%s (the premise needs %s)", strings.Join(parts, "; "), strings.Join(need, " and "))
 }

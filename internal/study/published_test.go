@@ -189,6 +189,9 @@ seasclick-block 47.5 58.5 107.7 251.4 751.5 2352
 orzclick 147.5 173.3 283.3 514.7 1130 2533
 orzclick-columnar 134.3 147.1 174.4 277.8 560.8 873.4
 orzclick-indexed 139.0 158.3 208.2 392.2 852.0 1640`},
+	"insert-columnar": {"ms", `275 500 1000 2000 5000 10000
+orzclick-columnar 134.3 147.1 174.4 277.8 560.8 873.4
+seasclick-block 47.5 58.5 107.7 251.4 751.5 2352`},
 	"insert-sd": {"ms", `275 500 1000 2000 5000 10000
 seasclick 42.1 35.8 115 448 71 791
 seasclick-block 12.7 5.6 12.0 9.7 12.4 44

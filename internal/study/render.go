@@ -47,9 +47,8 @@ func Page(v *View) report.Page {
 	for i, tv := range v.Tables {
 		g := tableGrid(tv)
 		tables = append(tables, report.Block{Grid: &g})
-		if c, ok := tableChart(fmt.Sprintf("chart-%d", i+1), tv); ok {
-			charts = append(charts, report.Block{Chart: &c})
-		}
+		c := tableChart(fmt.Sprintf("chart-%d", i+1), tv)
+		charts = append(charts, report.Block{Chart: &c})
 	}
 	p.Sections = append(p.Sections,
 		report.Section{ID: "charts", Title: "Published beside measured", Blocks: charts},
@@ -278,9 +277,10 @@ func hereText(c Cell, m *cellMarks) string {
 }
 
 // tableChart is a table's published figures beside its measured ones, a
-// row per line of its grid and a panel per column; false when nothing in
-// it was measured or published.
-func tableChart(id string, tv TableView) (report.Chart, bool) {
+// row per line of its grid and a panel per column. A table with nothing
+// to draw (a chart-only source measured against the stand-in) still has
+// its chart, whose title says why it is empty.
+func tableChart(id string, tv TableView) report.Chart {
 	t := tv.Table
 	l := tableLayout(tv)
 	drawn := false
@@ -306,7 +306,10 @@ func tableChart(id string, tv TableView) (report.Chart, bool) {
 		panels = append(panels, p)
 	}
 	title := fmt.Sprintf("%s (%s, %s, log scale)", t.Title, t.Figure, t.Unit)
-	return report.PairChart(id, title, l.lines, panels), drawn
+	if !drawn {
+		title = fmt.Sprintf("%s: nothing to draw, no figure published and none measured here that may be compared", t.Title)
+	}
+	return report.PairChart(id, title, l.lines, panels)
 }
 
 // MachineLines says, per step, whether the machine was busy and whether

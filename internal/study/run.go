@@ -50,6 +50,9 @@ type StepRun struct {
 	Interrupted bool             `json:"interrupted,omitempty"`
 	WallS       float64          `json:"wall_s"`
 	Result      *result.Document `json:"result,omitempty"`
+	// Rounds counts the times the step ran again to decide its claims
+	// (Options.UntilDecided); its runs are all of them, pooled.
+	Rounds int `json:"rounds,omitempty"`
 }
 
 // Runner runs one dbmeter command line (without "dbmeter"), each in a
@@ -115,6 +118,10 @@ type Options struct {
 	Log io.Writer
 	// Flags spell the flags the steps' command lines and the messages need.
 	Flags Flags
+	// UntilDecided, above 0, is the time the study may spend after its
+	// steps running again those whose cells leave a claim undecided
+	// (decide.go).
+	UntilDecided time.Duration
 }
 
 // Flags spell the dbmeter flags a study puts on its steps' command lines
@@ -166,6 +173,9 @@ func Run(ctx context.Context, s *Study, r Runner, o Options) (*Document, error) 
 		if st.Setup && sr.Error != "" {
 			break
 		}
+	}
+	if o.UntilDecided > 0 && ctx.Err() == nil {
+		untilDecided(ctx, s, r, o, doc)
 	}
 	doc.WallS = time.Since(doc.StartedAt).Seconds()
 	return doc, ctx.Err()

@@ -185,11 +185,13 @@ type Premise struct {
 	What string `yaml:"what"`
 	// Evidence names the check (Evidences): cache_misses, the share of
 	// the cells' block reads that missed the server's buffer cache
-	// (pg_stat_database); different_servers, the cells' runs came from
-	// servers of different addresses.
+	// (pg_stat_database); device_reads, the read IOs the device counted
+	// per operation (under a storage profile); different_servers, the
+	// cells' runs came from servers of different addresses.
 	Evidence string `yaml:"evidence"`
-	// Above is the least cache_misses share the premise needs (0.1:
-	// IO-bound); Below the most (0.01: the data fits in memory).
+	// Above is the least the evidence must show (cache_misses 0.1 or
+	// device_reads 0.5 per operation: IO-bound); Below the most (the data
+	// fits in memory).
 	Above *float64 `yaml:"above"`
 	Below *float64 `yaml:"below"`
 	// Cells are the cells whose runs show it; the claim's cells when

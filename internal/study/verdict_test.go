@@ -48,6 +48,11 @@ claims:
     kind: ranking
     cells: [[tp, noop, x], [tp, noop, y]]
     premise: {what: two different servers, evidence: different_servers}
+  - id: iobound
+    text: x before y when IO-bound
+    kind: ranking
+    cells: [[tp, noop, x], [tp, noop, y]]
+    premise: {what: "IO-bound: the data does not fit in memory", evidence: device_reads, above: 0.5}
   - {id: published, text: only published, kind: ranking, cells: [[tp, noop, x], [tp, noop, y]], published_only: the clients cannot run here}
 deviations:
   - {id: two-cores, what: two cores, by: machine, moves: [tp]}
@@ -167,6 +172,36 @@ func TestVerdictFieldsValidated(t *testing.T) {
 		_, err := Parse("n.yaml", []byte(strings.Replace(noisyStudy, tt.old, tt.new, 1)))
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s → %s: %v, want a mistake at %s", tt.old, tt.new, err, tt.want)
+		}
+	}
+}
+
+// TestPremiseIOBound checks an IO-bound premise against the device reads
+// the runs counted: none counted (no storage profile), too few, enough.
+func TestPremiseIOBound(t *testing.T) {
+	s, err := Parse("n.yaml", []byte(noisyStudy))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name    string
+		reads   float64 // device read IOs per repetition (of about 100 operations)
+		verdict string
+		reason  string
+	}{
+		{"not counted", -1, CannotCheck, "no device read IOs counted"},
+		{"in memory", 1, CannotCheck, "read the device 0.01"},
+		{"IO-bound", 100, Holds, ""},
+	} {
+		d := noisyDoc(30, map[string]float64{"x": 100, "y": 90})
+		for i := range d.Steps[0].Result.Runs {
+			if tt.reads >= 0 {
+				d.Steps[0].Result.Runs[i].Extra = map[string]float64{"device_read_ios": tt.reads}
+			}
+		}
+		c := claimOf(t, Evaluate(s, d), "iobound")
+		if c.Verdict != tt.verdict || !strings.Contains(c.Reason, tt.reason) || (tt.verdict == CannotCheck && !strings.Contains(c.Reason, "IO-bound")) {
+			t.Errorf("%s: %s (%s), want %s naming the premise and %q", tt.name, c.Verdict, c.Reason, tt.verdict, tt.reason)
 		}
 	}
 }

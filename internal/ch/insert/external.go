@@ -104,6 +104,11 @@ func externalRing(n, batch int) int { return max(1, min(n, externalRingRows/max(
 type externalRun struct {
 	dir  string
 	pool *extworker.Pool
+	// start is how long the workers took to start and answer their setup,
+	// one after the other (the interpreter's start-up, its extension
+	// loaded, its connection made): what a whole-process time such as
+	// seed 002's hyperfine figures adds to the operations.
+	start time.Duration
 }
 
 // pings is how many empty exchanges each worker makes before the run, to
@@ -141,6 +146,12 @@ func startExternal(ctx context.Context, c Config, name string, cl Client, ring [
 		Setup: insertSetup{WorkerConn: conn, Family: "ch-insert", Table: c.Table.String(), Columns: ring[0].Names(),
 			Types: types(ring[0]), RowsFile: rows, Batch: c.Batch, BlocksPerInsert: c.BlocksPerInsert},
 	})
+	t0 := time.Now()
+	if err := x.pool.Prestart(ctx, workers, 0); err != nil {
+		return fail(err)
+	}
+	x.start = time.Since(t0)
+	// The workers now started are pooled: this measures their round trip.
 	if err := x.pool.Prestart(ctx, workers, pings); err != nil {
 		return fail(err)
 	}

@@ -53,6 +53,9 @@ func TestExternalClients(t *testing.T) {
 				if r.Errors != 0 || r.Rows != 5500 || r.Extra["rows_counted"] != 5500 || r.Extra["rows_acknowledged"] != 5500 {
 					t.Errorf("errors %d %v, rows %d, counted %v, acknowledged %v; want no errors and 5500 rows each", r.Errors, r.ErrorSamples, r.Rows, r.Extra["rows_counted"], r.Extra["rows_acknowledged"])
 				}
+				if r.Extra["worker_start_ms"] <= 0 {
+					t.Errorf("worker_start_ms %v: the workers' start-up was not timed", r.Extra["worker_start_ms"])
+				}
 				x := r.External
 				if x == nil || x.Language == "" || x.Runtime == "" || x.Library == "" || x.RTT.P50 <= 0 || x.RTT.P99 < x.RTT.P50 {
 					t.Errorf("external_client = %+v", x)

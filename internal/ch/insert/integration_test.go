@@ -115,7 +115,7 @@ func TestLegacyServer(t *testing.T) {
 	a := openAdmin(t, d)
 	db := scratchDB(t, a)
 	table := Table{Database: db, Name: "event"}
-	if err := a.Prepare(ctx, table, EventTable, true, 5); err != nil {
+	if err := a.Prepare(ctx, table, EventTable, true, 5, ""); err != nil {
 		t.Fatalf("create: %v", err)
 	}
 	version := versionOf(t, d)
@@ -150,7 +150,7 @@ func TestLegacyServer(t *testing.T) {
 
 	t.Run("tables", func(t *testing.T) {
 		// dbmeter's own table is re-created.
-		if err := a.Prepare(ctx, table, EventTable, true, 0); err != nil {
+		if err := a.Prepare(ctx, table, EventTable, true, 0, ""); err != nil {
 			t.Errorf("re-create marked table: %v", err)
 		}
 		if n, _ := a.Count(ctx, table); n != 0 {
@@ -172,7 +172,7 @@ func TestLegacyServer(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, create := range []bool{true, false} {
-			err := a.Prepare(ctx, theirs, EventTable, create, 0)
+			err := a.Prepare(ctx, theirs, EventTable, create, 0, "")
 			if !IsTableError(err) {
 				t.Errorf("Prepare(theirs, create=%v) = %v, want a table error", create, err)
 			}
@@ -184,12 +184,12 @@ func TestLegacyServer(t *testing.T) {
 			t.Errorf("their table has %d rows after dbmeter's refusals, want 1", n)
 		}
 		// ...and a missing one is named.
-		err = a.Prepare(ctx, Table{Database: db, Name: "nope"}, EventTable, false, 0)
+		err = a.Prepare(ctx, Table{Database: db, Name: "nope"}, EventTable, false, 0, "")
 		if !IsTableError(err) || !strings.Contains(err.Error(), "{Create}") {
 			t.Errorf("Prepare(missing) = %v, want a hint to use {Create}", err)
 		}
 		// A server table with no marked column is refused for what it lacks.
-		err = a.Prepare(ctx, Table{Database: "system", Name: "numbers"}, EventTable, true, 0)
+		err = a.Prepare(ctx, Table{Database: "system", Name: "numbers"}, EventTable, true, 0, "")
 		if !IsTableError(err) || !strings.Contains(err.Error(), "it has no column with the comment") {
 			t.Errorf("Prepare(system.numbers, create) = %v, want a refusal saying it has no marked column", err)
 		}
@@ -206,7 +206,7 @@ func TestModernServer(t *testing.T) {
 	version := versionOf(t, d)
 	db := scratchDB(t, a)
 	table := Table{Database: db, Name: "event"}
-	if err := a.Prepare(ctx, table, EventTable, true, 0); err != nil {
+	if err := a.Prepare(ctx, table, EventTable, true, 0, ""); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range Names() {

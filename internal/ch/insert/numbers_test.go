@@ -18,17 +18,17 @@ func TestNumbersTable(t *testing.T) {
 		a := openAdmin(t, d)
 		db := scratchDB(t, a)
 		table := Table{Database: db, Name: "numbers"}
-		if err := a.Prepare(ctx, table, NumbersTable, true, 0); err != nil {
+		if err := a.Prepare(ctx, table, NumbersTable, true, 0, ""); err != nil {
 			t.Fatalf("create: %v", err)
 		}
-		if err := a.Prepare(ctx, table, NumbersTable, false, 0); err != nil {
+		if err := a.Prepare(ctx, table, NumbersTable, false, 0, ""); err != nil {
 			t.Errorf("the table just made is not one of numbers: %v", err)
 		}
 		events := Table{Database: db, Name: "event"}
-		if err := a.Prepare(ctx, events, EventTable, true, 0); err != nil {
+		if err := a.Prepare(ctx, events, EventTable, true, 0, ""); err != nil {
 			t.Fatal(err)
 		}
-		err := a.Prepare(ctx, events, NumbersTable, false, 0)
+		err := a.Prepare(ctx, events, NumbersTable, false, 0, "")
 		if !IsTableError(err) || !strings.Contains(err.Error(), "f32 missing") {
 			t.Errorf("an event table taken as numbers: %v; want a table error naming the missing columns", err)
 		}
@@ -44,7 +44,7 @@ func TestNumbersTable(t *testing.T) {
 		_, d := startStandIn(t, false, "")
 		a := openAdmin(t, d)
 		table := Table{Database: DefaultDatabase, Name: "numbers"}
-		if err := a.Prepare(context.Background(), table, NumbersTable, true, 0); err != nil {
+		if err := a.Prepare(context.Background(), table, NumbersTable, true, 0, ""); err != nil {
 			t.Fatal(err)
 		}
 		for _, name := range Names() {

@@ -209,5 +209,5 @@ func TestOutageStandIn(t *testing.T) {
 
 // TestStandInProcess is the stand-in process of TestOutageStandIn.
 func TestStandInProcess(t *testing.T) {
-	chtest.ServeStandIn(t, []string{"CREATE DATABASE " + DefaultDatabase, CreateSQL(Table{Database: DefaultDatabase, Name: "event"}, EventTable, 0)})
+	chtest.ServeStandIn(t, []string{"CREATE DATABASE " + DefaultDatabase, CreateSQL(Table{Database: DefaultDatabase, Name: "event"}, EventTable, 0, "")})
 }

@@ -37,6 +37,11 @@ type Config struct {
 	// padding columns.
 	Create       bool
 	ExtraColumns int
+	// Engine is the table engine Create makes the table with: MergeTree
+	// (EngineMergeTree, the default) or Null (EngineNull: rows are
+	// accepted and discarded, no part is written, as seed 002's author's
+	// insert_test).
+	Engine string
 	// Batch is the rows per block: one operation.
 	Batch int
 	// Batches and WorkerCounts, when given, replace Batch and Load.Workers
@@ -126,6 +131,10 @@ func (c Config) validateRows() error {
 		return fmt.Errorf("{ExtraColumns} must be 0 to %d, got %d", MaxExtraColumns, c.ExtraColumns)
 	case c.ExtraColumns > 0 && !c.Create:
 		return errors.New("{ExtraColumns} shapes the table {Create} makes: add {Create}")
+	case c.Engine != "" && c.Engine != EngineMergeTree && c.Engine != EngineNull:
+		return fmt.Errorf("{Engine} must be %s or %s, got %q", EngineMergeTree, EngineNull, c.Engine)
+	case c.Engine == EngineNull && !c.Create:
+		return errors.New("{Engine} is the engine of the table {Create} makes: add {Create}")
 	case c.Rows > 0 && c.Load.Warmup > 0:
 		return errors.New("{Warmup} needs {Duration}: with {Rows} every row inserted counts")
 	}
@@ -229,7 +238,7 @@ func Prepare(ctx context.Context, family string, c Config, server ch.Version) (*
 	if err != nil {
 		return nil, err
 	}
-	if err := admin.Prepare(ctx, c.Table, c.schema(), c.Create, c.ExtraColumns); err != nil {
+	if err := admin.Prepare(ctx, c.Table, c.schema(), c.Create, c.ExtraColumns, c.Engine); err != nil {
 		admin.Close()
 		return nil, err
 	}
@@ -413,6 +422,12 @@ func (r *runner) run(ctx context.Context, rep plan.Rep) ([]result.Run, error) {
 		run.Warnings = append(run.Warnings, fmt.Sprintf("rows not verified: %v; the server acknowledged %d rows (%d more uncertain)", err, wl.Acked(), wl.Uncertain()))
 		return []result.Run{run}, fmt.Errorf("rows not verified: %w", err)
 	}
+	if c.Engine == EngineNull {
+		// A Null table keeps nothing: there is no count to reconcile with.
+		x.Set(&run, "rows_acknowledged", float64(wl.Acked()))
+		x.Set(&run, "rows_unverified", 1)
+		return []result.Run{run}, nil
+	}
 	Reconcile(&run, c.Table, wl.Acked(), after-before, wl.Uncertain())
 	return []result.Run{run}, nil
 }
@@ -454,6 +469,7 @@ func (r *runner) record(res *load.Result, cfg load.Config, rep plan.Rep, opts Op
 	run.Warnings = append(run.Warnings, warnings...)
 	if ext != nil {
 		extworker.Fill(&run, ext.pool)
+		x.Set(&run, "worker_start_ms", float64(ext.start.Microseconds())/1e3/float64(max(cfg.Workers, 1)))
 	}
 	return run
 }
@@ -521,6 +537,8 @@ func FigureDeclarations() result.Declarations {
 		"workers_cpu_us_per_row": result.Mean("µs", "rows"),
 		"allocs_per_row":         result.Mean("allocations", "rows"),
 		"bytes_per_row":          result.Mean("bytes", "rows"),
+		// An external client's start-up per worker process (startExternal).
+		"worker_start_ms": result.Max("ms"),
 	}
 	maps.Copy(d, extworker.FigureDeclarations())
 	return d

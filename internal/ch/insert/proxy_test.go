@@ -52,7 +52,7 @@ func TestDroppedConnections(t *testing.T) {
 func dropCycle(t *testing.T, d ch.DSN, a *Admin, table Table, client string, perInsert int, served bool, step time.Duration) {
 	t.Helper()
 	ctx := context.Background()
-	if err := a.Prepare(ctx, table, EventTable, true, 0); err != nil {
+	if err := a.Prepare(ctx, table, EventTable, true, 0, ""); err != nil {
 		t.Fatal(err)
 	}
 	proxy := chtest.NewProxy(t, d.Addr)

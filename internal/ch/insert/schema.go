@@ -21,12 +21,16 @@ type Schema struct {
 }
 
 // The shapes: seed 000's event table (the default), ordered by time as a
-// log table is, and seed 002's ten numeric columns (the PHP client study's
-// insert_test), in insertion order as the study's table kept them.
+// log table is, seed 002's ten numeric columns (the PHP client study's
+// insert_test), in insertion order as the study's table kept them, and
+// its one-byte rows of the Nagle test.
 var (
 	EventTable   = Schema{Name: "event", Columns: event.Columns, Mark: "lid", OrderBy: "(loccurtime, lid)", Ring: event.Ring}
 	NumbersTable = Schema{Name: "numbers", Columns: numbers.Columns, Mark: "u64", OrderBy: "tuple()", Ring: numbers.Ring}
-	Schemas      = []Schema{EventTable, NumbersTable}
+	// ByteTable is seed 002's Nagle test: one UInt8 column, so that the
+	// rows of an INSERT are its bytes (8,170 and 8,171 at the 8 KB edge).
+	ByteTable = Schema{Name: "byte", Columns: numbers.ByteColumns, Mark: "u8", OrderBy: "tuple()", Ring: numbers.ByteRing}
+	Schemas   = []Schema{EventTable, NumbersTable, ByteTable}
 )
 
 // LookupSchema finds a schema by name.

@@ -46,7 +46,7 @@ func TestStandIn(t *testing.T) {
 				srv, d := startStandIn(t, tls, compress)
 				a := openAdmin(t, d)
 				table := Table{Database: DefaultDatabase, Name: "event"}
-				if err := a.Prepare(context.Background(), table, EventTable, true, 0); err != nil {
+				if err := a.Prepare(context.Background(), table, EventTable, true, 0, ""); err != nil {
 					t.Fatal(err)
 				}
 				for _, name := range Names() {
@@ -88,7 +88,7 @@ func TestStandInEndOfRun(t *testing.T) {
 	srv, d := startStandIn(t, false, "")
 	a := openAdmin(t, d)
 	table := Table{Database: DefaultDatabase, Name: "event"}
-	if err := a.Prepare(context.Background(), table, EventTable, true, 0); err != nil {
+	if err := a.Prepare(context.Background(), table, EventTable, true, 0, ""); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"clickhouse-go-row", "clickhouse-go-column", "ch-go", "clickhouse-go-v1-column"} {
@@ -122,7 +122,7 @@ func TestStandInInterrupt(t *testing.T) {
 	srv, d := startStandIn(t, false, "")
 	a := openAdmin(t, d)
 	table := Table{Database: DefaultDatabase, Name: "event"}
-	if err := a.Prepare(context.Background(), table, EventTable, true, 0); err != nil {
+	if err := a.Prepare(context.Background(), table, EventTable, true, 0, ""); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"clickhouse-go-row", "clickhouse-go-column", "ch-go"} {
@@ -171,7 +171,7 @@ func TestCHGoStreamWaiters(t *testing.T) {
 	_, d := startStandIn(t, false, "")
 	a := openAdmin(t, d)
 	table := Table{Database: DefaultDatabase, Name: "event"}
-	if err := a.Prepare(context.Background(), table, EventTable, true, 0); err != nil {
+	if err := a.Prepare(context.Background(), table, EventTable, true, 0, ""); err != nil {
 		t.Fatal(err)
 	}
 	ins, err := openCHGo(context.Background(), Options{DSN: d, Batch: 100, BlocksPerInsert: 10})
@@ -211,7 +211,7 @@ func TestV2CommitKeepsConn(t *testing.T) {
 	_, d := startStandIn(t, false, "")
 	a := openAdmin(t, d)
 	table := Table{Database: DefaultDatabase, Name: "event"}
-	if err := a.Prepare(context.Background(), table, EventTable, true, 0); err != nil {
+	if err := a.Prepare(context.Background(), table, EventTable, true, 0, ""); err != nil {
 		t.Fatal(err)
 	}
 	ins, err := openV2Column(context.Background(), Options{DSN: d, Batch: 10, BlocksPerInsert: 1, NoDelay: true})

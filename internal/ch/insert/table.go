@@ -85,7 +85,7 @@ func (e *TableError) Error() string { return e.msg }
 // (re)creates it: a table it marked is dropped and made again with
 // extraColumns padding columns; an unmarked table is refused, never
 // touched. Without create the table must exist and have s's columns.
-func (a *Admin) Prepare(ctx context.Context, t Table, s Schema, create bool, extraColumns int) error {
+func (a *Admin) Prepare(ctx context.Context, t Table, s Schema, create bool, extraColumns int, engine string) error {
 	exists, err := a.exists(ctx, "SELECT count() FROM system.tables WHERE database = ? AND name = ?", t.Database, t.Name)
 	if err != nil {
 		return fmt.Errorf("look for table %s: %w", t.Plain(), err)
@@ -111,7 +111,7 @@ func (a *Admin) Prepare(ctx context.Context, t Table, s Schema, create bool, ext
 	if _, err := a.db.ExecContext(ctx, "CREATE DATABASE IF NOT EXISTS `"+t.Database+"`"); err != nil {
 		return fmt.Errorf("create database %s: %w", t.Database, err)
 	}
-	if _, err := a.db.ExecContext(ctx, CreateSQL(t, s, extraColumns)); err != nil {
+	if _, err := a.db.ExecContext(ctx, CreateSQL(t, s, extraColumns, engine)); err != nil {
 		return fmt.Errorf("create table %s: %w", t.Plain(), err)
 	}
 	return nil
@@ -195,7 +195,7 @@ func IsTableError(err error) bool {
 // defaulted padding columns (seed 000's table had 689 columns, 32
 // written), MergeTree in s's order. The syntax is the one ClickHouse has
 // accepted since 1.1.54310 (2017), 18.16 included.
-func CreateSQL(t Table, s Schema, extraColumns int) string {
+func CreateSQL(t Table, s Schema, extraColumns int, engine string) string {
 	var sb strings.Builder
 	sb.WriteString("CREATE TABLE " + t.String() + " (\n")
 	for i, c := range s.Columns {
@@ -211,6 +211,16 @@ func CreateSQL(t Table, s Schema, extraColumns int) string {
 	for i := range extraColumns {
 		fmt.Fprintf(&sb, ",\n  pad_%04d %s", i+1, pads[i%len(pads)])
 	}
-	sb.WriteString("\n) ENGINE = MergeTree() ORDER BY " + s.OrderBy)
+	if engine == EngineNull {
+		sb.WriteString("\n) ENGINE = Null")
+	} else {
+		sb.WriteString("\n) ENGINE = MergeTree() ORDER BY " + s.OrderBy)
+	}
 	return sb.String()
 }
+
+// The table engines Config.Engine may name.
+const (
+	EngineMergeTree = "MergeTree"
+	EngineNull      = "Null"
+)

@@ -19,6 +19,11 @@ var Columns = []event.ColumnDef{
 	{Name: "f32", Type: "Float32"}, {Name: "f64", Type: "Float64"},
 }
 
+// AuthorSelect is the columns seed 002's author's select scripts read, in
+// their order: the eight integer ones, no floats (select i8,i16,i32,i64,
+// u8,u16,u32,u64 from select_test limit N).
+var AuthorSelect = []string{"i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64"}
+
 // block returns rows rows of the next values of rng.
 func block(rng *rand.Rand, rows int) *ch.Block {
 	u8, u16, u32, u64 := make([]uint8, rows), make([]uint16, rows), make([]uint32, rows), make([]uint64, rows)
@@ -53,6 +58,25 @@ func Ring(seed uint64, batch, n int) []*ch.Block {
 	for i := range out {
 		out[i] = block(rng, batch)
 		out[i].Index = i
+	}
+	return out
+}
+
+// ByteColumns is the one-byte column of seed 002's Nagle test: the
+// article's INSERTs of 8,170 and 8,171 rows filled clickhouse-cpp's
+// 8,192-byte buffer with one byte a row.
+var ByteColumns = []event.ColumnDef{{Name: "u8", Type: "UInt8"}}
+
+// ByteRing generates n blocks of batch one-byte rows from seed.
+func ByteRing(seed uint64, batch, n int) []*ch.Block {
+	rng := rand.New(rand.NewPCG(seed, 0x62797465)) // "byte"
+	out := make([]*ch.Block, n)
+	for i := range out {
+		u8 := make([]uint8, batch)
+		for r := range u8 {
+			u8[r] = uint8(rng.Uint32())
+		}
+		out[i] = &ch.Block{Rows: batch, Index: i, Columns: []ch.Column{{Name: ByteColumns[0].Name, Type: ByteColumns[0].Type, Data: u8}}}
 	}
 	return out
 }

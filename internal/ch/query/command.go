@@ -92,8 +92,8 @@ func (cmd Command) Resolve(raw *load.Config, runFlags func() (load.Config, error
 		return c, usage.Errorf("the client worker needs {Cmd}: the command that starts your worker (docs/worker-protocol.md)")
 	case c.Worker.Timeout < 0:
 		return c, usage.Errorf("{Timeout} must not be negative, got %s", c.Worker.Timeout)
-	case cmd.given("SelectRows") && c.Preset != "numbers":
-		return c, usage.Errorf("{SelectRows} sizes the numbers preset's reads: add {Preset} numbers")
+	case cmd.given("SelectRows") && !readsNumbers(c.Preset):
+		return c, usage.Errorf("{SelectRows} sizes the numbers presets' reads: add {Preset} numbers or numbers-int")
 	}
 	c.Listed = (cmd.given("Clients") || c.Worker.Cmd != "") && !slices.Equal(names, []string{"all"})
 	if c.Clients, err = cmd.Lookup(names); err != nil {

@@ -35,9 +35,13 @@ func TestNumbersPreset(t *testing.T) {
 		}
 	})
 	workers := map[string]ch.Worker{"php-seasclick": ch.SeasClick, "python-clickhouse-driver": ch.ClickHouseDriver}
-	for _, rows := range []int{10, query.NumbersRows} {
+	for _, tc := range []struct {
+		preset string
+		rows   int
+	}{{"numbers", 10}, {"numbers", query.NumbersRows}, {"numbers-int", 10}} {
+		preset, rows := tc.preset, tc.rows
 		for _, name := range []string{"clickhouse-go-v1", "http", "php-seasclick", "python-clickhouse-driver"} {
-			t.Run(fmt.Sprintf("%s/%d", name, rows), func(t *testing.T) {
+			t.Run(fmt.Sprintf("%s/%s/%d", preset, name, rows), func(t *testing.T) {
 				if w, ok := workers[name]; ok {
 					chtest.NeedWorker(t, name, w)
 				}
@@ -49,7 +53,7 @@ func TestNumbersPreset(t *testing.T) {
 				cfg.Rate, cfg.Duration, cfg.Warmup, cfg.Interval = 20, time.Second, 0, 0
 				c := query.Config{
 					DSN: d, HTTPURL: os.Getenv("DBMETER_CLICKHOUSE_HTTP_URL"), Clients: []query.Named{{Name: name, Client: cl}},
-					Preset: "numbers", SelectRows: rows, Create: true, Data: data,
+					Preset: preset, SelectRows: rows, Create: true, Data: data,
 					Decodes: []query.Decode{query.Row}, Load: cfg, Repeat: 1, Worker: query.Worker{Getenv: os.Getenv},
 				}
 				p, err := query.Prepare(ctx, "ch", c, version)

@@ -120,7 +120,7 @@ func (c Config) Validate() error {
 			return err
 		}
 	}
-	if c.Preset == "numbers" && (c.SelectRows < 1 || c.SelectRows > NumbersRows) {
+	if readsNumbers(c.Preset) && (c.SelectRows < 1 || c.SelectRows > NumbersRows) {
 		return fmt.Errorf("{SelectRows} must be 1 to %d (the rows of the numbers table), got %d", NumbersRows, c.SelectRows)
 	}
 	_, _, err := c.Combos()

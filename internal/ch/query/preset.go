@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/dbmeter/dbmeter/internal/ch/numbers"
 )
 
 // A Spec is what every query of a run executes: the SQL text with ?
@@ -42,8 +44,16 @@ func Presets() map[string]Preset {
 		// Seed 002's select_test: N rows of ten numeric columns.
 		"numbers": {Name: "numbers", Table: "numbers",
 			SQL: "SELECT u8, u16, u32, u64, i8, i16, i32, i64, f32, f64 FROM {db}.numbers LIMIT {rows}", spec: rowsSpec},
+		// The columns seed 002's author's select scripts read: the eight
+		// integer ones of the same table.
+		"numbers-int": {Name: "numbers-int", Table: "numbers",
+			SQL: "SELECT " + strings.Join(numbers.AuthorSelect, ", ") + " FROM {db}.numbers LIMIT {rows}", spec: rowsSpec},
 	}
 }
+
+// readsNumbers reports whether preset name reads the numbers table, whose
+// reads SelectRows sizes.
+func readsNumbers(name string) bool { return Presets()[name].Table == "numbers" }
 
 // PresetNames lists the presets, sorted.
 func PresetNames() []string {
