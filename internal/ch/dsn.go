@@ -65,7 +65,16 @@ func ResolveDSN(flag string, getenv func(string) string, fields ...string) (DSN,
 		return DSN{}, usage.Errorf("{DSN} is required: the ClickHouse server's native address (or set %s)", EnvDSN)
 	}
 	d, err := parseDSN(s, fields)
-	return d, usage.Wrap(err)
+	if err != nil {
+		// Say where the DSN came from: the flag, or the variable that
+		// stands in for it.
+		from := "{DSN}"
+		if flag == "" {
+			from = EnvDSN
+		}
+		return DSN{}, usage.Wrap(fmt.Errorf("%s: %w", from, err))
+	}
+	return d, nil
 }
 
 // Secrets are the values of d that output must never show: the password,

@@ -25,9 +25,9 @@ import (
 type pgFlags struct {
 	pg.Command
 	storage storageSettings
-	output                 outputFlags
-	search                 searchFlags
-	fs                     *pflag.FlagSet
+	output  outputFlags
+	search  searchFlags
+	fs      *pflag.FlagSet
 }
 
 func (f *pgFlags) bind(fs *pflag.FlagSet) {

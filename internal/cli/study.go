@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -169,17 +168,9 @@ parameters for its step: {clickhouse-legacy?compress=lz4}.`,
 	fs.BoolVar(&o.Quick, "quick", false, "run each step's quick form (a few minutes on 2 cores; the study says what it scales)")
 	fs.StringArrayVar(&dsns, "dsn", nil, "a server for the study's steps, instead of the environment's: postgres://… (repeat for several), clickhouse://… (a modern ClickHouse), clickhouse-legacy=clickhouse://… (the 18.16 server)")
 	fs.StringVar(&jsonPath, "json", "", "write the study's result document to this file")
-	var until string
-	fs.StringVar(&until, "until-decided", "", "then run the steps of undecided claims again, pooling their runs, until every claim is decided or BUDGET (a duration) is spent; alone, 30m")
+	fs.DurationVar(&o.UntilDecided, "until-decided", 0, "then run the steps of undecided claims again, pooling their runs, until every claim is decided or this budget is spent (alone: 30m)")
 	fs.Lookup("until-decided").NoOptDefVal = "30m"
 	cmd.RunE = runE(func(cmd *cobra.Command, args []string) error {
-		if until != "" {
-			d, err := time.ParseDuration(until)
-			if err != nil || d <= 0 {
-				return usagef("--until-decided=%s: want a duration such as 20m", until)
-			}
-			o.UntilDecided = d
-		}
 		s, err := loadStudy(env, args[0])
 		if err != nil {
 			return err
@@ -215,12 +206,7 @@ parameters for its step: {clickhouse-legacy?compress=lz4}.`,
 		if runErr != nil {
 			return runErr
 		}
-		for _, st := range doc.Steps {
-			if st.Error != "" {
-				return fmt.Errorf("study %s: step %s failed: %s", s.ID, st.ID, st.Error)
-			}
-		}
-		return nil
+		return doc.Failure()
 	})
 	return cmd
 }

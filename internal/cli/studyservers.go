@@ -17,8 +17,11 @@ import (
 // it. A server that does not answer is left to the steps, which say so.
 func checkStudyServers(ctx context.Context, env Env, s *study.Study, dsns []string) (study.Servers, error) {
 	sv, err := studyServers(dsns, env.Getenv)
-	if err != nil || !sv.Given {
+	if err != nil {
 		return sv, err
+	}
+	if !sv.Given {
+		return sv, checkEnvModern(ctx, s, sv)
 	}
 	for _, d := range sv.PG {
 		if _, _, err := server.Endpoint(d); err != nil {
@@ -36,11 +39,7 @@ func checkStudyServers(ctx context.Context, env Env, s *study.Study, dsns []stri
 	if sv.CHModern == "" || !s.Uses("{clickhouse}") {
 		return sv, nil
 	}
-	d, _ := ch.ParseDSN(sv.CHModern)
-	ctx, cancel := context.WithTimeout(ctx, defaultConnectTimeout)
-	defer cancel()
-	v, err := ch.ServerVersion(ctx, d)
-	if err == nil && v.Less(ch.MinModernServer) {
+	if v, old := tooOldForModern(ctx, sv.CHModern); old {
 		return sv, usagef("--dsn %s: this is ClickHouse %s, and {clickhouse} needs %s or newer; it would serve {%s}: give it as --dsn %s",
 			redact.String(sv.CHModern), v, ch.MinModernServer, study.LabelLegacy, study.LabelLegacy+"="+redact.String(sv.CHModern))
 	}
@@ -55,4 +54,33 @@ func studyMistakes(file string, n int) error {
 		what, where = "mistake", "on the line above"
 	}
 	return usagef("%s: %d %s in the study file, %s; the format is described in docs/studies.md", file, n, what, where)
+}
+
+// checkEnvModern refuses the environment's modern ClickHouse when it is
+// too old for {clickhouse}, naming the variable that would serve it:
+// every modern client of every step would otherwise refuse it, one step
+// after the other.
+func checkEnvModern(ctx context.Context, s *study.Study, sv study.Servers) error {
+	if sv.CHModern == "" || !s.Uses("{clickhouse}") {
+		return nil
+	}
+	if v, old := tooOldForModern(ctx, sv.CHModern); old {
+		return usagef("the environment's modern ClickHouse (DBMETER_CLICKHOUSE_MODERN_DSN, else DBMETER_CLICKHOUSE_DSN) is ClickHouse %s, and {clickhouse} needs %s or newer; it would serve {%s}: set it as DBMETER_CLICKHOUSE_LEGACY_DSN",
+			v, ch.MinModernServer, study.LabelLegacy)
+	}
+	return nil
+}
+
+// tooOldForModern asks a ClickHouse its version and says whether it is
+// older than the modern clients take. A server that cannot be asked (down,
+// a bad DSN) is not called old: the steps say what is wrong with it.
+func tooOldForModern(ctx context.Context, dsn string) (ch.Version, bool) {
+	d, err := ch.ParseDSN(dsn)
+	if err != nil {
+		return ch.Version{}, false
+	}
+	ctx, cancel := context.WithTimeout(ctx, defaultConnectTimeout)
+	defer cancel()
+	v, err := ch.ServerVersion(ctx, d)
+	return v, err == nil && v.Less(ch.MinModernServer)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -70,6 +71,7 @@ func counter(t *testing.T) (addr string, n *atomic.Int64) {
 // user did not give is skipped, saying why.
 func TestStudyGivenServersOnly(t *testing.T) {
 	t.Parallel()
+	servertest.E2E(t, "runs a study's steps as processes of their own")
 	given, toGiven := counter(t)
 	envPG, toEnvPG := counter(t)
 	envCH, toEnvCH := counter(t)
@@ -111,5 +113,50 @@ func TestStudyOldClickHouseAsModern(t *testing.T) {
 	want := "{clickhouse} needs 21.8.0 or newer; it would serve {clickhouse-legacy}: give it as --dsn clickhouse-legacy=tcp://"
 	if code != exitUsage || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, want) {
 		t.Errorf("exit %d, stdout %q, stderr %q; want exit 2 and one line with %q", code, stdout, stderr, want)
+	}
+}
+
+// TestDSNRefusedEverywhere: every command that takes --dsn refuses one
+// that is not an address of its kind, before connecting anywhere, in one
+// line, exit 2.
+func TestDSNRefusedEverywhere(t *testing.T) {
+	t.Parallel()
+	root := commandTree(Env{Stdout: io.Discard, Stderr: io.Discard, Getenv: func(string) string { return "" }}, &profiler{})
+	var tested int
+	for _, cmd := range runnable(root) {
+		if cmd.Flags().Lookup("dsn") == nil {
+			continue
+		}
+		path := cmd.CommandPath()
+		for _, dsn := range []string{"garbage", "mysql://u:hunter2@db/x"} {
+			args := append(strings.Fields(strings.TrimPrefix(path, "dbmeter")), outputArgs[path]...)
+			args = append(args, "--dsn", dsn)
+			code, stdout, stderr := run(t, args...)
+			if code != exitUsage || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "--dsn") || strings.Contains(stderr, "hunter2") {
+				t.Errorf("dbmeter %s: exit %d, stdout %q, stderr %q; want exit 2 and one line naming --dsn, no password", strings.Join(args, " "), code, stdout, stderr)
+			}
+		}
+		tested++
+	}
+	if tested < 4 {
+		t.Errorf("only %d commands take --dsn: the walk lost the tree", tested)
+	}
+}
+
+// TestStudyOldClickHouseFromTheEnvironment: the environment's modern
+// ClickHouse that is the 18.16 server is refused before any step, naming
+// the variable that would serve it.
+func TestStudyOldClickHouseFromTheEnvironment(t *testing.T) {
+	t.Parallel()
+	legacy := servertest.Env(t, "DBMETER_CLICKHOUSE_LEGACY_DSN")
+	var out, errb bytes.Buffer
+	code := Main(context.Background(), Env{
+		Args:   []string{"study", "run", "s1", "--quick"},
+		Stdout: &out, Stderr: &errb, Stdin: strings.NewReader(""),
+		Getenv: func(k string) string { return map[string]string{"DBMETER_CLICKHOUSE_MODERN_DSN": legacy}[k] },
+	})
+	want := "{clickhouse} needs 21.8.0 or newer; it would serve {clickhouse-legacy}: set it as DBMETER_CLICKHOUSE_LEGACY_DSN"
+	if code != exitUsage || out.String() != "" || strings.Count(errb.String(), "\n") != 1 || !strings.Contains(errb.String(), want) {
+		t.Errorf("exit %d, stdout %q, stderr %q; want exit 2 and one line with %q", code, out.String(), errb.String(), want)
 	}
 }

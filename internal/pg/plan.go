@@ -48,6 +48,9 @@ func Servers(s ServerSpec) (dsns, secrets []string, err error) {
 			return nil, nil, errors.New("give the server with {DSNs} or with {Host}/{Port}/{User}/DBNAME, not both")
 		}
 		for _, d := range s.DSNs {
+			if scheme, _, ok := strings.Cut(d, "://"); ok && scheme != "postgres" && scheme != "postgresql" {
+				return nil, nil, fmt.Errorf("{DSNs} %s: not a PostgreSQL address: want postgres://… or the key=value form (host=… dbname=…)", redact.String(d))
+			}
 			if _, _, err := server.Endpoint(d); err != nil {
 				return nil, nil, fmt.Errorf("{DSNs} %s: %v", redact.String(d), errors.Unwrap(err))
 			}

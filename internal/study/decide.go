@@ -123,3 +123,14 @@ func repeatStep(ctx context.Context, s *Study, r Runner, o Options, sr *StepRun)
 	sr.Rounds++
 	return len(again.Result.Runs)
 }
+
+// Failure is the first step that failed, as study run's error; nil when
+// none did.
+func (d *Document) Failure() error {
+	for _, st := range d.Steps {
+		if st.Error != "" {
+			return fmt.Errorf("study %s: step %s failed: %s", d.Study, st.ID, st.Error)
+		}
+	}
+	return nil
+}

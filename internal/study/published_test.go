@@ -163,18 +163,27 @@ pool (max idle 50) | 0.3`},
 	"prepared": {"ms", `clickhouse-go v2 database/sql
 inlined | 4
 prepared | 0.1`},
-	"decode-p99": {"ms", `clickhouse-go v2 database/sql
-row by row | 6
-column by column | 1.1`},
-	"decode-10k": {"ms", `clickhouse-go v2 database/sql
-row by row | 8.2
-column by column | 1.9`},
+	"decode-p99": {"ms", `clickhouse-go v2 database/sql | ch-go
+row by row | 6 | null
+column by column | 1.1 | null`},
+	"decode-10k": {"ms", `clickhouse-go v2 database/sql | ch-go
+row by row | 8.2 | null
+column by column | 1.9 | null`},
 	"together": {"ms", `low end | high end
-sum | 12.3 | 14.7`},
-	"qps5000": {"ms", `clickhouse-go v2 database/sql
+all three | 12.3 | 14.7
+all off | null | null`},
+	"qps5000": {"ms", `Go net/http
 no connection reuse | 428
 fixed pool | 112
 adaptive pool | 86`},
+	"qps5000-reuse": {"%", `Go net/http
+no connection reuse | 0
+fixed pool | 89
+adaptive pool | 94`},
+	"qps5000-setup": {"%", `Go net/http
+no connection reuse | 67
+fixed pool | 12
+adaptive pool | 8`},
 }
 
 // s3Article is seed 002's figures: its author's result-insert.txt and

@@ -690,6 +690,26 @@ func figures(run *result.Run, pool PoolStats) {
 	}
 	put("pool_waits", pool.Waits)
 	put("pool_wait_ns_total", pool.WaitNs)
+	reuse(run, pool)
+}
+
+// reuse records seed 001's two pool figures: the share of queries that
+// reused a connection rather than open one (复用率), and the share of the
+// queries' time spent opening connections (连接建立耗时占比), of the
+// service time (from each query's actual start).
+func reuse(run *result.Run, pool PoolStats) {
+	if run.Ops <= 0 || pool.Opened < 0 {
+		return
+	}
+	x := FigureDeclarations()
+	x.Set(run, "conn_reuse_pct", 100*(1-float64(min(pool.Opened, run.Ops))/float64(run.Ops)))
+	busy := run.Service.Mean * float64(run.Ops)
+	if busy <= 0 {
+		busy = run.Latency.Mean * float64(run.Ops)
+	}
+	if pool.SetupNs >= 0 && busy > 0 {
+		x.Set(run, "conn_setup_share_pct", 100*min(float64(pool.SetupNs)/busy, 1))
+	}
 }
 
 // FigureDeclarations declares the extra figures a query run writes, with
@@ -706,6 +726,9 @@ func FigureDeclarations() result.Declarations {
 		"conn_setup_ns_mean":  result.Mean("ns", "conns_opened"),
 		"pool_waits":          result.Sum("waits"),
 		"pool_wait_ns_total":  result.Sum("ns"),
+		// Seed 001's reuse rate and connection-setup share (reuse).
+		"conn_reuse_pct":       result.Mean("%", "ops"),
+		"conn_setup_share_pct": result.Mean("%", "ops"),
 	}
 	maps.Copy(d, extworker.FigureDeclarations())
 	return d
