@@ -75,6 +75,11 @@ func (r stepRunner) Step(ctx context.Context, args []string, wantResult bool) (*
 	stop := context.AfterFunc(ctx, func() { cmd.Process.Signal(forwarded(ctx)) })
 	err := cmd.Wait()
 	stop()
+	if err == nil || ctx.Err() != nil {
+		// The study's line about the step will not say the step's last
+		// line: it ran, or was interrupted.
+		last.flush()
+	}
 	var doc *result.Document
 	if path != "" {
 		if d, rerr := result.ReadFile(path); rerr == nil {
@@ -82,6 +87,9 @@ func (r stepRunner) Step(ctx context.Context, args []string, wantResult bool) (*
 		} else if err == nil {
 			return nil, fmt.Errorf("the step's result document: %w", rerr)
 		}
+	}
+	if doc != nil && len(doc.Empty) > 0 {
+		last.flush() // it measured what it could: the study says no more
 	}
 	return doc, r.outcome(err, last.String())
 }
@@ -117,24 +125,51 @@ type lastLine struct {
 	w    io.Writer
 	mu   sync.Mutex
 	buf  []byte
+	held []byte // a "dbmeter: " line not yet passed on
 	last string
 }
 
+//
+// A line that may be the step's last error ("dbmeter: …") is held until
+// another line follows it: when it is the last, study run's own line about
+// the step says it ("skipped: cannot run here: …", "failed: …"), and
+// passing it on too printed every refusal twice. flush passes on what is
+// held, for a step whose end says nothing of it.
 func (l *lastLine) Write(p []byte) (int, error) {
 	l.mu.Lock()
+	defer l.mu.Unlock()
 	l.buf = append(l.buf, p...)
+	var out []byte
 	for {
 		i := bytes.IndexByte(l.buf, '\n')
 		if i < 0 {
 			break
 		}
-		if line := strings.TrimSpace(string(l.buf[:i])); line != "" {
-			l.last = line
+		line := l.buf[:i+1]
+		if t := strings.TrimSpace(string(line)); t != "" {
+			l.last = t
+		}
+		out = append(out, l.held...)
+		l.held = nil
+		if bytes.HasPrefix(line, []byte("dbmeter: ")) {
+			l.held = append([]byte{}, line...)
+		} else {
+			out = append(out, line...)
 		}
 		l.buf = l.buf[i+1:]
 	}
-	l.mu.Unlock()
-	return l.w.Write(p)
+	if _, err := l.w.Write(out); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// flush passes on the line held back and any unfinished one.
+func (l *lastLine) flush() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.w.Write(append(l.held, l.buf...))
+	l.held, l.buf = nil, nil
 }
 
 func (l *lastLine) String() string {

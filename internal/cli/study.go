@@ -8,7 +8,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/dbmeter/dbmeter/internal/report"
 	"github.com/dbmeter/dbmeter/internal/study"
 )
 
@@ -200,13 +199,7 @@ parameters for its step: {clickhouse-legacy?compress=lz4}.`,
 				return err
 			}
 		}
-		if err := report.PageText(env.Stdout, study.Page(study.Evaluate(s, doc))); err != nil {
-			return err
-		}
-		if runErr != nil {
-			return runErr
-		}
-		return doc.Failure()
+		return printStudy(env, s, doc, runErr)
 	})
 	return cmd
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"io"
 	"os"
 
@@ -12,8 +13,7 @@ import (
 // false when the first file is not one.
 func reportStudy(env Env, args []string, html, md, csv string) (ok bool, err error) {
 	path := args[0]
-	data, err := os.ReadFile(path)
-	if err != nil || !study.IsDocument(data) {
+	if data, err := os.ReadFile(path); err != nil || !study.IsDocument(data) {
 		return false, nil
 	}
 	if len(args) > 1 {
@@ -34,4 +34,11 @@ func reportStudy(env Env, args []string, html, md, csv string) (ok bool, err err
 		return true, err
 	}
 	return true, report.PageText(env.Stdout, p)
+}
+
+// printStudy prints a study run's report and says how the run ended: its
+// error (interrupted), else its first failed step's.
+func printStudy(env Env, s *study.Study, doc *study.Document, runErr error) error {
+	err := report.PageText(env.Stdout, study.Page(study.Evaluate(s, doc)))
+	return cmp.Or(err, runErr, doc.Failure())
 }

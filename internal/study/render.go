@@ -309,7 +309,11 @@ func tableChart(id string, tv TableView) report.Chart {
 	if !drawn {
 		title = fmt.Sprintf("%s: nothing to draw, no figure published and none measured here that may be compared", t.Title)
 	}
-	return report.PairChart(id, title, l.lines, panels)
+	c := report.PairChart(id, title, l.lines, panels)
+	if t.Unit == "ns" {
+		c.X = "ns" // axis labels as 50ns, 2.0µs, 1.5ms
+	}
+	return c
 }
 
 // MachineLines says, per step, whether the machine was busy and whether

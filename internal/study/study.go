@@ -187,7 +187,8 @@ type Premise struct {
 	// the cells' block reads that missed the server's buffer cache
 	// (pg_stat_database); device_reads, the read IOs the device counted
 	// per operation (under a storage profile); different_servers, the
-	// cells' runs came from servers of different addresses.
+	// cells' runs came from servers of different addresses;
+	// measured_seconds, each cell's runs measured at least Above seconds.
 	Evidence string `yaml:"evidence"`
 	// Above is the least the evidence must show (cache_misses 0.1 or
 	// device_reads 0.5 per operation: IO-bound); Below the most (the data

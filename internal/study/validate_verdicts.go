@@ -134,6 +134,9 @@ func (v *validator) verdictFields(s *Study, tables map[string]*Table) {
 			if p.Evidence == "cache_misses" && !share(p.Above) && !share(p.Below) {
 				v.add(f+".premise.above", "cache_misses needs above (IO-bound: the least share of block reads that miss the cache) or below (in memory: the most), between 0 and 1")
 			}
+			if p.Evidence == "measured_seconds" && (p.Above == nil || *p.Above <= 0) {
+				v.add(f+".premise.above", "measured_seconds needs above: the least seconds of measured operations each cell needs")
+			}
 			if p.Evidence == "device_reads" && p.Above == nil && p.Below == nil {
 				v.add(f+".premise.above", "device_reads needs above (IO-bound: the least device reads per operation) or below (in memory: the most)")
 			}

@@ -1,10 +1,12 @@
 package study
 
 import (
+	"io"
 	"math"
 	"strings"
 	"testing"
 
+	"github.com/dbmeter/dbmeter/internal/report"
 	"github.com/dbmeter/dbmeter/internal/result"
 )
 
@@ -202,6 +204,25 @@ func TestPremiseIOBound(t *testing.T) {
 		c := claimOf(t, Evaluate(s, d), "iobound")
 		if c.Verdict != tt.verdict || !strings.Contains(c.Reason, tt.reason) || (tt.verdict == CannotCheck && !strings.Contains(c.Reason, "IO-bound")) {
 			t.Errorf("%s: %s (%s), want %s naming the premise and %q", tt.name, c.Verdict, c.Reason, tt.verdict, tt.reason)
+		}
+	}
+}
+
+// TestUndecidedTablesPrintIntervals: the tables of a study whose ranking
+// is undecided print each cell's interval, in every format.
+func TestUndecidedTablesPrintIntervals(t *testing.T) {
+	s, err := Parse("n.yaml", []byte(noisyStudy))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := Page(Evaluate(s, noisyDoc(3, map[string]float64{"x": 100, "y": 90})))
+	for name, write := range map[string]func(io.Writer, report.Page) error{"text": report.PageText, "markdown": report.PageMarkdown, "html": report.PageHTML} {
+		var b strings.Builder
+		if err := write(&b, p); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), "±") || !strings.Contains(b.String(), Undecided) {
+			t.Errorf("%s: no ± or no undecided verdict:\n%s", name, b.String())
 		}
 	}
 }
