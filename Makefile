@@ -61,7 +61,7 @@ test:
 	@set -e; trap '$(SERVICES) down; $(SUMMARY)' EXIT; eval "$$($(SERVICES) env)"; \
 	  $(call stage,3/8 both tiers against them: DBMETER_E2E=1 go test ./... (the longest stage; a package prints ok when it ends)); \
 	  $(call ticking,DBMETER_E2E=1 GO='$(GO)' scripts/gotest-json.sh $$TESTLOG/e2e.json -tags '$(TAGS)' -timeout 40m ./...); \
-	  $(call stage,4/8 the machine-load test alone: make machine-load); \
+	  $(call stage,4/8 the machine-load tests alone: make machine-load); \
 	  $(MAKE) --no-print-directory machine-load; \
 	  $(call stage,5/8 the concurrent core under the race detector: make race); \
 	  $(call ticking,$(MAKE) --no-print-directory race); \

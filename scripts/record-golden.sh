@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Records the real result documents the unit tier's golden tests render,
 # then rewrites the golden files from them:
-#   internal/study/testdata/recorded/sN.json.gz  every built-in study's quick form
+#   internal/study/testdata/recorded/sN.json.gz  every built-in study's quick form (s5 twice: s5b)
 #   internal/report/testdata/recorded/*.json.gz  the family commands no study runs
 #   internal/study/testdata/golden/, internal/report/testdata/rendered/  (go test -update)
 # Needs the project's servers (scripts/dev-services.sh up; eval "$(scripts/dev-services.sh env)")
@@ -29,6 +29,10 @@ for s in s1 s2 s3 s4 s5; do
 	[ -z "$only" ] || [ "$only" = "$s" ] || continue
 	record "internal/study/testdata/recorded/$s.json.gz" study run "$s" --quick
 done
+# A second run of s5, for study compare's golden file.
+if [ -z "$only" ] || [ "$only" = s5 ]; then
+	record internal/study/testdata/recorded/s5b.json.gz study run s5 --quick
+fi
 if [ -z "$only" ] || [ "$only" = report ]; then
 	d=internal/report/testdata/recorded
 	record "$d/null-closed.json.gz" null --workers 2 --duration 1s --repeat 2

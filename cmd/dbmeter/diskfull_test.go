@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dbmeter/dbmeter/internal/servertest"
 )
 
 // Engines that fill their disk mid-run report the failures as errors in the
@@ -15,6 +17,7 @@ import (
 // cell starts from a preloaded store: 1,000 keys (about 265 KB) fit, and
 // set fills the rest.
 func TestKVFullDiskIsErrorsNotACrash(t *testing.T) {
+	servertest.E2E(t, "fills a 2 MiB tmpfs with three engines' writes for seconds")
 	mnt := t.TempDir()
 	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", mnt).CombinedOutput(); err != nil {
 		t.Skipf("cannot mount a small tmpfs (needs root): %v %s", err, out)

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/dbmeter/dbmeter/internal/servertest"
 )
 
 // chromium finds headless Chromium; without it the test skips in one
@@ -20,6 +22,7 @@ import (
 // test installs it).
 func chromium(t *testing.T) string {
 	t.Helper()
+	servertest.E2E(t, "renders the board in headless Chromium: seconds")
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
 		if p, err := exec.LookPath(name); err == nil {
 			return p

@@ -1,19 +1,30 @@
 package cli
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/dbmeter/dbmeter/internal/result"
 	"github.com/dbmeter/dbmeter/internal/servertest"
 )
 
 // A run in which no operation completed shows "no operation completed"
-// with the reason instead of zeros, and the exit status says so. A null
-// target whose every operation takes a second, in a 100 ms window with
-// 50 ms of grace, completes none.
+// with the reason instead of zeros, and the exit status says so, as does
+// the document (empty), which is how study run knows. A null target whose
+// every operation takes a second, in a 100 ms window with 50 ms of grace,
+// completes none.
 func TestNothingCompletedFails(t *testing.T) {
 	t.Parallel()
-	code, out, errs := run(t, "null", "--delay", "1s", "--duration", "100ms", "--grace", "50ms", "--warmup", "0")
+	path := filepath.Join(t.TempDir(), "r.json")
+	code, out, errs := run(t, "null", "--delay", "1s", "--duration", "100ms", "--grace", "50ms", "--warmup", "0", "--json", path)
+	doc, err := result.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Empty) != 1 || !strings.HasPrefix(doc.Empty[0], "null noop: no operation completed") {
+		t.Errorf("the document's empty variants = %q, want null noop's", doc.Empty)
+	}
 	if code != exitFailed {
 		t.Errorf("exit %d, want %d", code, exitFailed)
 	}

@@ -129,6 +129,7 @@ type lastLine struct {
 	last string
 }
 
+// Write passes p on, line by line, keeping the last.
 //
 // A line that may be the step's last error ("dbmeter: …") is held until
 // another line follows it: when it is the last, study run's own line about

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dbmeter/dbmeter/internal/servertest"
 	"github.com/dbmeter/dbmeter/internal/study"
 )
 
@@ -48,6 +49,7 @@ func runSteps(t *testing.T, steps ...[2]string) *study.Document {
 // second would start from the first's heap (Go returns freed memory to the
 // kernel slowly) and report about as much.
 func TestStudyStepPeakRSSIsItsOwn(t *testing.T) {
+	servertest.E2E(t, "runs two kv steps as child processes, one holding 120 MiB")
 	common := "kv --engines map:memory --ops get --workers 1 --duration 50ms --warmup 0s --repeat 1 --no-disk-probe"
 	doc := runSteps(t,
 		[2]string{"heavy", common + " --keys 60000 --value-size 2048"},
@@ -76,6 +78,7 @@ func TestStudyStepPeakRSSIsItsOwn(t *testing.T) {
 // cgroup: the study (this test process) never does, and the cgroup is
 // named by the step's PID, not the study's.
 func TestStudyStepAloneInCgroup(t *testing.T) {
+	servertest.E2E(t, "runs a kv step as a child process in a cgroup of its own")
 	storageLayout(t)
 	var entered atomic.Value
 	done := make(chan struct{})

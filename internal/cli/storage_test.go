@@ -50,7 +50,7 @@ func groupsOf(l storage.Layout, pid int) []string {
 // itself; one killed by SIGKILL cannot, and the next run under a profile
 // removes them.
 func TestStorageCgroupsGoneAfterInterrupt(t *testing.T) {
-	servertest.E2E(t, "builds dbmeter and interrupts and kills it mid-run")
+	servertest.E2E(t, "runs dbmeter as a child process and interrupts and kills it mid-run")
 	l := storageLayout(t)
 	bin := os.Args[0] // this test binary, dbmeter itself under DBMETER_TEST_MAIN (TestMain)
 	long := []string{"kv", "--storage-profile", "hdd", "--engines", "map", "--ops", "set", "--fsync", "true",

@@ -37,6 +37,11 @@ type Figure struct {
 	// its progress intervals) that pooling cannot fold: the cell's figure
 	// is the mean of its repetitions'.
 	perRep bool
+	// quantile is a latency percentile's (50, 99, …): with one
+	// repetition, its interval is the distribution-free one of a
+	// quantile, read off the repetition's histogram at the ranks
+	// n·q ± 1.96·√(n·q·(1−q)).
+	quantile float64
 	// mean marks a mean latency: with one repetition, its interval is
 	// the mean's over the repetition's operations (their standard
 	// deviation over √n), one moment of the machine, as a rate's is
@@ -98,10 +103,10 @@ var figureCatalogue = []Figure{
 	{Name: "throughput", Base: "/s", Higher: true, rate: true, get: func(r *result.Run) float64 { return r.OpsPerS }},
 	{Name: "rows_s", Base: "/s", Higher: true, rate: true, get: func(r *result.Run) float64 { return r.RowsPerS }},
 	{Name: "bytes_s", Base: "B/s", Higher: true, rate: true, get: func(r *result.Run) float64 { return r.BytesPerS }},
-	{Name: "p50", Base: "ns", get: nsOf(func(l result.Latency) int64 { return l.P50 })},
-	{Name: "p90", Base: "ns", get: nsOf(func(l result.Latency) int64 { return l.P90 })},
-	{Name: "p99", Base: "ns", get: nsOf(func(l result.Latency) int64 { return l.P99 })},
-	{Name: "p999", Base: "ns", get: nsOf(func(l result.Latency) int64 { return l.P999 })},
+	{Name: "p50", Base: "ns", quantile: 50, get: nsOf(func(l result.Latency) int64 { return l.P50 })},
+	{Name: "p90", Base: "ns", quantile: 90, get: nsOf(func(l result.Latency) int64 { return l.P90 })},
+	{Name: "p99", Base: "ns", quantile: 99, get: nsOf(func(l result.Latency) int64 { return l.P99 })},
+	{Name: "p999", Base: "ns", quantile: 99.9, get: nsOf(func(l result.Latency) int64 { return l.P999 })},
 	{Name: "max", Base: "ns", get: nsOf(func(l result.Latency) int64 { return l.Max })},
 	{Name: "mean", Base: "ns", mean: true, get: func(r *result.Run) float64 { return r.Latency.Mean }},
 	// interval_cv is the spread of a run's progress intervals' operation
@@ -237,8 +242,25 @@ func (f Figure) Estimate(runs []*result.Run) (Estimate, bool) {
 	}
 	if ok {
 		e.Lo, e.Hi = e.Value*(1-spread), e.Value*(1+spread)
+	} else if f.quantile > 0 && len(runs) == 1 {
+		e.Lo, e.Hi = quantileInterval(runs[0].LatencyHDR, f.quantile)
 	}
 	return e, true
+}
+
+// quantileInterval is the 95 % interval of the q-th percentile of one
+// repetition's operations, distribution-free: the values at the ranks
+// n·q ± 1.96·√(n·q·(1−q)) of its histogram, one moment of the machine as
+// a rate's progress intervals are. NaN without a histogram.
+func quantileInterval(hdr string, q float64) (float64, float64) {
+	h, err := result.DecodeHDR(hdr)
+	if err != nil || h.TotalCount() < 2 {
+		return math.NaN(), math.NaN()
+	}
+	n, p := float64(h.TotalCount()), q/100
+	d := 1.96 * math.Sqrt(n*p*(1-p)) / n * 100
+	lo, hi := math.Max(q-d, 0), math.Min(q+d, 100)
+	return float64(h.ValueAtQuantile(lo)), float64(h.ValueAtQuantile(hi))
 }
 
 // derived is a figure that is a decreasing function of the pooled

@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/dbmeter/dbmeter/internal/hist"
 	"github.com/dbmeter/dbmeter/internal/result"
 )
 
@@ -68,5 +69,27 @@ func TestOneRepetitionMean(t *testing.T) {
 		if e, _ := p99.Estimate([]*result.Run{r}); e.HasInterval() {
 			t.Errorf("one repetition's p99 has an interval %v–%v: no statistic gives one", e.Lo, e.Hi)
 		}
+	}
+}
+
+// TestOneRepetitionPercentile checks the distribution-free interval of a
+// percentile of one repetition: the values at ranks n·q ± 1.96·√(n·q·(1−q)).
+func TestOneRepetitionPercentile(t *testing.T) {
+	h := hist.New()
+	for v := int64(1); v <= 1000; v++ {
+		if err := h.RecordValue(v * 1000); err != nil {
+			t.Fatal(err)
+		}
+	}
+	enc, err := result.EncodeHDR(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &result.Run{Workers: 1, Stats: result.Stats{DurationS: 1, Ops: 1000, OpsPerS: 1000, Latency: result.LatencyOf(h), LatencyHDR: enc}}
+	f, _ := LookupFigure("p50")
+	e, ok := f.Estimate([]*result.Run{r})
+	// ranks 500 ± 31: about 469 µs to 531 µs
+	if !ok || !e.HasInterval() || e.Lo < 460e3 || e.Lo > 475e3 || e.Hi < 525e3 || e.Hi > 540e3 {
+		t.Errorf("p50 of 1..1000 µs: %v (%v–%v), want about 469–531 µs", e.Value, e.Lo, e.Hi)
 	}
 }

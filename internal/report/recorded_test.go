@@ -14,13 +14,14 @@ import (
 
 // recordedDocs are real result documents, one per family command as the
 // built-in studies' quick forms ran it against the project's servers
-// (every step of internal/study/testdata/recorded/*.json.gz, the studies'
-// own recordings) and the commands no study runs
+// (every step of internal/study/testdata/recorded/sN.json.gz, the
+// studies' own recordings) and the commands no study runs
 // (testdata/recorded/*.json.gz), named study-step or by file.
 func recordedDocs(t *testing.T) map[string]*result.Document {
 	t.Helper()
 	docs := map[string]*result.Document{}
-	studies, _ := filepath.Glob("../study/testdata/recorded/*.json.gz")
+	// s5b, a second run of s5 for study compare, is left out.
+	studies, _ := filepath.Glob("../study/testdata/recorded/s?.json.gz")
 	for _, path := range studies {
 		var study struct {
 			Study string `json:"study"`

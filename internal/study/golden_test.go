@@ -78,6 +78,30 @@ func TestGoldenStudies(t *testing.T) {
 	}
 }
 
+// TestGoldenCompare puts the two recorded runs of s5 side by side as
+// study compare does (testdata/recorded/s5.json.gz and s5b.json.gz, two
+// runs of its quick form on one machine) and compares the output with
+// testdata/golden/s5-compare.txt: every cell of s5 with its interval, their
+// geometric mean and what the machine explains.
+func TestGoldenCompare(t *testing.T) {
+	t.Parallel()
+	s, err := Load("s5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	WriteComparison(&out, Compare(s, recorded(t, "s5"), recorded(t, "s5b")))
+	golden(t, "s5-compare.txt", out.Bytes())
+	for _, want := range []string{"95% interval", "geometric mean of B/A", "cells faster in B"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("study compare lacks %q:\n%s", want, out.String())
+		}
+	}
+	if n := strings.Count(out.String(), "–"); n < 100 {
+		t.Errorf("%d cells with an interval, want every one of s5's (>100):\n%s", n, out.String())
+	}
+}
+
 // checkRendered holds what the quick studies' end-to-end test checked of
 // their output: every claim has a verdict, and every published row is
 // printed beside a measured one.

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/dbmeter/dbmeter/internal/report"
+	"github.com/dbmeter/dbmeter/internal/servertest"
 )
 
 // pageProbe runs in the study page after its charts are drawn and writes
@@ -55,6 +56,7 @@ type pageLayout struct {
 // pass too, at 4 s of Chromium each: add them here when their layout
 // changes.
 func TestStudyPageInChromium(t *testing.T) {
+	servertest.E2E(t, "renders the study page in headless Chromium: seconds")
 	bin := ""
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
 		if p, err := exec.LookPath(name); err == nil {

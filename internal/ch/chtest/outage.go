@@ -59,33 +59,46 @@ func Gate(t *testing.T) string {
 	}
 }
 
-// Around starts an outage after into the run (down long, as Outage) and
-// returns a context cancelled tail after the server is back, and a
-// function that waits for the restart and returns its time. A run given
-// the context and a long duration thus ends once it has shown what it does
-// after the outage, however long the server took to stop: a clean stop
-// waits for the clients' connections to close, which busy keep-alive
-// connections put off for up to dev-services' 30 s.
-func Around(t *testing.T, script, how string, after, down, tail time.Duration) (context.Context, func() time.Time) {
-	return AroundFunc(t, after, tail, func() (time.Time, error) { return Outage(script, how, down) })
+// Around starts an outage (down long, as Outage) once the run that w
+// watches has completed operations and lead has passed since, and returns
+// a context cancelled as soon as operations have come back (an interval of
+// w begun after the restart had some), or tail after the restart at the
+// latest, and a function that waits for the restart and returns its time.
+// A run given the context and a long duration thus ends once it has shown
+// what the assertions ask (errors in the gap, operations after it),
+// however long the server took to stop or to start: a clean stop waits for
+// the clients' connections to close, which busy keep-alive connections put
+// off for up to dev-services' 30 s.
+func Around(t *testing.T, w *Ticks, script, how string, lead, down, tail time.Duration) (context.Context, func() time.Time) {
+	return AroundFunc(t, w, lead, tail, func() (time.Time, error) { return Outage(script, how, down) })
 }
+
+// startWait bounds the wait for a run's first operations: its workers
+// set up (an external client's process started and connected) and one
+// operation done.
+const startWait = time.Minute
 
 // AroundFunc is Around with the outage given as a function that takes a
 // server away, brings it back and returns when it answers again.
-func AroundFunc(t *testing.T, after, tail time.Duration, outage func() (time.Time, error)) (context.Context, func() time.Time) {
+func AroundFunc(t *testing.T, w *Ticks, lead, tail time.Duration, outage func() (time.Time, error)) (context.Context, func() time.Time) {
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	back := make(chan time.Time, 1)
 	go func() {
-		time.Sleep(after)
+		defer cancel()
+		if !w.await(ctx, startWait, w.started) {
+			t.Errorf("no operation completed in the run's first %s: no outage started", startWait)
+			back <- time.Now()
+			return
+		}
+		time.Sleep(lead)
 		at, err := outage()
 		if err != nil {
 			t.Error(err)
 			at = time.Now()
 		}
 		back <- at
-		time.Sleep(tail)
-		cancel()
+		w.await(ctx, tail, func() bool { return w.resumed(at) })
 	}()
 	var at time.Time
 	var once sync.Once
@@ -165,6 +178,44 @@ func (w *Ticks) Tick(t load.Tick) {
 	defer w.mu.Unlock()
 	w.at = append(w.at, time.Now())
 	w.ivs = append(w.ivs, t.Interval)
+}
+
+// started says whether an interval has had operations.
+func (w *Ticks) started() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, iv := range w.ivs {
+		if iv.Ops > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// resumed says whether an interval that began after t (the one before
+// it ended after t) had operations.
+func (w *Ticks) resumed(t time.Time) bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for i := 1; i < len(w.at); i++ {
+		if !w.at[i-1].Before(t) && w.ivs[i].Ops > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// await polls done until it holds, the context ends or limit passes; it
+// says whether done held.
+func (w *Ticks) await(ctx context.Context, limit time.Duration, done func() bool) bool {
+	deadline := time.Now().Add(limit)
+	for time.Now().Before(deadline) && ctx.Err() == nil {
+		if done() {
+			return true
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	return done()
 }
 
 // OpsAfter sums the operations of the intervals that began after t.

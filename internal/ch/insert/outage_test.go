@@ -42,21 +42,26 @@ func TestOutage(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				batch, lead, tail := 5000, 3*time.Second, 5*time.Second
+				// The outage begins lead after the run's first inserts:
+				// every worker is set up by then (one set up while the
+				// server is down fails the run, as a Go path's first
+				// connection would). The run ends once inserts come back
+				// after it, or tail after the restart at the latest.
+				batch, lead, tail := 5000, time.Second, 5*time.Second
 				if cl.External != nil {
 					needWorker(t, tc.client)
-					// The outage begins once the rows are made and handed
-					// over and the workers run (over 10 s seen on a busy
-					// machine: a worker set up while the server is down
-					// fails the run, as a Go path's first connection
-					// would); a worker stuck on a dead socket is killed
-					// after 5 s (WorkerTimeout) as hung.
-					batch, lead = 2000, 20*time.Second
+					// The rows are made and handed over and the worker
+					// processes start (over 10 s seen on a busy machine)
+					// before the first insert, which the outage waits
+					// for; the two workers start side by side, a second
+					// apart at most. A worker stuck on a dead socket is
+					// killed after 5 s (WorkerTimeout) as hung.
+					batch, lead = 2000, 3*time.Second
 					// A worker that died with the server is replaced by a
 					// new process, which starts and connects before it
 					// inserts: 5 s after the restart was not always enough
 					// (CI saw php-seasclick/kill start one replacement and
-					// insert nothing in them).
+					// insert nothing in them), hence up to 15 s.
 					tail = 15 * time.Second
 				}
 				cfg := load.DefaultConfig()
@@ -72,8 +77,8 @@ func TestOutage(t *testing.T) {
 				}
 				defer p.Close()
 				began := time.Now()
-				rctx, back := chtest.Around(t, script, how, lead, 3*time.Second, tail)
 				var ticks chtest.Ticks
+				rctx, back := chtest.Around(t, &ticks, script, how, lead, 3*time.Second, tail)
 				runs, err := p.Plan.Steps[0].Run(rctx, plan.Rep{N: 1, Seed: 1, Watch: &ticks})
 				restarted := back()
 				if err != nil {
@@ -136,7 +141,7 @@ func TestOutageAtEnd(t *testing.T) {
 }
 
 // TestOutageStandIn SIGKILLs the protocol stand-in, in a process of its
-// own, 2 s into a run of every modern path (18.16 serves none of them
+// own, a second after the first inserts of a run of every modern path (18.16 serves none of them
 // whole) and starts it again on the same address 2 s later: each path
 // records connection errors (none of kind other) during the gap, backs
 // off, and inserts again into the new process, which counts no more rows
@@ -169,10 +174,12 @@ func TestOutageStandIn(t *testing.T) {
 			const batch = 2000
 			wl := NewWorkload(c, Options{DSN: d, Batch: batch, BlocksPerInsert: tc.perInsert, NoDelay: true}, table, event.Ring(1, batch, 4), 0)
 			cfg := load.DefaultConfig()
-			// The run ends 3 s after the stand-in is back.
+			// The outage begins a second after the first inserts; the
+			// run ends once inserts come back, 3 s after the stand-in is
+			// back at the latest.
 			cfg.Workers, cfg.Duration, cfg.Warmup, cfg.Interval, cfg.Phases = 2, time.Minute, 0, time.Second/2, Phases
-			rctx, back := chtest.AroundFunc(t, 2*time.Second, 3*time.Second, func() (time.Time, error) { return proc.Outage(2 * time.Second) })
 			var ticks chtest.Ticks
+			rctx, back := chtest.AroundFunc(t, &ticks, time.Second, 3*time.Second, func() (time.Time, error) { return proc.Outage(2 * time.Second) })
 			res, err := load.Run(rctx, cfg, Ops, wl.NewWorker, &ticks)
 			restarted := back()
 			if err != nil {

@@ -35,9 +35,11 @@ func TestOutage(t *testing.T) {
 				if c, _ := Lookup(tc.client); c.External {
 					needWorker(t, tc.client)
 				}
-				// The run ends 5 s after the server is back.
-				outageRun(t, func() (context.Context, func() time.Time) {
-					return chtest.Around(t, script, how, 3*time.Second, 3*time.Second, 5*time.Second)
+				// The outage begins a second after the first queries;
+				// the run ends once queries come back, 5 s after the
+				// server is back at the latest.
+				outageRun(t, func(w *chtest.Ticks) (context.Context, func() time.Time) {
+					return chtest.Around(t, w, script, how, time.Second, 3*time.Second, 5*time.Second)
 				}, query.Options{DSN: srv.dsn, HTTPURL: srv.httpURL, Protocol: tc.protocol}, tc.client, "SELECT number FROM system.numbers LIMIT 100")
 			})
 		}
@@ -49,7 +51,7 @@ func TestOutage(t *testing.T) {
 // ends after it, and a wait for the restart), runs the client closed loop
 // with text until the context ends, and checks how the path lived through
 // it.
-func outageRun(t *testing.T, outage func() (context.Context, func() time.Time), o query.Options, client, text string) {
+func outageRun(t *testing.T, outage func(*chtest.Ticks) (context.Context, func() time.Time), o query.Options, client, text string) {
 	t.Helper()
 	c, err := Lookup(client)
 	if err != nil {
@@ -70,8 +72,8 @@ func outageRun(t *testing.T, outage func() (context.Context, func() time.Time), 
 	cfg := load.DefaultConfig()
 	cfg.Workers, cfg.Duration, cfg.Warmup, cfg.Interval, cfg.Phases = 2, time.Minute, 0, time.Second/2, query.Phases
 	began := time.Now()
-	rctx, back := outage()
 	var ticks chtest.Ticks
+	rctx, back := outage(&ticks)
 	res, err := load.Run(rctx, cfg, wl.Ops(), wl.NewWorker, &ticks)
 	restarted := back()
 	if err != nil {
@@ -105,7 +107,7 @@ func (o *otherErrs) Query(ctx context.Context, text string, args ...any) (query.
 }
 
 // TestOutageStandIn SIGKILLs the protocol stand-in, in a process of its
-// own, 2 s into a closed-loop run of every modern query path (18.16 serves
+// own, a second after the first queries of a closed-loop run of every modern query path (18.16 serves
 // none of them whole), native and HTTP, and starts it again on the same
 // address 2 s later: each records connection errors (none of kind other)
 // during the gap, backs off, and queries again after it (ch-go's pool
@@ -128,9 +130,11 @@ func TestOutageStandIn(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			// The run ends 3 s after the stand-in is back.
-			outageRun(t, func() (context.Context, func() time.Time) {
-				return chtest.AroundFunc(t, 2*time.Second, 3*time.Second, func() (time.Time, error) { return proc.Outage(2 * time.Second) })
+			// The outage begins a second after the first queries; the
+			// run ends once queries come back, 3 s after the stand-in is
+			// back at the latest.
+			outageRun(t, func(w *chtest.Ticks) (context.Context, func() time.Time) {
+				return chtest.AroundFunc(t, w, time.Second, 3*time.Second, func() (time.Time, error) { return proc.Outage(2 * time.Second) })
 			}, query.Options{DSN: d, HTTPURL: "http://" + proc.Addr(), Protocol: tc.protocol},
 				tc.client, "SELECT id, name, score FROM "+query.DefaultDataset().Database+".users LIMIT 100")
 		})
