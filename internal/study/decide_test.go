@@ -19,7 +19,7 @@ func (n *noisyRunner) Step(context.Context, []string, bool) (*result.Document, e
 }
 
 // TestUntilDecided checks that a ranking undecided on three repetitions
-// is decided once study run repeats its step, the runs pooled.
+// is decided once study run repeats its step, its runs added up.
 func TestUntilDecided(t *testing.T) {
 	s, err := Parse("n.yaml", []byte(noisyStudy))
 	if err != nil {
@@ -42,6 +42,6 @@ func TestUntilDecided(t *testing.T) {
 		t.Errorf("until decided: %s (%s) after %d rounds and %d calls, want holds after a few", c.Verdict, c.Reason, doc.Steps[0].Rounds, r.calls)
 	}
 	if n := len(doc.Steps[0].Result.Runs); n != 6*r.calls {
-		t.Errorf("%d runs pooled, want every round's: %d", n, 6*r.calls)
+		t.Errorf("%d runs kept, want every round's: %d", n, 6*r.calls)
 	}
 }

@@ -51,7 +51,7 @@ type StepRun struct {
 	WallS       float64          `json:"wall_s"`
 	Result      *result.Document `json:"result,omitempty"`
 	// Rounds counts the times the step ran again to decide its claims
-	// (Options.UntilDecided); its runs are all of them, pooled.
+	// (Options.UntilDecided); its runs are every round's, together.
 	Rounds int `json:"rounds,omitempty"`
 }
 

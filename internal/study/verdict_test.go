@@ -128,7 +128,7 @@ func TestVerdictWithinNoise(t *testing.T) {
 }
 
 // TestDerivedFigureAgrees checks that a time derived from the throughput
-// is the pooled throughput's, interval and all (seed 004's time tables).
+// is the cell's throughput's, interval and all (seed 004's time tables).
 func TestDerivedFigureAgrees(t *testing.T) {
 	s, err := Parse("n.yaml", []byte(noisyStudy))
 	if err != nil {
