@@ -191,7 +191,7 @@ func TestQuickStudies(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("study compare: exit %d, %s", code, stderr)
 		}
-		for _, want := range []string{"95% interval", "geometric mean of B/A", "cells faster in B"} {
+		for _, want := range []string{"95% interval", "geometric mean of B/A per kind of figure", "\n  throughput ", "\n  time ", "cells faster in B"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("study compare lacks %q:\n%s", want, out)
 			}

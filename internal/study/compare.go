@@ -26,9 +26,9 @@ type Comparison struct {
 	// LeftOut names the steps whose cells are not compared: failed or
 	// interrupted on either side, so their figures are not the study's.
 	LeftOut []string
-	// Faster counts the cells where B was faster (a higher rate or a lower
-	// latency or time), of Compared.
-	Faster, Compared int
+	// Faster and Slower count the cells where B was faster (a higher rate
+	// or a lower latency or time) and slower, of Compared.
+	Faster, Slower, Compared int
 	// Machine says, per step, how much of the difference the machines
 	// explain (result.MachineExplains over the step's two documents).
 	Machine []string
@@ -41,7 +41,7 @@ type KindMean struct {
 	Kind string
 	// Higher says a higher figure of this kind is better (a rate).
 	Higher                bool
-	Cells, Faster         int
+	Cells, Faster, Slower int
 	GeoMean, GeoLo, GeoHi float64
 }
 
@@ -125,6 +125,7 @@ func Compare(s *Study, a, b *Document) *Comparison {
 	for _, k := range c.Kinds {
 		c.Compared += k.Cells
 		c.Faster += k.Faster
+		c.Slower += k.Slower
 	}
 	c.Machine = machineLines(a, b, speedups)
 	return c
@@ -150,8 +151,12 @@ func kindMeans(cells []CellRatio) []KindMean {
 		}
 		logs[cr.Kind] = append(logs[cr.Kind], math.Log(cr.Ratio))
 		for i := range out {
-			if out[i].Kind == cr.Kind && speed(cr) > 1 {
+			switch {
+			case out[i].Kind != cr.Kind:
+			case speed(cr) > 1:
 				out[i].Faster++
+			case speed(cr) < 1:
+				out[i].Slower++
 			}
 		}
 	}
@@ -248,7 +253,7 @@ func WriteComparison(w io.Writer, c *Comparison) {
 		if k.Cells > 1 {
 			iv = fmt.Sprintf("95%% interval %.3f–%.3f", k.GeoLo, k.GeoHi)
 		}
-		fmt.Fprintf(w, "  %-10s %.3f over %d %s (%s; %s), %d faster in B\n", k.Kind, k.GeoMean, k.Cells, plural(k.Cells, "cell", "cells"), better, iv, k.Faster)
+		fmt.Fprintf(w, "  %-10s %.3f over %d %s (%s; %s), %d faster and %d slower in B\n", k.Kind, k.GeoMean, k.Cells, plural(k.Cells, "cell", "cells"), better, iv, k.Faster, k.Slower)
 	}
 	marked := 0
 	for _, cr := range c.Cells {
@@ -256,8 +261,8 @@ func WriteComparison(w io.Writer, c *Comparison) {
 			marked++
 		}
 	}
-	fmt.Fprintf(w, "%d of %d cells faster in B (a higher rate, a lower latency or time); %d cells' intervals exclude 1\n", c.Faster, c.Compared, marked)
-	if share := float64(c.Faster) / float64(c.Compared); share >= 0.9 || share <= 0.1 {
+	fmt.Fprintf(w, "%d of %d cells faster in B and %d slower (a higher rate, a lower latency or time is faster); %d cells' intervals exclude 1\n", c.Faster, c.Compared, c.Slower, marked)
+	if n := float64(c.Compared); float64(c.Faster) >= 0.9*n || float64(c.Slower) >= 0.9*n {
 		fmt.Fprintf(w, "almost every cell moved the same way: a change of the machine (its load, its CPU or disk), more likely than of the engines or clients\n")
 	}
 	for _, l := range c.Machine {

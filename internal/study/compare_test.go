@@ -131,3 +131,20 @@ func TestCompareFailedStepLeftOut(t *testing.T) {
 		t.Errorf("left out %q, want step a, failed in A", c.LeftOut)
 	}
 }
+
+// TestCompareSameRunMovesNothing: a run compared with itself has every
+// ratio 1, no cell faster or slower, and is not said to have moved one way.
+func TestCompareSameRunMovesNothing(t *testing.T) {
+	t.Parallel()
+	s, err := Parse("k.yaml", []byte(kindsStudy))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := kindsDoc([]float64{100, 102, 98}, []float64{100, 101, 99})
+	c := Compare(s, a, a)
+	var out bytes.Buffer
+	WriteComparison(&out, c)
+	if c.Faster != 0 || c.Slower != 0 || c.Compared != 3 || strings.Contains(out.String(), "almost every cell moved") {
+		t.Errorf("%d faster, %d slower of %d; want none of 3 and no 'moved the same way':\n%s", c.Faster, c.Slower, c.Compared, out.String())
+	}
+}
