@@ -1,4 +1,4 @@
-package cli
+package study
 
 import (
 	"os/exec"
