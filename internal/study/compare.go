@@ -213,7 +213,6 @@ func machineLines(a, b *Document, speedups map[string][]float64) []string {
 	return out
 }
 
-
 // WriteComparison prints a comparison for the terminal.
 func WriteComparison(w io.Writer, c *Comparison) {
 	fmt.Fprintf(w, "study %s: B = %s over A = %s\n", c.Study.ID, c.B.StartedAt.Format("2006-01-02 15:04"), c.A.StartedAt.Format("2006-01-02 15:04"))
