@@ -58,8 +58,8 @@ func (t test) decide() outcome {
 		return (t.above == nil || x > *t.above) && (t.below == nil || x < *t.below)
 	}
 	switch {
-	case math.IsNaN(q.Value):
-		return outcome{sign: -1, text: show}
+	case math.IsNaN(q.Value) || math.IsInf(q.Value, 0):
+		return outcome{text: show + ": no figure to compare"}
 	case in(lo) && in(hi):
 		return outcome{sign: 1, text: show}
 	case (t.above != nil && hi <= *t.above) || (t.below != nil && lo >= *t.below):
@@ -329,6 +329,8 @@ func (v *View) measuredEstimate(r Ref) (report.Estimate, string) {
 		return report.Estimate{}, r.String() + ": " + c.Why
 	case c.Measured.Standin:
 		return report.Estimate{}, r.String() + ": measured against the protocol stand-in, which is not a server (" + NoModern + ")"
+	case c.Measured.Value == 0 && v.higherBetter(r[0]):
+		return report.Estimate{}, r.String() + ": no operation completed"
 	}
 	return c.Measured.Estimate, ""
 }

@@ -226,3 +226,19 @@ func TestUndecidedTablesPrintIntervals(t *testing.T) {
 		}
 	}
 }
+
+// TestNoOperationCompleted: a rate cell that completed nothing leaves its
+// claims "cannot be checked here", never decided on a ratio of 0 or ∞.
+func TestNoOperationCompleted(t *testing.T) {
+	s, err := Parse("n.yaml", []byte(noisyStudy))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := noisyDoc(3, map[string]float64{"x": 100})
+	for i := 1; i <= 3; i++ {
+		d.Steps[0].Result.Runs = append(d.Steps[0].Result.Runs, result.Run{Family: "null", Target: "y/null", Workload: "noop", Workers: 2, Repeat: i, Stats: result.Stats{DurationS: 1}})
+	}
+	if c := claimOf(t, Evaluate(s, d), "rank"); c.Verdict != CannotCheck || !strings.Contains(c.Reason, "no operation completed") {
+		t.Errorf("y completed nothing: %s (%s), want cannot be checked: no operation completed", c.Verdict, c.Reason)
+	}
+}
