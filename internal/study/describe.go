@@ -80,13 +80,17 @@ func checks(c *Claim) string {
 	case "threshold":
 		return fmt.Sprintf("each of %s %s", refs(c.Cells), bound(c.Above, c.Below))
 	case "ratio":
-		return fmt.Sprintf("%s / %s %s", c.A, c.B, bound(c.Above, c.Below))
+		return fmt.Sprintf("(%s) / (%s) %s", c.A, c.B, bound(c.Above, c.Below))
 	case "ratios":
-		return fmt.Sprintf("%s / %s in each of the columns %s %s", c.A, c.B, strings.Join(c.Columns, ", "), bound(c.Above, c.Below))
+		cols := "every column"
+		if len(c.Columns) > 0 {
+			cols = "each of the columns " + strings.Join(c.Columns, ", ")
+		}
+		return fmt.Sprintf("(%s) / (%s) in %s %s", c.A, c.B, cols, bound(c.Above, c.Below))
 	case "close":
-		return fmt.Sprintf("%s / %s within %s %% of 1", c.A, c.B, num(100**c.Within))
+		return fmt.Sprintf("(%s) / (%s) within %s %% of 1", c.A, c.B, num(100**c.Within))
 	case "difference":
-		return fmt.Sprintf("%s − %s %s", c.A, c.B, bound(c.Above, c.Below))
+		return fmt.Sprintf("(%s) − (%s) %s", c.A, c.B, bound(c.Above, c.Below))
 	case "ranking":
 		return "in this order, highest first: " + refs(c.Cells)
 	case "lowest", "highest":

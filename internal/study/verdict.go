@@ -120,7 +120,7 @@ func (v *View) tests(c *Claim, val cellValue, exact bool) (ts []test, why string
 	}
 	ratio := func(a, b Ref, above, below *float64) test {
 		q := report.Ratio(get(a), get(b))
-		return test{what: a.String() + " / " + b.String(), q: q, above: above, below: below, exact: exact, log: true}
+		return test{what: "(" + a.String() + ") / (" + b.String() + ")", q: q, above: above, below: below, exact: exact, log: true}
 	}
 	switch c.Kind {
 	case "threshold":
@@ -134,7 +134,7 @@ func (v *View) tests(c *Claim, val cellValue, exact bool) (ts []test, why string
 		ts = append(ts, ratio(c.A, c.B, &lo, &hi))
 	case "difference":
 		q := report.Difference(get(c.A), get(c.B))
-		ts = append(ts, test{what: c.A.String() + " − " + c.B.String(), q: q, above: c.Above, below: c.Below, exact: exact})
+		ts = append(ts, test{what: "(" + c.A.String() + ") − (" + c.B.String() + ")", q: q, above: c.Above, below: c.Below, exact: exact})
 	case "ranking":
 		for i := 0; i+1 < len(c.Cells); i++ {
 			ts = append(ts, ratio(c.Cells[i], c.Cells[i+1], one(), nil))
