@@ -24,9 +24,9 @@ import (
 // dbmeter's own to the family's Command.
 type pgFlags struct {
 	pg.Command
-	output  outputFlags
-	search  searchFlags
-	fs      *pflag.FlagSet
+	output outputFlags
+	search searchFlags
+	fs     *pflag.FlagSet
 }
 
 func (f *pgFlags) bind(fs *pflag.FlagSet) {
