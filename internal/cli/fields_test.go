@@ -64,14 +64,14 @@ func TestFieldsAreSpelled(t *testing.T) {
 		flags  *pflag.FlagSet
 		types  []any
 	}{
-		{[]string{"pg", "pg/script", "pg/bench", "pg/driver", "pg/initdb", "pg/server", "pg/serverstats"}, pgFields(), pgFlagSet(), []any{pg.Command{}, load.Config{}, storageSettings{}}},
+		{[]string{"pg", "pg/script", "pg/bench", "pg/driver", "pg/initdb", "pg/server", "pg/serverstats"}, pgFields(), pgFlagSet(), []any{pg.Command{}, load.Config{}, sink.Options{}, capacity.Options{}}},
 		{[]string{"load"}, runFields(), runFlagSet(), []any{load.Config{}, load.Options{}}},
 		{[]string{"capacity"}, searchFields("count"), runFlagSet(), []any{capacity.Options{}, load.Config{}}},
 		{[]string{"capacity"}, searchFields("transactions"), pgFlagSet(), []any{capacity.Options{}, load.Config{}}},
 		{[]string{"ch", "ch/insert"}, chInsertFields(), newCHInsertCmd(Env{}).Flags(), []any{insert.Command{}, insert.Config{}, load.Config{}}},
 		{[]string{"ch", "ch/query", "ch/query/clients", "ch/query/chv2"}, chQueryFields(), newCHQueryCmd(Env{}).Flags(),
 			[]any{query.Command{}, query.Config{}, query.Worker{}, query.Dataset{}, load.Config{}}},
-		{[]string{"kv", "kv/engine", "kv/workload", "kv/kvycsb"}, kvFields(), kvFlagSet, []any{kv.MatrixOptions{}, kv.Matrix{}, workload.Spec{}, kvycsb.Spec{}, ycsb.Record{}, load.Config{}}},
+		{[]string{"kv", "kv/engine", "kv/workload", "kv/kvycsb"}, kvFields(), kvFlagSet, []any{kv.MatrixOptions{}, kv.Matrix{}, workload.Spec{}, kvycsb.Spec{}, ycsb.Record{}, load.Config{}, load.Options{}}},
 		{[]string{"sink"}, outputFields(), runFlagSet(), []any{sink.Options{}}},
 		{[]string{"merge"}, mergeFields, mergeFlagSet, []any{sink.Options{}}},
 		{[]string{"metrics"}, chQueryFields(), newCHQueryCmd(Env{}).Flags(), []any{query.Command{}, query.Config{}, query.Worker{}, query.Dataset{}, load.Config{}}},

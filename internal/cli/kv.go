@@ -13,7 +13,6 @@ import (
 	"github.com/dbmeter/dbmeter/internal/kv/kvycsb"
 	"github.com/dbmeter/dbmeter/internal/kv/workload"
 	"github.com/dbmeter/dbmeter/internal/load"
-	"github.com/dbmeter/dbmeter/internal/plan"
 	"github.com/dbmeter/dbmeter/internal/result"
 	"github.com/dbmeter/dbmeter/internal/usage"
 )
@@ -97,9 +96,6 @@ func newKVCmd(env Env) *cobra.Command {
 // runKV runs the matrix the flags ask for: its cells in a directory of
 // their own, under a storage profile when one is given.
 func runKV(cmd *cobra.Command, env Env, rf *runFlags, kf *kvFlags) (runErr error) {
-	if rf.changed("shard") || rf.changed("start-at") {
-		return usagef("kv runs embedded engines on this machine only: drop --shard and --start-at")
-	}
 	cfg, err := rf.config()
 	if err != nil {
 		return err
@@ -110,8 +106,12 @@ func runKV(cmd *cobra.Command, env Env, rf *runFlags, kf *kvFlags) (runErr error
 	}
 	spelled := spelling(cmd.Flags(), kvFields())
 	opts := kv.MatrixOptions{Engines: kf.engines, Ops: kf.ops, Fsync: kf.fsync, Spec: kf.spec, Params: kf.params,
-		Load: cfg, Repeat: rf.repeat, Flags: flagParams(cmd.Flags()), YCSB: kf.ycsb}
-	k, err := newKVRun(cmd, kf, opts)
+		Load: cfg, Repeat: rf.repeat, Flags: flagParams(cmd.Flags()), YCSB: kf.ycsb,
+		Shape: kf.shape, Sharded: rf.changed("shard") || rf.changed("start-at")}
+	if opts.Shape == kv.ShapeHarness {
+		harnessDefaults(cmd, &opts)
+	}
+	k, err := kv.New(opts)
 	if err != nil {
 		return usage.Spell(err, spelled)
 	}
@@ -134,7 +134,7 @@ func runKV(cmd *cobra.Command, env Env, rf *runFlags, kf *kvFlags) (runErr error
 			return err
 		}
 		defer func() { runErr = errors.Join(runErr, sess.Close()) }()
-		k.setIO(sess)
+		k.SetIO(sess)
 		storageRec = sess.Record
 	}
 	s, err := newSession(env, "kv", rf.output, dir)
@@ -143,56 +143,24 @@ func runKV(cmd *cobra.Command, env Env, rf *runFlags, kf *kvFlags) (runErr error
 	}
 	s.Doc().Env.Disk.Storage = storageRec
 	s.showProgress(rf)
-	return s.Execute(cmd.Context(), k.plan(dir))
+	return s.Execute(cmd.Context(), k.Plan(dir))
 }
 
-// kvRun is the matrix of cells or the harness shape, as --shape says.
-type kvRun struct {
-	m *kv.Matrix
-	h *kv.Harness
-}
-
-// newKVRun checks opts for the shape kf asks for. The harness shape runs
-// all its phases unless --ops names them, and once unless --repeat says
-// otherwise (the harness ran each engine once), with no warm-up.
-func newKVRun(cmd *cobra.Command, kf *kvFlags, opts kv.MatrixOptions) (kvRun, error) {
-	switch kf.shape {
-	case kv.ShapeCells:
-		m, err := kv.NewMatrix(opts)
-		return kvRun{m: m}, err
-	case kv.ShapeHarness:
-		if !cmd.Flags().Changed("ops") {
-			opts.Ops = nil
-		}
-		if !cmd.Flags().Changed("repeat") {
-			opts.Repeat = 1
-			opts.Flags["repeat"] = "1"
-		}
-		if !cmd.Flags().Changed("warmup") {
-			opts.Load.Warmup = 0
-			opts.Flags["warmup"] = "0s"
-		}
-		h, err := kv.NewHarness(opts)
-		return kvRun{h: h}, err
+// harnessDefaults: the harness shape runs all its phases unless --ops
+// names them, and once unless --repeat says otherwise (the harness ran
+// each engine once), with no warm-up.
+func harnessDefaults(cmd *cobra.Command, opts *kv.MatrixOptions) {
+	if !cmd.Flags().Changed("ops") {
+		opts.Ops = nil
 	}
-	return kvRun{}, usagef("--shape must be %s or %s, got %q", kv.ShapeCells, kv.ShapeHarness, kf.shape)
-}
-
-func (k kvRun) setIO(io kv.IOCounter) {
-	if k.m != nil {
-		k.m.IO = io
-	} else {
-		k.h.IO = io
+	if !cmd.Flags().Changed("repeat") {
+		opts.Repeat = 1
+		opts.Flags["repeat"] = "1"
 	}
-}
-
-func (k kvRun) plan(dir string) plan.Plan {
-	if k.m != nil {
-		k.m.Dir = dir
-		return k.m.Plan()
+	if !cmd.Flags().Changed("warmup") {
+		opts.Load.Warmup = 0
+		opts.Flags["warmup"] = "0s"
 	}
-	k.h.Dir = dir
-	return k.h.Plan()
 }
 
 // bindKVFlags binds the shared run flags, with kv's defaults, and kv's own.
@@ -241,6 +209,6 @@ func kvFields() map[string]string {
 		"Engines": "engines", "Ops": "ops", "Fsync": "fsync", "Dir": "dir",
 		"Keys": "keys", "KeySize": "key-size", "ValueSize": "value-size", "Dist": "dist", "Batch": "batch",
 		"InsertOrder": "insert-order", "Distribution": "distribution", "FieldCount": "field-count", "FieldLength": "field-length",
-		"Workers": "workers", "Params": "param", "Count": "count", "Duration": "duration", "Rate": "rate", "Warmup": "warmup",
+		"Workers": "workers", "Params": "param", "Shape": "shape", "Shard": "shard", "StartAt": "start-at", "Count": "count", "Duration": "duration", "Rate": "rate", "Warmup": "warmup",
 	}
 }

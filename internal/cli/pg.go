@@ -24,10 +24,9 @@ import (
 // dbmeter's own to the family's Command.
 type pgFlags struct {
 	pg.Command
-	storage storageSettings
-	output  outputFlags
-	search  searchFlags
-	fs      *pflag.FlagSet
+	output outputFlags
+	search searchFlags
+	fs     *pflag.FlagSet
 }
 
 func (f *pgFlags) bind(fs *pflag.FlagSet) {
@@ -87,8 +86,8 @@ func (f *pgFlags) bind(fs *pflag.FlagSet) {
 	fs.StringVar(&f.StartAt, "start-at", "", "start at this wall-clock time, RFC 3339 or +DURATION from now, so that shards measure the same seconds")
 	fs.BoolVar(&f.NoServerStats, "no-server-stats", false, "do not read the server's own figures (pg_stat_statements, pg_stat_database, wait events of the run's backends)")
 	fs.DurationVar(&f.ServerStatsInterval, "server-stats-interval", serverstats.DefaultInterval, "sample the run's backends' wait events this often")
-	fs.StringVar(&f.storage.StorageProfile, "storage-profile", "", "run the server under a storage class: hdd, sata-ssd, nvme, provisioned, or limits riops=N,wiops=N,rbps=SIZE,wbps=SIZE,mem=SIZE (a local cluster; root; see docs/storage.md)")
-	fs.StringVar(&f.storage.StorageServer, "storage-server", "", "--storage-profile: the cluster to place, by data directory or postmaster PID (default: the dev-services cluster)")
+	fs.StringVar(&f.StorageProfile, "storage-profile", "", "run the server under a storage class: hdd, sata-ssd, nvme, provisioned, or limits riops=N,wiops=N,rbps=SIZE,wbps=SIZE,mem=SIZE (a local cluster; root; see docs/storage.md)")
+	fs.StringVar(&f.StorageServer, "storage-server", "", "--storage-profile: the cluster to place, by data directory or postmaster PID (default: the dev-services cluster)")
 	f.search.bind(fs, nil)
 	f.output.bind(fs)
 }
@@ -174,12 +173,7 @@ func runPG(ctx context.Context, env Env, f *pgFlags, args []string) (runErr erro
 		_, err = fmt.Fprint(env.Stderr, text)
 		return err
 	}
-	switch {
-	case f.ProgressStamp && f.Progress == 0:
-		return usagef("--progress-timestamp is allowed only under --progress")
-	case f.Initialize && f.output.writesFiles():
-		return usagef("-i only initialises the tables and writes no result: leave out --json, --html, --md and --csv")
-	}
+	f.Outputs = f.output.writesFiles()
 	if err := f.defaultRun(); err != nil {
 		return err
 	}
@@ -195,24 +189,22 @@ func runPG(ctx context.Context, env Env, f *pgFlags, args []string) (runErr erro
 	if err != nil {
 		return usage.Spell(usage.Wrap(err), spelled)
 	}
-	if p.Search, err = f.search.search(p.Load(), "transactions"); err != nil {
+	search, err := f.search.search(p.Load(), "transactions")
+	if err != nil {
 		return err
 	}
-	if p.Search != nil && p.Variants() > 1 {
-		return usagef("--find-max-rate searches one -c and -j at a time: give each one value")
+	if err := p.Searching(search); err != nil {
+		return usage.Spell(err, spelled)
 	}
 	if f.fs.Changed("random-seed") {
 		fmt.Fprintf(env.Stderr, "dbmeter pg: setting random seed to %d\n", f.Seed) // as pgbench says it
 	}
-	prof, err := parseStorageProfile(f.storage.StorageProfile)
+	prof, err := parseStorageProfile(f.StorageProfile)
 	if err != nil {
 		return err
 	}
 	withProbeShare(prof, env.Getenv)
 	if f.Initialize {
-		if prof != nil {
-			return usagef("-i loads the tables without a storage profile: give --storage-profile to the runs")
-		}
 		return usage.Spell(scrubbed(f.Init(ctx, p, f.output.o.Quiet), p.Secrets), spelled)
 	}
 	var sess *storage.Session
@@ -221,7 +213,7 @@ func runPG(ctx context.Context, env Env, f *pgFlags, args []string) (runErr erro
 		if err != nil {
 			return err
 		}
-		if sess, err = openPGStorage(ctx, env.Stderr, prof, f.storage.StorageServer, eps); err != nil {
+		if sess, err = openPGStorage(ctx, env.Stderr, prof, f.StorageServer, eps); err != nil {
 			return err
 		}
 		defer func() { runErr = errors.Join(runErr, sess.Close()) }()

@@ -27,8 +27,10 @@ func pgFields() map[string]string {
 		// load's name for the clients, in its messages about sharding them
 		"Workers": "client",
 		// pg/server's names in its messages about the cluster a storage
-		// profile places (storageSettings)
+		// profile places
 		"StorageProfile": "storage-profile", "StorageServer": "storage-server",
+		// the outputs -i refuses, and the capacity search
+		"JSON": "json", "HTML": "html", "MD": "md", "CSV": "csv", "Find": "find-max-rate",
 	}
 }
 

@@ -10,10 +10,6 @@ import (
 	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
-// storageSettings are pg's settings of a run under a storage profile, by
-// the names storage and pg/server give them in their messages.
-type storageSettings struct{ StorageProfile, StorageServer string }
-
 // storageSpelling spells the settings storage and pg/server name in their
 // messages about a storage profile.
 var storageSpelling = map[string]string{"StorageProfile": "--storage-profile", "StorageServer": "--storage-server"}
@@ -41,9 +37,6 @@ func openStorage(ctx context.Context, stderr io.Writer, p *storage.Profile, data
 // its postmaster and every process it forked, and the ones it forks
 // later, which start in its cgroup.
 func openPGStorage(ctx context.Context, stderr io.Writer, p *storage.Profile, named string, endpoints []string) (*storage.Session, error) {
-	if len(endpoints) != 1 {
-		return nil, usagef("--storage-profile applies to one server at a time: give one --dsn")
-	}
 	c, err := server.FindCluster(named, endpoints[0])
 	if err != nil {
 		return nil, usage.Spell(err, storageSpelling)

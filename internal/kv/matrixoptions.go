@@ -27,6 +27,10 @@ type MatrixOptions struct {
 	// Flags are recorded in every run's params.
 	Flags map[string]string
 	YCSB  kvycsb.Spec
+	// Shape is ShapeCells or ShapeHarness (New).
+	Shape string
+	// Sharded says the user asked to shard the run, which kv refuses.
+	Sharded bool
 }
 
 // NewMatrix checks o and returns the matrix it asks for; its errors are

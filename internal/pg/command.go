@@ -73,6 +73,12 @@ type Command struct {
 	NoServerStats       bool
 	ServerStatsInterval time.Duration
 	Shard, StartAt      string
+	// StorageProfile is the storage class the run's server runs under
+	// ("" for none), StorageServer the cluster it places.
+	StorageProfile, StorageServer string
+	// Outputs says the run's result is asked for in files, which -i,
+	// writing none, refuses.
+	Outputs bool
 	// Given says whether the user set a field of this Command (by the
 	// field's name); nil means none was.
 	Given func(field string) bool
@@ -117,6 +123,16 @@ func (p *Prepared) Load() *load.Config { return &p.points[0].load }
 // Variants is how many combinations of the numeric lists will run.
 func (p *Prepared) Variants() int { return len(p.points) }
 
+// Searching gives p the capacity search s (nil: none), which finds one
+// rate, so for one variant.
+func (p *Prepared) Searching(s *capacity.Search) error {
+	if s != nil && p.Variants() > 1 {
+		return usage.Errorf("{Find} searches one {Clients} and {Jobs} at a time: give each one value")
+	}
+	p.Search = s
+	return nil
+}
+
 // Prepare checks the command line, as pgbench does, before anything
 // connects. args are the positional arguments (the database name). Every
 // error is a mistake on the command line; it names fields as {Field} (see
@@ -140,6 +156,9 @@ func (f *Command) Prepare(args []string) (*Prepared, error) {
 	}
 	if p.dsns, p.Secrets, err = Servers(spec); err != nil {
 		return nil, err
+	}
+	if f.StorageProfile != "" && len(p.dsns) != 1 {
+		return nil, errors.New("{StorageProfile} applies to one server at a time: give one {DSNs}")
 	}
 	for i, d := range p.dsns {
 		p.dsns[i] = server.WithConnectTimeout(d, f.ConnectTimeout)

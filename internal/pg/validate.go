@@ -15,6 +15,12 @@ import (
 // Command's fields as {Field}: the CLI spells them as the user's flags.
 func (f *Command) Validate() error {
 	switch {
+	case f.ProgressStamp && f.Progress == 0:
+		return errors.New("{ProgressStamp} is allowed only under {Progress}")
+	case f.Initialize && f.Outputs:
+		return errors.New("{Initialize} only initialises the tables and writes no result: leave out {JSON}, {HTML}, {MD} and {CSV}")
+	case f.Initialize && f.StorageProfile != "":
+		return errors.New("{Initialize} loads the tables without a storage profile: give {StorageProfile} to the runs")
 	case f.Clients < 1:
 		return fmt.Errorf("{Clients} must be at least 1, got %d", f.Clients)
 	case f.Jobs < 1:
