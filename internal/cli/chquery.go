@@ -63,7 +63,7 @@ combination side by side.`,
 	fs.StringSliceVar(&f.Protocols, "protocol", nil, "native or http (list); default: each client's own")
 	fs.IntSliceVar(&c.MaxOpen, "pool-max-open", []int{0}, "most connections open at once, 0: no limit (list)")
 	fs.IntSliceVar(&c.MaxIdle, "pool-max-idle", []int{2}, "most idle connections kept, 0: none, each query connects (list)")
-	fs.DurationSliceVar(&c.IdleTime, "pool-idle-timeout", []time.Duration{0}, "close connections idle this long, 0: never (list)")
+	fs.DurationSliceVar(&c.IdleTimeout, "pool-idle-timeout", []time.Duration{0}, "close connections idle this long, 0: never (list)")
 	fs.DurationSliceVar(&c.Lifetime, "pool-lifetime", []time.Duration{0}, "close connections this old, 0: never (list)")
 	fs.BoolVar(&c.NoWarmup, "no-warmup", false, "no warm-up: no first query to open a connection and no --warmup period")
 	fs.BoolVar(&c.NoServerStats, "no-server-stats", false, "do not read the server's own figures (system.query_log for the run's queries, system.events)")
@@ -133,7 +133,7 @@ func chQueryFields() map[string]string {
 	return map[string]string{
 		"DSN": "dsn", "ConnectTimeout": "connect-timeout", "HTTPURL": "http-url", "SQL": "query", "Args": "arg", "Database": "database", "Create": "create",
 		"Prepared": "prepared", "Decodes": "decode", "Protocols": "protocol", "Matrix": "matrix",
-		"MaxOpen": "pool-max-open", "MaxIdle": "pool-max-idle", "IdleTime": "pool-idle-timeout", "Lifetime": "pool-lifetime",
+		"MaxOpen": "pool-max-open", "MaxIdle": "pool-max-idle", "IdleTimeout": "pool-idle-timeout", "Lifetime": "pool-lifetime",
 		"Clients": "clients", "NoWarmup": "no-warmup", "Preset": "preset", "SelectRows": "select-rows",
 		"QueriesFile": "queries-file", "PprofAddr": "pprof-addr", "Find": "find-max-rate",
 		"Cmd": "worker-cmd", "Timeout": "worker-timeout",

@@ -31,7 +31,7 @@ func untilDecided(ctx context.Context, s *Study, r Runner, o Options, doc *Docum
 		for _, id := range ids {
 			i := slices.IndexFunc(doc.Steps, func(sr StepRun) bool { return sr.ID == id })
 			sr := &doc.Steps[i]
-			if time.Now().Add(time.Duration(sr.WallS/float64(sr.Rounds+1)*float64(time.Second))).After(deadline) {
+			if time.Now().Add(time.Duration(sr.WallS / float64(sr.Rounds+1) * float64(time.Second))).After(deadline) {
 				fmt.Fprintf(o.Log, "study %s: budget %s spent: %d claims still undecided\n", s.ID, o.UntilDecided, open)
 				return
 			}

@@ -18,6 +18,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/dbmeter/dbmeter/internal/result"
 )
 
 // Study is one study file.
@@ -271,6 +273,11 @@ func (es Errors) Error() string {
 // YAML, the study as read, so that its command lines can be checked in
 // the same pass (CheckSteps); it is not a study to run.
 func Parse(file string, data []byte) (*Study, error) {
+	return parse(file, data, result.Families())
+}
+
+// parse is Parse with the families' declarations given.
+func parse(file string, data []byte, families []result.FamilyRecord) (*Study, error) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
 		return nil, Errors{syntaxError(file, data, err)}
@@ -278,7 +285,7 @@ func Parse(file string, data []byte) (*Study, error) {
 	if root.Kind != yaml.DocumentNode || len(root.Content) == 0 {
 		return nil, Errors{{File: file, Line: 1, Msg: "empty study file: want a mapping with id, title, source, steps, tables"}}
 	}
-	v := validator{file: file, lines: map[string]int{}, consequence: map[string]bool{}}
+	v := validator{file: file, lines: map[string]int{}, consequence: map[string]bool{}, families: families}
 	v.index(root.Content[0], "")
 	v.keys(root.Content[0], reflect.TypeOf(Study{}), "")
 	var s Study

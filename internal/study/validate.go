@@ -11,6 +11,7 @@ import (
 
 	"github.com/dbmeter/dbmeter/internal/names"
 	"github.com/dbmeter/dbmeter/internal/report"
+	"github.com/dbmeter/dbmeter/internal/result"
 )
 
 // validator collects every mistake of a file with the line it is on.
@@ -21,6 +22,10 @@ type validator struct {
 	// consequence marks the fields whose mistakes follow from one already
 	// reported (a misspelled key, a value of the wrong type).
 	consequence map[string]bool
+	// families declare the names the runs' documents carry, which a
+	// table's params.*, extra.* and phase.* must be among
+	// (validate_declared.go).
+	families []result.FamilyRecord
 }
 
 // index records the line of every field path under n: tables[2].unit.
@@ -169,6 +174,7 @@ func (v *validator) table(f string, t *Table, steps, envs map[string]bool) {
 		}
 	}
 	v.figureAndUnit(f, t)
+	v.declared(f, t)
 	if len(t.Header) == 0 {
 		v.add(f+".header", "missing: the published column labels, in order")
 	}

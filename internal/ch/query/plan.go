@@ -56,14 +56,14 @@ type Config struct {
 	Search bool
 	// Knob values; with more than one value of any, Matrix must be set and
 	// every combination runs. Protocols empty: each client's own.
-	Prepared  []bool
-	Decodes   []Decode
-	Protocols []Protocol
-	MaxOpen   []int
-	MaxIdle   []int
-	IdleTime  []time.Duration
-	Lifetime  []time.Duration
-	Matrix    bool
+	Prepared    []bool
+	Decodes     []Decode
+	Protocols   []Protocol
+	MaxOpen     []int
+	MaxIdle     []int
+	IdleTimeout []time.Duration
+	Lifetime    []time.Duration
+	Matrix      bool
 	// Create makes or refreshes Data; the presets read it.
 	Create    bool
 	Data      Dataset
@@ -174,7 +174,7 @@ func (c Config) Combos() (combos []Combo, skipped []string, err error) {
 	for field, n := range map[string]int{
 		"Prepared": len(c.Prepared), "Decodes": len(c.Decodes), "Protocols": len(c.Protocols),
 		"MaxOpen": len(c.MaxOpen), "MaxIdle": len(c.MaxIdle),
-		"IdleTime": len(c.IdleTime), "Lifetime": len(c.Lifetime),
+		"IdleTimeout": len(c.IdleTimeout), "Lifetime": len(c.Lifetime),
 	} {
 		if n > 1 && !c.Matrix {
 			return nil, nil, fmt.Errorf("{%s} has %d values: add {Matrix} to run each", field, n)
@@ -232,7 +232,7 @@ func (c Config) listed() []string {
 		flag string
 		n    int
 	}{{"decode", len(c.Decodes)}, {"pool-max-open", len(c.MaxOpen)}, {"pool-max-idle", len(c.MaxIdle)},
-		{"pool-idle-timeout", len(c.IdleTime)}, {"pool-lifetime", len(c.Lifetime)}} {
+		{"pool-idle-timeout", len(c.IdleTimeout)}, {"pool-lifetime", len(c.Lifetime)}} {
 		if k.n > 1 {
 			out = append(out, k.flag)
 		}
@@ -303,7 +303,7 @@ func (c Config) settings() []Options {
 	out = expand(out, c.Decodes, func(o *Options, v Decode) { o.Decode = v })
 	out = expand(out, c.MaxOpen, func(o *Options, v int) { o.Pool.MaxOpen = v })
 	out = expand(out, c.MaxIdle, func(o *Options, v int) { o.Pool.MaxIdle = v })
-	out = expand(out, c.IdleTime, func(o *Options, v time.Duration) { o.Pool.IdleTimeout = v })
+	out = expand(out, c.IdleTimeout, func(o *Options, v time.Duration) { o.Pool.IdleTimeout = v })
 	return expand(out, c.Lifetime, func(o *Options, v time.Duration) { o.Pool.Lifetime = v })
 }
 

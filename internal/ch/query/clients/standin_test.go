@@ -93,7 +93,7 @@ func TestStandIn(t *testing.T) {
 								t.Errorf("%s %s prepared=%t %s: %v", name, p, prepared, pn, err)
 								continue
 							}
-							want, ok := map[string]int64{"count": 1, "sum": 1, "select1k": 1000, "select10k": 10000, "numbers": 2500}[pn]
+							want, ok := map[string]int64{"count": 1, "sum": 1, "select1k": 1000, "select10k": 10000, "numbers": 2500, "numbers-int": 2500}[pn]
 							if !ok {
 								t.Fatalf("preset %s: no row count to expect", pn)
 							}
