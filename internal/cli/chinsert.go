@@ -141,7 +141,7 @@ func chiSay(env Env, errs []error, secrets []string) {
 // its messages: of insert.Command, its Config, and the load settings.
 func chInsertFields() map[string]string {
 	return map[string]string{
-		"DSN": "dsn", "Table": "table", "NoDelay": "tcp-nodelay",
+		"DSN": "dsn", "ConnectTimeout": "connect-timeout", "Table": "table", "NoDelay": "tcp-nodelay",
 		"Clients": "clients", "DumpFormat": "dump-format",
 		"Batch": "batch", "Rows": "rows", "BlocksPerInsert": "blocks-per-insert", "ExtraColumns": "extra-columns", "Create": "create", "Engine": "table-engine",
 		"WorkerCmd": "worker-cmd", "WorkerTimeout": "worker-timeout",

@@ -96,10 +96,8 @@ func runCHQuery(cmd *cobra.Command, env Env, rf *runFlags, f *query.Command, sf 
 	if err != nil {
 		return err
 	}
-	if search != nil && len(c.Mix) > 0 {
-		return usage.Errorf("--find-max-rate searches one query's capacity, not a --queries-file mix: run the mix at a --rate")
-	}
 	secrets := c.DSN.Secrets()
+	c.Search = search != nil
 	if err := c.Validate(); err != nil {
 		return usage.Wrap(err)
 	}
@@ -133,11 +131,11 @@ func runCHQuery(cmd *cobra.Command, env Env, rf *runFlags, f *query.Command, sf 
 // load settings.
 func chQueryFields() map[string]string {
 	return map[string]string{
-		"DSN": "dsn", "HTTPURL": "http-url", "SQL": "query", "Args": "arg", "Database": "database", "Create": "create",
+		"DSN": "dsn", "ConnectTimeout": "connect-timeout", "HTTPURL": "http-url", "SQL": "query", "Args": "arg", "Database": "database", "Create": "create",
 		"Prepared": "prepared", "Decodes": "decode", "Protocols": "protocol", "Matrix": "matrix",
 		"MaxOpen": "pool-max-open", "MaxIdle": "pool-max-idle", "IdleTimeout": "pool-idle-timeout", "Lifetime": "pool-lifetime",
 		"Clients": "clients", "NoWarmup": "no-warmup", "Preset": "preset", "SelectRows": "select-rows",
-		"QueriesFile": "queries-file", "PprofAddr": "pprof-addr",
+		"QueriesFile": "queries-file", "PprofAddr": "pprof-addr", "Find": "find-max-rate",
 		"Cmd": "worker-cmd", "Timeout": "worker-timeout",
 		"Workers": "workers", "Rate": "rate", "Warmup": "warmup", "MaxInFlight": "max-in-flight",
 	}

@@ -51,6 +51,9 @@ type Config struct {
 	// Mix, read from a query file (ParseMix), runs its queries in one
 	// stream instead of a preset or SQL: each arrival picks one by weight.
 	Mix []MixQuery
+	// Search says a capacity search runs each setting: it finds one
+	// query's capacity, so it takes no Mix.
+	Search bool
 	// Knob values; with more than one value of any, Matrix must be set and
 	// every combination runs. Protocols empty: each client's own.
 	Prepared    []bool
@@ -112,6 +115,9 @@ func (c Combo) knobs() map[string]string {
 // Validate reports the first setting that cannot work, without touching a
 // server.
 func (c Config) Validate() error {
+	if c.Search && len(c.Mix) > 0 {
+		return errors.New("{Find} searches one query's capacity, not a {QueriesFile} mix: run the mix at a {Rate}")
+	}
 	if _, _, err := c.spec(); err != nil {
 		return err
 	}
