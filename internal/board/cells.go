@@ -332,15 +332,12 @@ func normalise(b *Board, t *study.Table, c *Cell) {
 			profile = " under the " + st.Profile + " profile"
 		}
 		if c.Dep == nil {
-			if d, ok := dependence(&r.Runs[0], t.Figure); ok {
+			if d, ok := dependence(r, &r.Runs[0], t.Figure); ok {
 				c.Dep = &d
 			}
 		}
 		if c.Dep != nil {
 			if p, ok := probeOf(r, c.Dep.Probe); ok {
-				if c.Dep.PerCore {
-					p /= float64(max(1, min(r.Runs[0].Workers, r.Env.GOMAXPROCS)))
-				}
 				probes[k] = p
 				have = append(have, p)
 			}

@@ -31,6 +31,7 @@ var page = template.Must(template.New("board").Funcs(template.FuncMap{
 	"when":   func(m *Machine) string { return m.StartedAt.UTC().Format("2006-01-02 15:04 UTC") },
 	"engine": func(c *Cell) string { return c.Engine },
 	"deps":   func(*Board) []Dependence { return dependences },
+	"spread": func(k *Kind) string { return k.SpreadLine() },
 	"modules": func(m map[string]string) string {
 		var out []string
 		for k, v := range m {

@@ -30,11 +30,7 @@ func WriteMarkdown(w io.Writer, b *Board) {
 	}
 	fmt.Fprintf(w, "\n## What the machine reference explains\n\n")
 	for _, k := range b.Kinds {
-		expl := "the reference explains none of the spread here"
-		if x := k.Explained; x == x {
-			expl = fmt.Sprintf("the reference explains %s of the spread across machines", pctOf(x))
-		}
-		fmt.Fprintf(w, "- **%s**: %d of %d cells on every machine; %s.\n", k.Name, k.Common, k.Cells, expl)
+		fmt.Fprintf(w, "- **%s**: %d of %d cells on every machine; %s.\n", k.Name, k.Common, k.Cells, k.SpreadLine())
 		for i := range b.Machines {
 			if s := k.Explanation(b, i); s != "" {
 				fmt.Fprintf(w, "  - %s\n", s)

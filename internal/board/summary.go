@@ -222,11 +222,7 @@ func (k *Kind) Explanation(b *Board, m int) string {
 	if k.Dep == nil || math.IsNaN(r.Norm) {
 		return s + "; not normalised (no reference declared for it)"
 	}
-	per := ""
-	if k.Dep.PerCore {
-		per = " per usable core"
-	}
-	s += fmt.Sprintf(", %.2f× once divided by the %s%s", r.Norm, probeNames[k.Dep.Probe], per)
+	s += fmt.Sprintf(", %.2f× once divided by the %s", r.Norm, probeNames[k.Dep.Probe])
 	if r.Compare > 0 {
 		s += fmt.Sprintf("; %d of %d cells within the baseline's 95 %% interval once normalised (%d raw)", r.Within, r.Compare, r.RawWithin)
 	}
@@ -239,4 +235,19 @@ func (k *Kind) Explanation(b *Board, m int) string {
 		s += fmt.Sprintf(": the reference explains %.0f %% of the difference; once normalised the cells are still %.0f %% off the baseline (median)", 100*math.Max(0, r.Explains), 100*math.Abs(r.Norm-1))
 	}
 	return s
+}
+
+// SpreadLine says how much of the spread across machines the reference
+// explains: the share of the variance of the cells' logarithms that the
+// normalisation removes, or by how much it adds to it.
+func (k *Kind) SpreadLine() string {
+	switch x := k.Explained; {
+	case k.Dep == nil:
+		return "not normalised: no reference is declared for it"
+	case math.IsNaN(x):
+		return "the machines do not differ here: no spread to explain"
+	case x < 0:
+		return fmt.Sprintf("the reference does not explain the spread across machines: normalised, the variance of the cells' logarithms grows by %.0f %%", -100*x)
+	}
+	return fmt.Sprintf("the reference explains %.0f %% of the spread across machines (of the variance of the cells' logarithms)", 100*k.Explained)
 }
