@@ -223,18 +223,11 @@ references explain (their load, their CPU or disk).`,
 			return nil
 		},
 		RunE: runE(func(_ *cobra.Command, args []string) error {
-			a, sa, err := study.ReadDocument(args[0])
+			c, err := study.CompareFiles(args[0], args[1])
 			if err != nil {
 				return err
 			}
-			b, _, err := study.ReadDocument(args[1])
-			if err != nil {
-				return err
-			}
-			if a.Study != b.Study {
-				return usagef("%s is study %s and %s is study %s: compare runs of one study", args[0], a.Study, args[1], b.Study)
-			}
-			study.WriteComparison(env.Stdout, study.Compare(sa, a, b))
+			study.WriteComparison(env.Stdout, c)
 			return nil
 		}),
 	}
