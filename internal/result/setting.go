@@ -144,7 +144,8 @@ func (d *Document) ProgressInterval(r *Run) (time.Duration, bool) {
 // the name of the flag that set it (the CLI records flags by name); the
 // few a family names itself (kv's preloaded keys, pg's query mode) it writes
 // through these constants too. Documents keep these keys, so older ones
-// still read.
+// still read. Every key a family records, these and the rest, is declared
+// in Families (declared.go), which study files are checked against.
 const (
 	// The load engine's, recorded by every family that runs on it.
 	SettingDuration = "duration"
