@@ -94,7 +94,7 @@ func loadStudy(env Env, idOrFile string) (*study.Study, error) {
 		for _, e := range es {
 			fmt.Fprintln(env.Stderr, "dbmeter: "+e.Error())
 		}
-		return nil, studyMistakes(idOrFile, len(es))
+		return nil, es.Summary(idOrFile)
 	}
 	if err != nil {
 		return nil, err

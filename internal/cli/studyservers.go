@@ -46,16 +46,6 @@ func checkStudyServers(ctx context.Context, env Env, s *study.Study, dsns []stri
 	return sv, nil
 }
 
-// studyMistakes is the line after a study file's mistakes: how many, and
-// where the format is described (a usage error, so the help is named too).
-func studyMistakes(file string, n int) error {
-	what, where := "mistakes", "each on a line above"
-	if n == 1 {
-		what, where = "mistake", "on the line above"
-	}
-	return usagef("%s: %d %s in the study file, %s; the format is described in docs/studies.md", file, n, what, where)
-}
-
 // checkEnvModern refuses the environment's modern ClickHouse when it is
 // too old for {clickhouse}, naming the variable that would serve it:
 // every modern client of every step would otherwise refuse it, one step
