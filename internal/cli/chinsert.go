@@ -92,9 +92,6 @@ func runCHInsert(cmd *cobra.Command, env Env, rf *runFlags, f *insert.Command, s
 		// Recorded in the runs' params as the table they filled.
 		fs.Set("table", insert.DefaultDatabase+"."+shape.Name)
 	}
-	if b := f.Config.Batches; len(b) > 0 {
-		f.Config.Batch = b[0] // a dump writes the first
-	}
 	if f.DumpFormat != "" {
 		return usage.Spell(f.Dump(env.Stdout, rf.cfg.Seed), spelling(cmd.Flags(), chInsertFields()))
 	}

@@ -106,6 +106,9 @@ func (cmd Command) Resolve(warmup time.Duration, runFlags func() (load.Config, e
 // run flags do not matter.
 func (cmd Command) Dump(w io.Writer, seed uint64) error {
 	c := cmd.Config
+	if b := c.Batches; len(b) > 0 {
+		c.Batch = b[0] // a list's first: a dump is of one block size
+	}
 	if err := cmd.check(c); err != nil {
 		return err
 	}
