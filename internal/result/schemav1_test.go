@@ -96,3 +96,21 @@ func TestLabel(t *testing.T) {
 		}
 	}
 }
+
+// Declared names are v2 names: none is spelled with a "-", so a v1 key
+// renamed by SettingName is the declared name itself, and a label
+// (Label) turns back into the v1 key only the names a flag sets.
+func TestDeclaredNamesHaveNoDash(t *testing.T) {
+	for _, f := range Families() {
+		for _, n := range f.Settings {
+			if SettingName(n) != n {
+				t.Errorf("%s declares setting %q: declared names use _, not -", f.Family, n)
+			}
+		}
+	}
+	for name := range legacySettings() {
+		if SettingName(name) != name {
+			t.Errorf("legacySettings declares %q under its v1 spelling: Declared is asked by the v2 name", name)
+		}
+	}
+}
