@@ -171,7 +171,7 @@ parameters for its step: {clickhouse-legacy?compress=lz4}.`,
 			if err != nil {
 				return "", nil, err
 			}
-			return "clickhouse://" + srv.Addr() + "/default", func() { srv.Close() }, nil
+			return srv.DSN(), func() { srv.Close() }, nil
 		}
 		steps, err := newStepRunner(env)
 		if err != nil {
