@@ -1,18 +1,26 @@
 package result
 
 import (
+	"bytes"
 	"compress/gzip"
+	"io"
 	"os"
 	"strings"
 	"testing"
 )
+
+// v1Document is a null run's document as dbmeter wrote it before settings
+// were keyed by declared names (a copy of report's recorded
+// null-closed.json.gz, which may be recorded again): frozen, as the
+// documents users keep are.
+const v1Document = "testdata/v1-null-closed.json.gz"
 
 // TestReadV1 reads a document recorded before settings were keyed by
 // declared names (dbmeter/v1, flag spellings) and finds each setting under
 // its declared name, with its value and its role: a v1 document reads as
 // a v2 one.
 func TestReadV1(t *testing.T) {
-	f, err := os.Open("../report/testdata/recorded/null-closed.json.gz")
+	f, err := os.Open(v1Document)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -21,7 +29,14 @@ func TestReadV1(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc, err := Read(zr)
+	raw, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(raw, []byte(`"schema": "dbmeter/v1"`)) || !bytes.Contains(raw, []byte(`"max-in-flight"`)) {
+		t.Fatalf("%s is not a v1 document keyed by flag spellings", v1Document)
+	}
+	doc, err := Read(bytes.NewReader(raw))
 	if err != nil {
 		t.Fatal(err)
 	}
