@@ -2,14 +2,12 @@ package cli
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/dbmeter/dbmeter/internal/ch"
 	"github.com/dbmeter/dbmeter/internal/ch/insert"
 	"github.com/dbmeter/dbmeter/internal/extworker"
-	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/plan"
 	"github.com/dbmeter/dbmeter/internal/usage"
 )
@@ -52,14 +50,8 @@ A client newer than the server is refused with one line naming both versions.`,
 		Args: noArgs,
 	}
 	cmd.RunE = runE(func(cmd *cobra.Command, _ []string) error { return runCHInsert(cmd, env, &rf, &f, schema) })
-	def := load.DefaultConfig()
-	// A batch is a long operation and the connection is made before the
-	// run, so no warm-up by default; with --rows every row counts.
-	def.Warmup = 0
-	rf.bind(cmd.Flags(), def)
-	// A block of 100,000 rows takes over a second: 5 × 8 s gives a client
-	// of 60,000 rows/s about 24 blocks, enough for a rows/s unmarked.
-	rf.defaultExtent(extent{repeat: 5, d: 8 * time.Second, also: []string{"rows"}})
+	rf.bind(cmd.Flags(), insert.DefaultLoad())
+	rf.defaultExtent(extent{repeat: insert.DefaultRepeat, d: insert.DefaultDuration, also: []string{"rows"}})
 	fs := cmd.Flags()
 	f.Given, f.Getenv = given(fs, chInsertFields()), env.Getenv
 	fs.StringVar(&f.DSN, "dsn", "", "ClickHouse native address: clickhouse://user:password@host:port/db or tcp://host:port?username=…&password=…&database=… (default: $DBMETER_CLICKHOUSE_DSN, which keeps the password out of the process arguments)")
