@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/spf13/pflag"
@@ -29,8 +30,12 @@ func TestSettingNamesAndLabels(t *testing.T) {
 	var pf pgFlags
 	pf.bind(pflag.NewFlagSet("pg", pflag.ContinueOnError))
 	sets["dbmeter pg"] = pf.fs
+	flagged := map[string]bool{}
 	for cmd, fs := range sets {
 		params, observed, decl := flagSettings(fs)
+		for name := range decl {
+			flagged[name] = true
+		}
 		fs.VisitAll(func(f *pflag.Flag) {
 			name := result.SettingName(f.Name)
 			_, isParam := params[name]
@@ -46,6 +51,13 @@ func TestSettingNamesAndLabels(t *testing.T) {
 			if name != result.SettingName(name) {
 				t.Errorf("%s declares %q, spelled with a -", cmd, name)
 			}
+		}
+	}
+	// A setting no flag sets, one a family names itself (preloaded_keys),
+	// is headed by its name: result.Label's list of them is complete.
+	for _, name := range result.DeclaredSettings(result.Families()) {
+		if !flagged[name] && !strings.Contains(name, "*") && result.Label(name) != name {
+			t.Errorf("%s, which no flag sets, is headed %q; want its name", name, result.Label(name))
 		}
 	}
 }

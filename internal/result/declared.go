@@ -137,11 +137,13 @@ func Matches(name string, declared []string) bool {
 }
 
 // familyNamed are the declared settings with a "_" that a family names
-// itself rather than a flag setting them: shown as they are.
+// itself rather than a flag setting them: shown as they are. internal/cli
+// tests the list both ways against the commands' flags.
 func familyNamed() []string {
 	return []string{
 		SettingFsyncSwitch, SettingPreloadedKeys, "record_bytes", "request_distribution", "expected_new_keys",
 		SettingTransactionType, SettingQueryMode,
+		"query_weight", // ch query's, each query's weight in a queries file
 	}
 }
 
