@@ -12,13 +12,13 @@ import (
 // packages below it. cliMaxFileLines bounds each file of internal/cli;
 // cliMaxLines bounds the package, and only ever goes down. The goal is
 // cliGoalLines (issue 43); the ceiling is where the CLI stood last, with
-// a margin of under 20 lines: 3,300 when this rule came, 2,810 once the
+// a margin of under 20 lines: 3,300 when this rule came, 2,800 once the
 // cross-option checks, the default experiments and the study, merge and
-// publish logic moved into their packages (2,792 lines), so it cannot
+// publish logic moved into their packages (2,785 lines), so it cannot
 // grow while it is brought there.
 const (
 	cliMaxFileLines = 250
-	cliMaxLines     = 2810
+	cliMaxLines     = 2800
 	cliGoalLines    = 1800
 )
 
