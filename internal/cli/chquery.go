@@ -43,9 +43,7 @@ combination side by side.`,
 	def := load.DefaultConfig()
 	def.Rate = query.DefaultRate
 	rf.bind(cmd.Flags(), def)
-	// 3 × 4 s at the default 100/s: 1,200 queries, enough for a p99.9,
-	// and an interval from three moments of the machine.
-	rf.defaultExtent(extent{repeat: 3, d: 4 * time.Second})
+	rf.defaultExtent(extent{repeat: query.DefaultRepeat, d: query.DefaultDuration})
 	fs := cmd.Flags()
 	f.Given, f.Getenv, f.Lookup = given(fs, chQueryFields()), env.Getenv, clients.Resolve
 	data := query.DefaultDataset()
@@ -63,7 +61,7 @@ combination side by side.`,
 	fs.StringSliceVar(&f.Protocols, "protocol", nil, "native or http (list); default: each client's own")
 	fs.IntSliceVar(&c.MaxOpen, "pool-max-open", []int{0}, "most connections open at once, 0: no limit (list)")
 	fs.IntSliceVar(&c.MaxIdle, "pool-max-idle", []int{2}, "most idle connections kept, 0: none, each query connects (list)")
-	fs.DurationSliceVar(&c.IdleTime, "pool-idle-timeout", []time.Duration{0}, "close connections idle this long, 0: never (list)")
+	fs.DurationSliceVar(&c.IdleTimeout, "pool-idle-timeout", []time.Duration{0}, "close connections idle this long, 0: never (list)")
 	fs.DurationSliceVar(&c.Lifetime, "pool-lifetime", []time.Duration{0}, "close connections this old, 0: never (list)")
 	fs.BoolVar(&c.NoWarmup, "no-warmup", false, "no warm-up: no first query to open a connection and no --warmup period")
 	fs.BoolVar(&c.NoServerStats, "no-server-stats", false, "do not read the server's own figures (system.query_log for the run's queries, system.events)")
@@ -96,10 +94,8 @@ func runCHQuery(cmd *cobra.Command, env Env, rf *runFlags, f *query.Command, sf 
 	if err != nil {
 		return err
 	}
-	if search != nil && len(c.Mix) > 0 {
-		return usage.Errorf("--find-max-rate searches one query's capacity, not a --queries-file mix: run the mix at a --rate")
-	}
 	secrets := c.DSN.Secrets()
+	c.Search = search != nil
 	if err := c.Validate(); err != nil {
 		return usage.Wrap(err)
 	}
@@ -133,11 +129,11 @@ func runCHQuery(cmd *cobra.Command, env Env, rf *runFlags, f *query.Command, sf 
 // load settings.
 func chQueryFields() map[string]string {
 	return map[string]string{
-		"DSN": "dsn", "HTTPURL": "http-url", "SQL": "query", "Args": "arg", "Database": "database", "Create": "create",
+		"DSN": "dsn", "ConnectTimeout": "connect-timeout", "HTTPURL": "http-url", "SQL": "query", "Args": "arg", "Database": "database", "Create": "create",
 		"Prepared": "prepared", "Decodes": "decode", "Protocols": "protocol", "Matrix": "matrix",
-		"MaxOpen": "pool-max-open", "MaxIdle": "pool-max-idle", "IdleTime": "pool-idle-timeout", "Lifetime": "pool-lifetime",
+		"MaxOpen": "pool-max-open", "MaxIdle": "pool-max-idle", "IdleTimeout": "pool-idle-timeout", "Lifetime": "pool-lifetime",
 		"Clients": "clients", "NoWarmup": "no-warmup", "Preset": "preset", "SelectRows": "select-rows",
-		"QueriesFile": "queries-file", "PprofAddr": "pprof-addr",
+		"QueriesFile": "queries-file", "PprofAddr": "pprof-addr", "Find": "find-max-rate",
 		"Cmd": "worker-cmd", "Timeout": "worker-timeout",
 		"Workers": "workers", "Rate": "rate", "Warmup": "warmup", "MaxInFlight": "max-in-flight",
 	}

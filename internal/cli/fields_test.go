@@ -16,6 +16,7 @@ import (
 
 	"github.com/dbmeter/dbmeter/internal/calibrate"
 	"github.com/dbmeter/dbmeter/internal/capacity"
+	"github.com/dbmeter/dbmeter/internal/ch"
 	"github.com/dbmeter/dbmeter/internal/ch/insert"
 	"github.com/dbmeter/dbmeter/internal/ch/query"
 	"github.com/dbmeter/dbmeter/internal/kv"
@@ -49,6 +50,15 @@ func TestFieldsAreSpelled(t *testing.T) {
 		return fs
 	}
 	kvFlagSet := newKVCmd(Env{}).Flags()
+	// ch's commands have its --connect-timeout too (a persistent flag).
+	chFlagSet := func(name string) *pflag.FlagSet {
+		cmd, _, err := newCHCmd(Env{}).Find([]string{name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd.InheritedFlags() // merges the parent's flags into cmd.Flags()
+		return cmd.Flags()
+	}
 	// calibrate's advice names the run commands' flags beside its own.
 	calibrateFlagSet := newCalibrateCmd(Env{}).Flags()
 	calibrateFlagSet.AddFlagSet(runFlagSet())
@@ -68,13 +78,13 @@ func TestFieldsAreSpelled(t *testing.T) {
 		{[]string{"load"}, runFields(), runFlagSet(), []any{load.Config{}, load.Options{}}},
 		{[]string{"capacity"}, searchFields("count"), runFlagSet(), []any{capacity.Options{}, load.Config{}}},
 		{[]string{"capacity"}, searchFields("transactions"), pgFlagSet(), []any{capacity.Options{}, load.Config{}}},
-		{[]string{"ch", "ch/insert"}, chInsertFields(), newCHInsertCmd(Env{}).Flags(), []any{insert.Command{}, insert.Config{}, load.Config{}}},
-		{[]string{"ch", "ch/query", "ch/query/clients", "ch/query/chv2"}, chQueryFields(), newCHQueryCmd(Env{}).Flags(),
-			[]any{query.Command{}, query.Config{}, query.Worker{}, query.Dataset{}, load.Config{}}},
+		{[]string{"ch", "ch/insert"}, chInsertFields(), chFlagSet("insert"), []any{insert.Command{}, insert.Config{}, load.Config{}, ch.Reach{}, capacity.Options{}}},
+		{[]string{"ch", "ch/query", "ch/query/clients", "ch/query/chv2"}, chQueryFields(), chFlagSet("query"),
+			[]any{query.Command{}, query.Config{}, query.Worker{}, query.Dataset{}, load.Config{}, ch.Reach{}, capacity.Options{}}},
 		{[]string{"kv", "kv/engine", "kv/workload", "kv/kvycsb"}, kvFields(), kvFlagSet, []any{kv.MatrixOptions{}, kv.Matrix{}, workload.Spec{}, kvycsb.Spec{}, ycsb.Record{}, load.Config{}, load.Options{}}},
 		{[]string{"sink"}, outputFields(), runFlagSet(), []any{sink.Options{}}},
 		{[]string{"merge"}, mergeFields, mergeFlagSet, []any{sink.Options{}}},
-		{[]string{"metrics"}, chQueryFields(), newCHQueryCmd(Env{}).Flags(), []any{query.Command{}, query.Config{}, query.Worker{}, query.Dataset{}, load.Config{}}},
+		{[]string{"metrics"}, chQueryFields(), chFlagSet("query"), []any{query.Command{}, query.Config{}, query.Worker{}, query.Dataset{}, load.Config{}, ch.Reach{}, capacity.Options{}}},
 		{[]string{"calibrate"}, calibrateAll, calibrateFlagSet, []any{calibrate.Limits{}, load.Config{}, capacity.Options{}}},
 	}
 	tokens := regexp.MustCompile(`\{([A-Z][A-Za-z]*)\}`)

@@ -285,7 +285,7 @@ func parse(file string, data []byte, families []result.FamilyRecord) (*Study, er
 	if root.Kind != yaml.DocumentNode || len(root.Content) == 0 {
 		return nil, Errors{{File: file, Line: 1, Msg: "empty study file: want a mapping with id, title, source, steps, tables"}}
 	}
-	v := validator{file: file, lines: map[string]int{}, consequence: map[string]bool{}, families: families}
+	v := validator{file: file, lines: map[string]int{}, consequence: map[string]bool{}, families: families, stepFamily: map[string]string{}}
 	v.index(root.Content[0], "")
 	v.keys(root.Content[0], reflect.TypeOf(Study{}), "")
 	var s Study

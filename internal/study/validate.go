@@ -26,6 +26,8 @@ type validator struct {
 	// table's params.*, extra.* and phase.* must be among
 	// (validate_declared.go).
 	families []result.FamilyRecord
+	// stepFamily is the family each step's command line runs, by step id.
+	stepFamily map[string]string
 }
 
 // index records the line of every field path under n: tables[2].unit.
@@ -97,6 +99,7 @@ func (v *validator) study(s *Study) {
 		steps[st.ID] = true
 		v.command(f+".run", st.Run, true)
 		v.command(f+".quick", st.Quick, false)
+		v.stepFamily[st.ID] = commandFamily(st.Run)
 	}
 	tables := map[string]*Table{}
 	for i := range s.Tables {

@@ -1,6 +1,7 @@
 package study
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/dbmeter/dbmeter/internal/result"
@@ -11,36 +12,69 @@ import (
 // params.NAME it selects by, an extra.NAME or phase.NAME.STAT it shows. A
 // name no family records would select no run and leave every cell empty,
 // so a renamed setting fails the file here, at its line, not the study's
-// run.
+// run. The names are those of the families the table's steps run (a
+// kv setting does not select ch runs), or of every family when a step is
+// not known (said apart).
 func (v *validator) declared(f string, t *Table) {
-	if v.families == nil {
-		return
-	}
-	settings := result.DeclaredSettings(v.families)
+	fams, of := v.tableFamilies(t)
 	for _, by := range []struct{ name, value string }{{"rows", t.Rows}, {"columns", t.Columns}} {
-		v.declaredSetting(f+"."+by.name, by.value, settings)
+		v.declaredName(f+"."+by.name, by.value, "params.", "a setting", of, result.DeclaredSettings(fams))
 	}
 	for k := range t.Where {
-		v.declaredSetting(f+".where."+k, k, settings)
+		v.declaredName(f+".where."+k, k, "params.", "a setting", of, result.DeclaredSettings(fams))
 	}
-	if rest, ok := strings.CutPrefix(t.Figure, "extra."); ok {
-		if extras := result.DeclaredExtras(v.families); !result.Matches(rest, extras) {
-			v.add(f+".figure", "%q: no family records the extra figure %q%s", t.Figure, rest, didYouMean(rest, extras))
-		}
-	}
+	v.declaredName(f+".figure", t.Figure, "extra.", "the extra figure", of, result.DeclaredExtras(fams))
 	if rest, ok := strings.CutPrefix(t.Figure, "phase."); ok {
-		phase := rest[:max(strings.LastIndex(rest, "."), 0)]
-		if phases := result.DeclaredPhases(v.families); phase != "" && !result.Matches(phase, phases) {
-			v.add(f+".figure", "%q: no family times a phase %q%s; phases are %s", t.Figure, phase, didYouMean(phase, phases), strings.Join(phases, ", "))
-		}
+		phase := "phase." + rest[:max(strings.LastIndex(rest, "."), 0)]
+		v.declaredName(f+".figure", phase, "phase.", "a phase", of, result.DeclaredPhases(fams))
 	}
 }
 
-// declaredSetting checks one params.NAME against the declared settings.
-func (v *validator) declaredSetting(field, name string, settings []string) {
-	rest, ok := strings.CutPrefix(name, "params.")
-	if !ok || rest == "" || result.Matches(rest, settings) {
+// tableFamilies are the declarations of the families t's steps run, and
+// how a message names them ("no ch step records"); every family's when a
+// step's family is not known.
+func (v *validator) tableFamilies(t *Table) ([]result.FamilyRecord, string) {
+	var names []string
+	for _, id := range t.StepIDs() {
+		fam, ok := v.stepFamily[id]
+		if !ok || fam == "" {
+			return v.families, "no family"
+		}
+		if !slices.Contains(names, fam) {
+			names = append(names, fam)
+		}
+	}
+	var out []result.FamilyRecord
+	for _, f := range v.families {
+		if slices.Contains(names, f.Family) {
+			out = append(out, f)
+		}
+	}
+	return out, "no " + strings.Join(names, " or ") + " step"
+}
+
+// declaredName checks one name under prefix (params.NAME, extra.NAME,
+// phase.NAME) against the names declared.
+func (v *validator) declaredName(field, name, prefix, what, of string, declared []string) {
+	rest, ok := strings.CutPrefix(name, prefix)
+	if prefix == "params." {
+		rest = result.SettingName(rest) // a flag's spelling, as field reads it
+	}
+	if !ok || rest == "" || result.Matches(rest, declared) {
 		return
 	}
-	v.add(field, "%q: no family records a setting %q%s", name, rest, didYouMean(rest, settings))
+	v.add(field, "%q: %s records %s %q%s", name, of, what, rest, didYouMean(rest, declared))
+}
+
+// commandFamily is the family a step's command line runs (kv, pg, ch or
+// null); "" when it names none.
+func commandFamily(line string) string {
+	words := strings.Fields(line)
+	if len(words) > 0 && words[0] == "dbmeter" {
+		words = words[1:]
+	}
+	if len(words) == 0 || !slices.Contains([]string{"kv", "pg", "ch", "null"}, words[0]) {
+		return ""
+	}
+	return words[0]
 }

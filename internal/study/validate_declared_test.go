@@ -66,10 +66,10 @@ func TestStudiesNameDeclaredSettings(t *testing.T) {
 		}
 	}
 	tests := []struct{ kind, old, new, ref string }{
-		{"setting", "batch", "rows-per-insert", "params.batch"},
-		{"setting", "pool-max-idle", "max-idle", "params.pool-max-idle"},
-		{"setting", "select-rows", "rows-selected", "params.select-rows"},
-		{"setting", "tcp-nodelay", "nodelay", "params.tcp-nodelay"},
+		{"setting", "batch", "rows_per_insert", "params.batch"},
+		{"setting", "pool_max_idle", "max_idle", "params.pool_max_idle"},
+		{"setting", "select_rows", "rows_selected", "params.select_rows"},
+		{"setting", "tcp_nodelay", "nodelay", "params.tcp_nodelay"},
 		{"setting", "shape", "kind", "params.shape"},
 		{"setting", "decode", "decoding", "params.decode"},
 		{"setting", "prepared", "bind", "params.prepared"},
@@ -119,15 +119,38 @@ func TestStudiesNameDeclaredSettings(t *testing.T) {
 }
 
 // A study file's own mistake: a setting, phase or extra figure no family
-// records, each said at its line with the nearest declared name.
+// records, each said at its line with the nearest declared name; and a
+// setting of another family than the table's steps run (kv's fsync on a
+// ch table), which would select no run either.
 func TestUndeclaredNamesInAStudyFile(t *testing.T) {
+	s3, err := builtin.ReadFile("builtin/s3.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ from, to, want string }{
+		{"columns: params.batch", "columns: params.fsync", `"params.fsync": no ch step records a setting "fsync"`},
+		{"figure: mean", "figure: phase.sned.p99", `"phase.sned": no ch step records a phase "sned" (did you mean send?)`},
+		{"figure: mean", "figure: extra.rows_per_second", `"extra.rows_per_second": no ch step records the extra figure "rows_per_second"`},
+	} {
+		text := strings.Replace(string(s3), tt.from, tt.to, 1)
+		if text == string(s3) {
+			t.Fatalf("s3.yaml has no %q to replace", tt.from)
+		}
+		line := strings.Count(text[:strings.Index(text, tt.to)], "\n") + 1
+		_, err := Parse("s3.yaml", []byte(text))
+		var es Errors
+		if !errors.As(err, &es) || len(es) != 1 || es[0].Line != line || !strings.Contains(es[0].Msg, tt.want) {
+			t.Errorf("%s: %v, want one mistake at s3.yaml:%d saying %s", tt.to, err, line, tt.want)
+		}
+	}
+
 	data, err := builtin.ReadFile("builtin/s3.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
 	text := strings.Replace(string(data), "columns: params.batch", "columns: params.bach", 1)
 	_, err = Parse("s3.yaml", []byte(text))
-	if err == nil || !strings.Contains(err.Error(), `no family records a setting "bach" (did you mean batch?)`) {
+	if err == nil || !strings.Contains(err.Error(), `"params.bach": no ch step records a setting "bach" (did you mean batch?)`) {
 		t.Errorf("params.bach: err %v, want it named with batch suggested", err)
 	}
 	line := strings.Count(text[:strings.Index(text, "params.bach")], "\n") + 1

@@ -65,7 +65,7 @@ func (p Pool) Validate() error {
 	case p.MaxIdle < 0:
 		return fmt.Errorf("{MaxIdle} must not be negative, got %d", p.MaxIdle)
 	case p.IdleTimeout < 0:
-		return fmt.Errorf("{IdleTime} must not be negative, got %s", p.IdleTimeout)
+		return fmt.Errorf("{IdleTimeout} must not be negative, got %s", p.IdleTimeout)
 	case p.Lifetime < 0:
 		return fmt.Errorf("{Lifetime} must not be negative, got %s", p.Lifetime)
 	}

@@ -51,16 +51,19 @@ type Config struct {
 	// Mix, read from a query file (ParseMix), runs its queries in one
 	// stream instead of a preset or SQL: each arrival picks one by weight.
 	Mix []MixQuery
+	// Search says a capacity search runs each setting: it finds one
+	// query's capacity, so it takes no Mix.
+	Search bool
 	// Knob values; with more than one value of any, Matrix must be set and
 	// every combination runs. Protocols empty: each client's own.
-	Prepared  []bool
-	Decodes   []Decode
-	Protocols []Protocol
-	MaxOpen   []int
-	MaxIdle   []int
-	IdleTime  []time.Duration
-	Lifetime  []time.Duration
-	Matrix    bool
+	Prepared    []bool
+	Decodes     []Decode
+	Protocols   []Protocol
+	MaxOpen     []int
+	MaxIdle     []int
+	IdleTimeout []time.Duration
+	Lifetime    []time.Duration
+	Matrix      bool
 	// Create makes or refreshes Data; the presets read it.
 	Create    bool
 	Data      Dataset
@@ -104,14 +107,17 @@ func (c Combo) knobs() map[string]string {
 	return map[string]string{
 		"client": c.Name, "protocol": string(c.Opts.Protocol), "decode": string(c.Opts.Decode),
 		"prepared":      strconv.FormatBool(c.Opts.Prepared),
-		"pool-max-open": strconv.Itoa(p.MaxOpen), "pool-max-idle": strconv.Itoa(p.MaxIdle),
-		"pool-idle-timeout": p.IdleTimeout.String(), "pool-lifetime": p.Lifetime.String(),
+		"pool_max_open": strconv.Itoa(p.MaxOpen), "pool_max_idle": strconv.Itoa(p.MaxIdle),
+		"pool_idle_timeout": p.IdleTimeout.String(), "pool_lifetime": p.Lifetime.String(),
 	}
 }
 
 // Validate reports the first setting that cannot work, without touching a
 // server.
 func (c Config) Validate() error {
+	if c.Search && len(c.Mix) > 0 {
+		return errors.New("{Find} searches one query's capacity, not a {QueriesFile} mix: run the mix at a {Rate}")
+	}
 	if _, _, err := c.spec(); err != nil {
 		return err
 	}
@@ -168,7 +174,7 @@ func (c Config) Combos() (combos []Combo, skipped []string, err error) {
 	for field, n := range map[string]int{
 		"Prepared": len(c.Prepared), "Decodes": len(c.Decodes), "Protocols": len(c.Protocols),
 		"MaxOpen": len(c.MaxOpen), "MaxIdle": len(c.MaxIdle),
-		"IdleTime": len(c.IdleTime), "Lifetime": len(c.Lifetime),
+		"IdleTimeout": len(c.IdleTimeout), "Lifetime": len(c.Lifetime),
 	} {
 		if n > 1 && !c.Matrix {
 			return nil, nil, fmt.Errorf("{%s} has %d values: add {Matrix} to run each", field, n)
@@ -223,12 +229,12 @@ func (c Config) Combos() (combos []Combo, skipped []string, err error) {
 func (c Config) listed() []string {
 	out := []string{"protocol", "prepared"}
 	for _, k := range []struct {
-		flag string
+		name string
 		n    int
-	}{{"decode", len(c.Decodes)}, {"pool-max-open", len(c.MaxOpen)}, {"pool-max-idle", len(c.MaxIdle)},
-		{"pool-idle-timeout", len(c.IdleTime)}, {"pool-lifetime", len(c.Lifetime)}} {
+	}{{"decode", len(c.Decodes)}, {"pool_max_open", len(c.MaxOpen)}, {"pool_max_idle", len(c.MaxIdle)},
+		{"pool_idle_timeout", len(c.IdleTimeout)}, {"pool_lifetime", len(c.Lifetime)}} {
 		if k.n > 1 {
-			out = append(out, k.flag)
+			out = append(out, k.name)
 		}
 	}
 	return out
@@ -270,7 +276,7 @@ func (l *skipList) lines(knobs []string) []string {
 	for _, g := range l.groups {
 		var with []string
 		for _, k := range knobs {
-			with = append(with, k+" "+strings.Join(g.values[k], " and "))
+			with = append(with, result.Label(k)+" "+strings.Join(g.values[k], " and "))
 		}
 		count := ""
 		if g.n > 1 {
@@ -297,7 +303,7 @@ func (c Config) settings() []Options {
 	out = expand(out, c.Decodes, func(o *Options, v Decode) { o.Decode = v })
 	out = expand(out, c.MaxOpen, func(o *Options, v int) { o.Pool.MaxOpen = v })
 	out = expand(out, c.MaxIdle, func(o *Options, v int) { o.Pool.MaxIdle = v })
-	out = expand(out, c.IdleTime, func(o *Options, v time.Duration) { o.Pool.IdleTimeout = v })
+	out = expand(out, c.IdleTimeout, func(o *Options, v time.Duration) { o.Pool.IdleTimeout = v })
 	return expand(out, c.Lifetime, func(o *Options, v time.Duration) { o.Pool.Lifetime = v })
 }
 
@@ -616,7 +622,7 @@ func (r *runner) base(rep plan.Rep) result.Run {
 	}
 	maps.Copy(params, r.combo.knobs())
 	if r.combo.Opts.Protocol == HTTP {
-		params["http-url"] = redact.String(r.combo.Opts.HTTPURL)
+		params["http_url"] = redact.String(r.combo.Opts.HTTPURL)
 	} else if r.combo.Opts.DSN.Compress != "" {
 		params["compress"] = r.combo.Opts.DSN.Compress // a defining setting: blocks compressed on the wire
 	}
@@ -650,7 +656,7 @@ func (r *runner) mixRuns(res *load.Result, cfg load.Config, base result.Run) []r
 	for i, m := range r.c.Mix {
 		run := base
 		run.Workload, run.Params = m.Name, maps.Clone(base.Params)
-		run.Params["query"], run.Params["query-weight"] = m.SQL, strconv.FormatUint(m.Weight, 10)
+		run.Params["query"], run.Params["query_weight"] = m.SQL, strconv.FormatUint(m.Weight, 10)
 		run = res.Fill(run, cfg, i)
 		run.Rate = cfg.Rate * float64(m.Weight) / float64(total)
 		x := FigureDeclarations()
