@@ -88,14 +88,15 @@ func shapeError(err error) string {
 	return err.Error()
 }
 
-// validateResult checks one dbmeter/v1 document's values.
+// validateResult checks one result document's values, bringing a
+// dbmeter/v1 one to the current schema (result.Upgrade) first.
 func validateResult(d *result.Document) []Problem {
 	var ps []Problem
 	add := func(where, format string, a ...any) {
 		ps = append(ps, Problem{Where: where, What: fmt.Sprintf(format, a...)})
 	}
-	if d.Schema != result.Schema {
-		add("schema", "%q, want %q", d.Schema, result.Schema)
+	if err := result.Upgrade(d); err != nil {
+		add("schema", "%v", err)
 		return ps
 	}
 	if d.Env.CPUs < 1 {

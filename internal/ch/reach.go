@@ -67,3 +67,18 @@ func serverMessage(msg string) string {
 	}
 	return msg
 }
+
+// TooOldForModern asks the ClickHouse at dsn its version within timeout
+// and says whether it is older than the modern clients take
+// (MinModernServer). A server that cannot be asked (down, a bad DSN) is
+// not called old: what is wrong with it is said when it is used.
+func TooOldForModern(ctx context.Context, dsn string, timeout time.Duration) (Version, bool) {
+	d, err := ParseDSN(dsn)
+	if err != nil {
+		return Version{}, false
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	v, err := ServerVersion(ctx, d)
+	return v, err == nil && v.Less(MinModernServer)
+}

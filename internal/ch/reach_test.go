@@ -75,3 +75,20 @@ func TestConnectError(t *testing.T) {
 		})
 	}
 }
+
+// A server that cannot be asked is not called too old: not a DSN, or
+// nothing listening.
+func TestTooOldForModernUnasked(t *testing.T) {
+	t.Parallel()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := l.Addr().String()
+	l.Close()
+	for _, dsn := range []string{"garbage://x", "clickhouse://" + closed + "/default"} {
+		if v, old := TooOldForModern(context.Background(), dsn, time.Second); old {
+			t.Errorf("%s: called too old (%s)", dsn, v)
+		}
+	}
+}

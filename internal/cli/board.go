@@ -42,21 +42,13 @@ shows it. Loopback addresses and the study file are kept.`,
 		if out == "" {
 			return usagef("study publish needs -o OUT.json: where to write the published copy")
 		}
-		data, err := board.ReadFile(args[0])
-		if err != nil {
-			return usagef("cannot read %s: %v", args[0], err)
-		}
 		host, _ := os.Hostname()
-		user := env.Getenv("USER")
-		copyData, p, problems, err := board.Publish(data, board.Identity{Hostname: host, User: user}, label)
-		if err != nil {
-			return usagef("%s: %v", args[0], err)
+		copyData, p, problems, err := board.PublishFile(args[0], board.Identity{Hostname: host, User: env.Getenv("USER")}, label)
+		for _, pr := range problems {
+			fmt.Fprintf(env.Stderr, "dbmeter: %s: %s\n", args[0], pr)
 		}
-		if len(problems) > 0 {
-			for _, pr := range problems {
-				fmt.Fprintf(env.Stderr, "dbmeter: %s: %s\n", args[0], pr)
-			}
-			return usagef("%s: refused: it breaks the result schema (%d problem%s, each on a line above)", args[0], len(problems), map[bool]string{true: "s"}[len(problems) > 1])
+		if err != nil {
+			return err
 		}
 		if out == "-" {
 			_, err = env.Stdout.Write(copyData)
@@ -66,8 +58,8 @@ shows it. Loopback addresses and the study file are kept.`,
 		if err != nil {
 			return usagef("cannot write -o %s: %v", out, err)
 		}
-		for _, r := range p.Removed {
-			fmt.Fprintf(env.Stderr, "study publish: replaced %d × %s (%d distinct)\n", r.Occurrences, r.Kind, len(r.Pseudonyms))
+		for _, l := range p.Lines() {
+			fmt.Fprintln(env.Stderr, "study publish: "+l)
 		}
 		return nil
 	})

@@ -2,14 +2,12 @@ package cli
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/dbmeter/dbmeter/internal/ch"
 	"github.com/dbmeter/dbmeter/internal/ch/insert"
 	"github.com/dbmeter/dbmeter/internal/extworker"
-	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/plan"
 	"github.com/dbmeter/dbmeter/internal/usage"
 )
@@ -17,7 +15,6 @@ import (
 func newCHInsertCmd(env Env) *cobra.Command {
 	var rf runFlags
 	var f insert.Command
-	var schema string
 	cmd := &cobra.Command{
 		Use:   "insert",
 		Short: "Compare Go clients' bulk inserts into ClickHouse (rows/s, MB/s, build vs send, CPU and allocations per row)",
@@ -51,15 +48,9 @@ A client newer than the server is refused with one line naming both versions.`,
   dbmeter ch insert --dsn "$DSN" --clients ch-go --batch 10000 --blocks-per-insert 10 --tcp-nodelay=false`,
 		Args: noArgs,
 	}
-	cmd.RunE = runE(func(cmd *cobra.Command, _ []string) error { return runCHInsert(cmd, env, &rf, &f, schema) })
-	def := load.DefaultConfig()
-	// A batch is a long operation and the connection is made before the
-	// run, so no warm-up by default; with --rows every row counts.
-	def.Warmup = 0
-	rf.bind(cmd.Flags(), def)
-	// A block of 100,000 rows takes over a second: 5 × 8 s gives a client
-	// of 60,000 rows/s about 24 blocks, enough for a rows/s unmarked.
-	rf.defaultExtent(extent{repeat: 5, d: 8 * time.Second, also: []string{"rows"}})
+	cmd.RunE = runE(func(cmd *cobra.Command, _ []string) error { return runCHInsert(cmd, env, &rf, &f) })
+	rf.bind(cmd.Flags(), insert.DefaultLoad())
+	rf.defaultExtent(extent{repeat: insert.DefaultRepeat, d: insert.DefaultDuration, also: []string{"rows"}})
 	fs := cmd.Flags()
 	f.Given, f.Getenv = given(fs, chInsertFields()), env.Getenv
 	fs.StringVar(&f.DSN, "dsn", "", "ClickHouse native address: clickhouse://user:password@host:port/db or tcp://host:port?username=…&password=…&database=… (default: $DBMETER_CLICKHOUSE_DSN, which keeps the password out of the process arguments)")
@@ -68,7 +59,7 @@ A client newer than the server is refused with one line naming both versions.`,
 	fs.Var((*intList)(&f.Config.Batches), "batch", "rows per block (one operation); a list (10000,100000) runs each as a variant: a sweep")
 	fs.Int64Var(&f.Config.Rows, "rows", 0, "insert this many rows per client and repetition instead of running for --duration")
 	fs.StringVar(&f.Table, "table", insert.DefaultDatabase+".event", "target table, db.name (with --schema numbers or byte: "+insert.DefaultDatabase+".numbers or .byte)")
-	fs.StringVar(&schema, "schema", insert.EventTable.Name, "the table's columns and rows: event (seed 000's 32-column log table), numbers (seed 002's ten numeric columns u8 … f64) or byte (seed 002's Nagle test: one UInt8 column, a byte a row)")
+	fs.StringVar(&f.Schema, "schema", insert.EventTable.Name, "the table's columns and rows: event (seed 000's 32-column log table), numbers (seed 002's ten numeric columns u8 … f64) or byte (seed 002's Nagle test: one UInt8 column, a byte a row)")
 	fs.StringVar(&f.Config.Engine, "table-engine", insert.EngineMergeTree, "with --create: the table's engine, MergeTree or Null (ClickHouse discards the rows: no parts are written, and no row count can be checked; seed 002's author inserted so)")
 	fs.IntVar(&f.Config.ExtraColumns, "extra-columns", 0, "with --create: pad the table with this many defaulted columns (the seed's table had 657 more)")
 	fs.BoolVar(&f.Config.Create, "create", false, "create the table (a table dbmeter created before is dropped and re-made; any other is refused)")
@@ -81,19 +72,10 @@ A client newer than the server is refused with one line naming both versions.`,
 	return cmd
 }
 
-func runCHInsert(cmd *cobra.Command, env Env, rf *runFlags, f *insert.Command, schema string) error {
+func runCHInsert(cmd *cobra.Command, env Env, rf *runFlags, f *insert.Command) error {
 	ctx := cmd.Context()
-	shape, err := insert.LookupSchema(schema)
-	if err != nil {
-		return usage.Errorf("--schema: %v", err)
-	}
-	f.Config.Schema = shape
-	if fs := cmd.Flags(); !fs.Changed("table") && shape.Name != insert.EventTable.Name {
-		// Recorded in the runs' params as the table they filled.
-		fs.Set("table", insert.DefaultDatabase+"."+shape.Name)
-	}
-	if b := f.Config.Batches; len(b) > 0 {
-		f.Config.Batch = b[0] // a dump writes the first
+	if t := f.SchemaTable(); t != "" && !cmd.Flags().Changed("table") {
+		cmd.Flags().Set("table", t) // recorded in the runs' params as the table they filled
 	}
 	if f.DumpFormat != "" {
 		return usage.Spell(f.Dump(env.Stdout, rf.cfg.Seed), spelling(cmd.Flags(), chInsertFields()))
@@ -142,7 +124,7 @@ func chiSay(env Env, errs []error, secrets []string) {
 func chInsertFields() map[string]string {
 	return map[string]string{
 		"DSN": "dsn", "ConnectTimeout": "connect-timeout", "Table": "table", "NoDelay": "tcp-nodelay",
-		"Clients": "clients", "DumpFormat": "dump-format",
+		"Clients": "clients", "DumpFormat": "dump-format", "Schema": "schema",
 		"Batch": "batch", "Rows": "rows", "BlocksPerInsert": "blocks-per-insert", "ExtraColumns": "extra-columns", "Create": "create", "Engine": "table-engine",
 		"WorkerCmd": "worker-cmd", "WorkerTimeout": "worker-timeout",
 		"Duration": "duration", "Count": "count", "Warmup": "warmup", "Workers": "workers",

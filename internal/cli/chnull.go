@@ -55,15 +55,9 @@ file as SSL_CERT_FILE.`,
 				return fmt.Errorf("write --tls-cert: %w", err)
 			}
 		}
-		scheme, params := "http", ""
-		if useTLS {
-			scheme, params = "https", "?secure=true&skip_verify=true"
-		}
-		fmt.Fprintf(env.Stdout, "null-server (a protocol stand-in, not a ClickHouse) on %s\n  --dsn clickhouse://%s/default%s\n  --http-url %s://%s\n", srv.Addr(), srv.Addr(), params, scheme, srv.Addr())
+		fmt.Fprintf(env.Stdout, "null-server (a protocol stand-in, not a ClickHouse) on %s\n  --dsn %s\n  --http-url %s\n", srv.Addr(), srv.DSN(), srv.HTTPURL())
 		<-cmd.Context().Done()
-		t := srv.Log().Totals()
-		fmt.Fprintf(env.Stdout, "null-server: %d queries (%d refused), %d INSERTs acknowledged with %d rows, %d queries over TLS\n",
-			t.Queries, t.Errors, t.InsertsAcked, t.RowsAcked, t.TLSQueries)
+		fmt.Fprintf(env.Stdout, "null-server: %s\n", srv.Log().Totals())
 		return nil
 	})
 	return cmd

@@ -43,9 +43,7 @@ combination side by side.`,
 	def := load.DefaultConfig()
 	def.Rate = query.DefaultRate
 	rf.bind(cmd.Flags(), def)
-	// 3 × 4 s at the default 100/s: 1,200 queries, enough for a p99.9,
-	// and an interval from three moments of the machine.
-	rf.defaultExtent(extent{repeat: 3, d: 4 * time.Second})
+	rf.defaultExtent(extent{repeat: query.DefaultRepeat, d: query.DefaultDuration})
 	fs := cmd.Flags()
 	f.Given, f.Getenv, f.Lookup = given(fs, chQueryFields()), env.Getenv, clients.Resolve
 	data := query.DefaultDataset()

@@ -125,7 +125,7 @@ func TestNullDocument(t *testing.T) {
 		t.Fatalf("result is not JSON: %v", err)
 	}
 	requireKeys(t, "document", doc, "schema", "tool", "started_at", "env", "command", "runs")
-	if doc["schema"] != "dbmeter/v1" {
+	if doc["schema"] != "dbmeter/v2" {
 		t.Errorf("schema = %v", doc["schema"])
 	}
 	requireKeys(t, "env", doc["env"].(map[string]any), "cpu_model", "cpus", "gomaxprocs", "mem_bytes", "os", "kernel", "go", "modules", "disk")

@@ -29,6 +29,9 @@ func TestCrossOptionsSpelled(t *testing.T) {
 		{"ch query search over a mix", []string{"ch", "query", "--dsn", "clickhouse://127.0.0.1:1", "--queries-file", mix, "--find-max-rate", "--slo", "p99<15ms"},
 			"--find-max-rate searches one query's capacity, not a --queries-file mix: run the mix at a --rate"},
 		{"ch connect timeout", []string{"ch", "insert", "--dsn", "clickhouse://127.0.0.1:1", "--rows", "10", "--connect-timeout", "0s"}, "--connect-timeout must be positive"},
+		{"null workers list", []string{"null", "--workers", "1,2"}, "--workers and --rate take one value for this command"},
+		{"ch insert schema", []string{"ch", "insert", "--schema", "bytes", "--rows", "10"}, `--schema: no table shape "bytes": want event or numbers or byte`},
+		{"ch insert dump schema", []string{"ch", "insert", "--schema", "bytes", "--dump-format", "TSV", "--rows", "3"}, `--schema: no table shape "bytes"`},
 		{"kv shape", []string{"kv", "--shape", "grid"}, `--shape must be cells or harness, got "grid"`},
 		{"kv start-at", []string{"kv", "--start-at", "+1s"}, "kv runs embedded engines on this machine only: drop --shard and --start-at"},
 	}

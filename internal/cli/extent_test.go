@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/dbmeter/dbmeter/internal/load"
+	"github.com/dbmeter/dbmeter/internal/pg"
 )
 
 // A command's default run is its declared extent (repetitions of a
@@ -57,8 +58,8 @@ func TestPGDefaultRun(t *testing.T) {
 		wantRepeat  int
 		wantSeconds int // 0: counted by -t
 	}{
-		{"nothing given: the default experiment", nil, pgDefaultRepeat, pgDefaultSeconds},
-		{"other flags leave the default", []string{"-S", "-c", "4", "-R", "100", "-L", "5"}, pgDefaultRepeat, pgDefaultSeconds},
+		{"nothing given: the default experiment", nil, pg.DefaultRepeat, pg.DefaultSeconds},
+		{"other flags leave the default", []string{"-S", "-c", "4", "-R", "100", "-L", "5"}, pg.DefaultRepeat, pg.DefaultSeconds},
 		{"-T: once, that long", []string{"-T", "10"}, 1, 10},
 		{"-t: once, that many", []string{"-t", "100"}, 1, 0},
 		{"--repeat: that many of -t 10, pgbench's default", []string{"--repeat", "3"}, 3, 0},

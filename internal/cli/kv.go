@@ -2,9 +2,7 @@ package cli
 
 import (
 	"errors"
-	"runtime"
 	"strconv"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -12,26 +10,8 @@ import (
 	"github.com/dbmeter/dbmeter/internal/kv/engine"
 	"github.com/dbmeter/dbmeter/internal/kv/kvycsb"
 	"github.com/dbmeter/dbmeter/internal/kv/workload"
-	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/result"
 	"github.com/dbmeter/dbmeter/internal/usage"
-)
-
-// The kv defaults are sized so that `dbmeter kv` with no flags runs the
-// whole engine × operation matrix, every cell seven times on a store of its
-// own, in about two minutes on 2 cores. Many short repetitions rather than
-// a few long ones: on a shared machine a cell's speed moves with the
-// machine's state, which lasts longer than a repetition (a 1 s repetition
-// moves as much as a 100 ms one), so only more repetitions, far apart in
-// time, narrow the pooled figure (docs/kv.md, "Why these defaults").
-const (
-	kvDefaultDuration = 100 * time.Millisecond
-	kvDefaultWarmup   = 30 * time.Millisecond
-	kvDefaultRepeat   = 7
-	// kvSnapshots is how many progress snapshots a cell takes when
-	// --progress is not given, so that even a short cell has a curve over
-	// time and a spread across its intervals.
-	kvSnapshots = 10
 )
 
 type kvFlags struct {
@@ -101,7 +81,7 @@ func runKV(cmd *cobra.Command, env Env, rf *runFlags, kf *kvFlags) (runErr error
 		return err
 	}
 	if !rf.changed("progress") && cfg.Duration > 0 {
-		cfg.Interval = max(cfg.Duration/kvSnapshots, time.Millisecond)
+		cfg.Interval = kv.ProgressInterval(cfg.Duration)
 		rf.cfg.Interval = cfg.Interval
 	}
 	spelled := spelling(cmd.Flags(), kvFields())
@@ -165,13 +145,9 @@ func harnessDefaults(cmd *cobra.Command, opts *kv.MatrixOptions) {
 
 // bindKVFlags binds the shared run flags, with kv's defaults, and kv's own.
 func bindKVFlags(cmd *cobra.Command, rf *runFlags, kf *kvFlags) {
-	def := load.DefaultConfig()
-	def.Workers = max(2, runtime.GOMAXPROCS(0))
-	def.Duration = kvDefaultDuration
-	def.Warmup = kvDefaultWarmup
-	rf.bind(cmd.Flags(), def)
-	rf.repeat = kvDefaultRepeat
-	cmd.Flags().Lookup("repeat").DefValue = strconv.Itoa(kvDefaultRepeat)
+	rf.bind(cmd.Flags(), kv.DefaultLoad())
+	rf.repeat = kv.DefaultRepeat
+	cmd.Flags().Lookup("repeat").DefValue = strconv.Itoa(kv.DefaultRepeat)
 	cmd.Flags().Lookup("progress").DefValue = "a tenth of --duration"
 	spec := workload.DefaultSpec()
 	fs := cmd.Flags()

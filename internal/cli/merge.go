@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/dbmeter/dbmeter/internal/merge"
 	"github.com/dbmeter/dbmeter/internal/report"
-	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
 func newMergeCmd(env Env) *cobra.Command {
@@ -43,27 +41,12 @@ by interval into --hdr-log, whose percentiles are then exact per interval.`,
 	f.StringVar(&csv, "csv", "", "write one CSV row per run to this file")
 	f.BoolVar(&quiet, "quiet", false, "do not print the result tables on stdout")
 	cmd.RunE = runE(func(cmd *cobra.Command, args []string) error {
-		ins, hlogs, err := merge.ReadArgs(args, hdrLog)
+		m, hlog, err := merge.Files(cmd.Context(), args, hdrLog)
 		if err != nil {
 			return err
 		}
-		m, err := merge.Merge(cmd.Context(), ins)
-		if err != nil {
-			return usage.Wrap(err) // the documents are not the shards of one test
-		}
-		var hlog bytes.Buffer
-		if hdrLog != "" {
-			if err := merge.MergeIntervalLogFiles(&hlog, hlogs); err != nil {
-				return err
-			}
-		}
-		for _, w := range m.Warnings {
-			if w == merge.IntervalUpperBound && hdrLog != "" {
-				// The interval logs given hold what the documents lack.
-				fmt.Fprintf(env.Stderr, "dbmeter: note: the tables' interval p50/p99 are the highest shard's (an upper bound); %s holds each interval's exact merged histogram\n", hdrLog)
-				continue
-			}
-			fmt.Fprintln(env.Stderr, "dbmeter: warning: "+w)
+		for _, n := range m.Notes(hdrLog) {
+			fmt.Fprintln(env.Stderr, "dbmeter: "+n)
 		}
 		name := "merged"
 		if json != "" {

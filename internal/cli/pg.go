@@ -36,7 +36,7 @@ func (f *pgFlags) bind(fs *pflag.FlagSet) {
 	fs.VarP((*intList)(&f.ClientsList), "client", "c", "number of concurrent database clients (sessions); a list (1,4,8) runs each as a variant: a sweep")
 	fs.VarP((*intList)(&f.JobsList), "jobs", "j", "number of threads, as pgbench (must not exceed -c; Go schedules the clients on GOMAXPROCS threads); a list sweeps")
 	fs.IntVar(&f.Repeat, "repeat", 1, "run every variant (server × driver × -c × -j) this many times, interleaved: all once, then all again; each figure pools them with a 95% interval")
-	fs.Lookup("repeat").DefValue = fmt.Sprintf("1; with none of -T, -t, --repeat: %d repetitions of -T %d", pgDefaultRepeat, pgDefaultSeconds)
+	fs.Lookup("repeat").DefValue = fmt.Sprintf("1; with none of -T, -t, --repeat: %d repetitions of -T %d", pg.DefaultRepeat, pg.DefaultSeconds)
 	fs.IntVarP(&f.Seconds, "time", "T", 0, "duration of the benchmark in seconds (given -T or -t, one repetition, as pgbench)")
 	fs.IntVarP(&f.PerClient, "transactions", "t", 10, "number of transactions each client runs (used when -T is not given but --repeat is)")
 	fs.IntVarP(&f.Progress, "progress", "P", 0, "show a pgbench progress line every NUM seconds")
@@ -92,32 +92,16 @@ func (f *pgFlags) bind(fs *pflag.FlagSet) {
 	f.output.bind(fs)
 }
 
-// pg's default run, when the user gives none of its extent (see
-// defaultRun): enough repetitions for compare's p-value (4 a side) and one
-// to spare, each long enough for a p99.9 at one client.
-const (
-	pgDefaultRepeat  = 5
-	pgDefaultSeconds = 2
-)
-
-// defaultRun makes a run given none of -T, -t and --repeat pg's default
-// experiment, pgDefaultRepeat interleaved repetitions of -T
-// pgDefaultSeconds, as if the user had typed them (so the runs record
-// them): pgbench's own default, 10 transactions once, has no interval and
-// nothing for compare. A command that says how long or how often runs
-// exactly that, as pgbench would; so do -i, a capacity search (its
-// repetitions are confirmations), a shard (its peers must run the same)
-// and --aggregate-interval (a multiple of the user's -T).
+// defaultRun runs a command that pg.DefaultRun says is pg's default
+// experiment as if the user had typed it, so that the runs record it.
 func (f *pgFlags) defaultRun() error {
-	for _, n := range []string{"time", "transactions", "repeat", "initialize", "find-max-rate", "shard", "aggregate-interval"} {
-		if f.fs.Changed(n) {
-			return nil
-		}
+	if f.Given = given(f.fs, pgFields()); !f.DefaultRun() {
+		return nil
 	}
-	if err := f.fs.Set("time", strconv.Itoa(pgDefaultSeconds)); err != nil {
+	if err := f.fs.Set("time", strconv.Itoa(pg.DefaultSeconds)); err != nil {
 		return err
 	}
-	return f.fs.Set("repeat", strconv.Itoa(pgDefaultRepeat))
+	return f.fs.Set("repeat", strconv.Itoa(pg.DefaultRepeat))
 }
 
 func newPGCmd(env Env) *cobra.Command {

@@ -40,18 +40,7 @@ of - writes to stdout.`,
 		if wrote, err := writeOutputs(env, reportOutputs(srcs, html, md, csv)...); wrote || err != nil {
 			return err
 		}
-		for i, s := range srcs {
-			if len(srcs) > 1 {
-				if i > 0 {
-					fmt.Fprintln(env.Stdout)
-				}
-				fmt.Fprintf(env.Stdout, "== %s\n", s.Name)
-			}
-			if err := report.Text(env.Stdout, s.Doc); err != nil {
-				return err
-			}
-		}
-		return nil
+		return report.Texts(env.Stdout, srcs)
 	})
 	return cmd
 }

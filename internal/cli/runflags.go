@@ -65,16 +65,14 @@ func runFields() map[string]string {
 
 // config checks the flags and returns the load configuration.
 func (f *runFlags) config() (load.Config, error) {
-	if (len(f.workers) > 1 || len(f.rates) > 1) && !f.sweeps {
-		return load.Config{}, usagef("--workers and --rate take one value for this command")
-	}
 	if f.changed("workers") {
 		f.cfg.Workers = f.workers[0]
 	}
 	if f.changed("rate") {
 		f.cfg.Rate = f.rates[0]
 	}
-	o := load.Options{Config: f.cfg, Arrival: f.arrival, Repeat: f.repeat, Shard: f.shard, StartAt: f.startAt}
+	o := load.Options{Config: f.cfg, Arrival: f.arrival, Repeat: f.repeat, Shard: f.shard, StartAt: f.startAt,
+		Listed: len(f.workers) > 1 || len(f.rates) > 1, Sweeps: f.sweeps}
 	fields := runFields()
 	cfg, err := o.Resolve(given(f.fs, fields), f.search != nil && f.search.o.Find, time.Now())
 	return cfg, usage.Spell(err, spelling(f.fs, fields))

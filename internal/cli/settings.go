@@ -56,7 +56,8 @@ func kindOf(f *pflag.Flag) string {
 
 // flagSettings splits the flags of fs, set or defaulted, into the params
 // that go in every run (what defines it, its extent, its selection lists)
-// and the observations the document records apart, and declares them all.
+// and the observations the document records apart, and declares them all,
+// each under its declared name (result.SettingName), not its spelling.
 // Flags named in skip are recorded nowhere. Secrets are masked by the
 // caller's redaction of the values.
 func flagSettings(fs *pflag.FlagSet, skip ...string) (params, observed map[string]string, decl map[string]result.Setting) {
@@ -70,11 +71,12 @@ func flagSettings(fs *pflag.FlagSet, skip ...string) (params, observed map[strin
 		if !ok {
 			role = result.Defines
 		}
-		decl[f.Name] = result.Setting{Role: role, Kind: kindOf(f)}
+		name := result.SettingName(f.Name) // the declared name: key_size for --key-size
+		decl[name] = result.Setting{Role: role, Kind: kindOf(f)}
 		if role == result.Observes {
-			observed[f.Name] = f.Value.String()
+			observed[name] = f.Value.String()
 		} else {
-			params[f.Name] = f.Value.String()
+			params[name] = f.Value.String()
 		}
 	})
 	return params, observed, decl

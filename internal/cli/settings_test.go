@@ -65,11 +65,12 @@ func TestCompareAcrossObservationFlags(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, ok := d.Runs[0].Params[tt.flag]; ok {
+			name := result.SettingName(tt.flag) // recorded under its declared name
+			if _, ok := d.Runs[0].Params[name]; ok {
 				t.Errorf("--%s is among the run's params %v; want it in the document's observed settings", tt.flag, d.Runs[0].Params)
 			}
-			if _, ok := d.Observed[tt.flag]; !ok || d.Settings[tt.flag].Role != result.Observes {
-				t.Errorf("observed %v, declared %+v; want --%s observed and declared so", d.Observed, d.Settings[tt.flag], tt.flag)
+			if _, ok := d.Observed[name]; !ok || d.Settings[name].Role != result.Observes {
+				t.Errorf("observed %v, declared %+v; want --%s observed and declared as %s", d.Observed, d.Settings[name], tt.flag, name)
 			}
 			code, stdout, stderr := run(t, "compare", baseDoc, doc)
 			if code != 0 || !strings.Contains(stdout, "null null noop") || strings.Contains(stdout, "only in") {

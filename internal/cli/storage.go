@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"fmt"
 	"io"
 
 	"github.com/dbmeter/dbmeter/internal/pg/server"
@@ -37,15 +36,11 @@ func openStorage(ctx context.Context, stderr io.Writer, p *storage.Profile, data
 // its postmaster and every process it forked, and the ones it forks
 // later, which start in its cgroup.
 func openPGStorage(ctx context.Context, stderr io.Writer, p *storage.Profile, named string, endpoints []string) (*storage.Session, error) {
-	c, err := server.FindCluster(named, endpoints[0])
+	pl, err := server.Place(named, endpoints[0])
 	if err != nil {
 		return nil, usage.Spell(err, storageSpelling)
 	}
-	if err := server.EvictPageCache(c.DataDir); err != nil {
-		return nil, fmt.Errorf("--storage-profile: drop the cluster's files from the page cache: %w", err)
-	}
-	target := fmt.Sprintf("PostgreSQL, postmaster %d, data %s", c.PID, c.DataDir)
-	return openStorage(ctx, stderr, p, c.DataDir, target, server.ProcessTree(c.PID)...)
+	return openStorage(ctx, stderr, p, pl.DataDir, pl.Target, pl.PIDs...)
 }
 
 // storageProbeShareEnv names the file in which study run keeps the

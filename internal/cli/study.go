@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -84,22 +83,11 @@ the built-in studies (dbmeter study show s5) are worked examples.`,
 // loadStudy reads a study and parses its steps' command lines, printing
 // each mistake of a file on a line of its own before the one-line error.
 func loadStudy(env Env, idOrFile string) (*study.Study, error) {
-	s, err := study.Load(idOrFile)
-	var es study.Errors
-	if isErrs := errors.As(err, &es); s != nil && (isErrs || err == nil) {
-		// One pass: the command lines' mistakes beside the file's.
-		es = es.With(study.CheckSteps(s, studyFlags(), func(args []string) error { return parseStep(env, args) }))
+	s, es, err := study.LoadChecked(idOrFile, studyFlags(), func(args []string) error { return parseStep(env, args) })
+	for _, e := range es {
+		fmt.Fprintln(env.Stderr, "dbmeter: "+e.Error())
 	}
-	if len(es) > 0 {
-		for _, e := range es {
-			fmt.Fprintln(env.Stderr, "dbmeter: "+e.Error())
-		}
-		return nil, studyMistakes(idOrFile, len(es))
-	}
-	if err != nil {
-		return nil, err
-	}
-	return s, nil
+	return s, err
 }
 
 // studyFlags spell the flags the study package puts on its steps' command
@@ -183,7 +171,7 @@ parameters for its step: {clickhouse-legacy?compress=lz4}.`,
 			if err != nil {
 				return "", nil, err
 			}
-			return "clickhouse://" + srv.Addr() + "/default", func() { srv.Close() }, nil
+			return srv.DSN(), func() { srv.Close() }, nil
 		}
 		steps, err := newStepRunner(env)
 		if err != nil {
@@ -223,18 +211,11 @@ references explain (their load, their CPU or disk).`,
 			return nil
 		},
 		RunE: runE(func(_ *cobra.Command, args []string) error {
-			a, sa, err := study.ReadDocument(args[0])
+			c, err := study.CompareFiles(args[0], args[1])
 			if err != nil {
 				return err
 			}
-			b, _, err := study.ReadDocument(args[1])
-			if err != nil {
-				return err
-			}
-			if a.Study != b.Study {
-				return usagef("%s is study %s and %s is study %s: compare runs of one study", args[0], a.Study, args[1], b.Study)
-			}
-			study.WriteComparison(env.Stdout, study.Compare(sa, a, b))
+			study.WriteComparison(env.Stdout, c)
 			return nil
 		}),
 	}

@@ -39,21 +39,11 @@ func checkStudyServers(ctx context.Context, env Env, s *study.Study, dsns []stri
 	if sv.CHModern == "" || !s.Uses("{clickhouse}") {
 		return sv, nil
 	}
-	if v, old := tooOldForModern(ctx, sv.CHModern); old {
+	if v, old := ch.TooOldForModern(ctx, sv.CHModern, defaultConnectTimeout); old {
 		return sv, usagef("--dsn %s: this is ClickHouse %s, and {clickhouse} needs %s or newer; it would serve {%s}: give it as --dsn %s",
 			redact.String(sv.CHModern), v, ch.MinModernServer, study.LabelLegacy, study.LabelLegacy+"="+redact.String(sv.CHModern))
 	}
 	return sv, nil
-}
-
-// studyMistakes is the line after a study file's mistakes: how many, and
-// where the format is described (a usage error, so the help is named too).
-func studyMistakes(file string, n int) error {
-	what, where := "mistakes", "each on a line above"
-	if n == 1 {
-		what, where = "mistake", "on the line above"
-	}
-	return usagef("%s: %d %s in the study file, %s; the format is described in docs/studies.md", file, n, what, where)
 }
 
 // checkEnvModern refuses the environment's modern ClickHouse when it is
@@ -64,23 +54,9 @@ func checkEnvModern(ctx context.Context, s *study.Study, sv study.Servers) error
 	if sv.CHModern == "" || !s.Uses("{clickhouse}") {
 		return nil
 	}
-	if v, old := tooOldForModern(ctx, sv.CHModern); old {
+	if v, old := ch.TooOldForModern(ctx, sv.CHModern, defaultConnectTimeout); old {
 		return usagef("the environment's modern ClickHouse (DBMETER_CLICKHOUSE_MODERN_DSN, else DBMETER_CLICKHOUSE_DSN) is ClickHouse %s, and {clickhouse} needs %s or newer; it would serve {%s}: set it as DBMETER_CLICKHOUSE_LEGACY_DSN",
 			v, ch.MinModernServer, study.LabelLegacy)
 	}
 	return nil
-}
-
-// tooOldForModern asks a ClickHouse its version and says whether it is
-// older than the modern clients take. A server that cannot be asked (down,
-// a bad DSN) is not called old: the steps say what is wrong with it.
-func tooOldForModern(ctx context.Context, dsn string) (ch.Version, bool) {
-	d, err := ch.ParseDSN(dsn)
-	if err != nil {
-		return ch.Version{}, false
-	}
-	ctx, cancel := context.WithTimeout(ctx, defaultConnectTimeout)
-	defer cancel()
-	v, err := ch.ServerVersion(ctx, d)
-	return v, err == nil && v.Less(ch.MinModernServer)
 }

@@ -30,14 +30,7 @@ func newVersionCmd(env Env) *cobra.Command {
 		}
 		fmt.Fprintln(env.Stdout, "external clients (worker processes, docs/worker-protocol.md):")
 		for _, v := range vs {
-			what := v.Hello.Runtime + ", " + v.Hello.Library
-			if v.Hello.Language != "" {
-				what = v.Hello.Language + " " + what
-			}
-			if v.Err != nil {
-				what = "cannot run here: " + oneLine(v.Err)
-			}
-			fmt.Fprintf(env.Stdout, "  %-45s %s\n", "workers/"+v.Script, what)
+			fmt.Fprintln(env.Stdout, "  "+v.String())
 		}
 		return nil
 	})

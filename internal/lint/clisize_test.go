@@ -11,12 +11,14 @@ import (
 // The CLI binds flags and nothing else: what a command does lives in the
 // packages below it. cliMaxFileLines bounds each file of internal/cli;
 // cliMaxLines bounds the package, and only ever goes down. The goal is
-// cliGoalLines (issue 43); the ceiling is where the CLI stood when this
-// rule came (3,130 lines, 3,200 by the end of that session's work in
-// flight, with room for it), so it cannot grow while it is brought there.
+// cliGoalLines (issue 43); the ceiling is where the CLI stood last, with
+// a margin of under 20 lines: 3,300 when this rule came, 2,800 once the
+// cross-option checks, the default experiments and the study, merge and
+// publish logic moved into their packages (2,785 lines), so it cannot
+// grow while it is brought there.
 const (
 	cliMaxFileLines = 250
-	cliMaxLines     = 3300
+	cliMaxLines     = 2800
 	cliGoalLines    = 1800
 )
 
@@ -57,7 +59,7 @@ func TestCLISize(t *testing.T) {
 	if total > cliMaxLines {
 		t.Errorf("internal/cli is %d non-test lines, over its ceiling of %d (the goal is %d): move what is not flag binding to the package that does the work", total, cliMaxLines, cliGoalLines)
 	}
-	if total < cliMaxLines-50 {
+	if total < cliMaxLines-20 {
 		t.Logf("internal/cli is %d non-test lines: lower cliMaxLines (%d) to it", total, cliMaxLines)
 	}
 }

@@ -19,6 +19,9 @@ type Options struct {
 	// Shard (I/N) and StartAt (RFC 3339 or +DURATION) split a test across
 	// processes; empty: not split.
 	Shard, StartAt string
+	// Listed says Workers or Rate was given as a list of several values,
+	// which only a command that Sweeps them runs (each value a variant).
+	Listed, Sweeps bool
 }
 
 // Resolve returns the Config the options describe. given says whether the
@@ -27,6 +30,9 @@ type Options struct {
 // the run open loop without a Rate.
 func (o Options) Resolve(given func(field string) bool, search bool, now time.Time) (Config, error) {
 	cfg := o.Config
+	if o.Listed && !o.Sweeps {
+		return cfg, usage.Errorf("{Workers} and {Rate} take one value for this command")
+	}
 	if given("Count") && !given("Duration") {
 		cfg.Duration = 0
 	}

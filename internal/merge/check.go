@@ -18,11 +18,12 @@ func testCommand(doc *document) string {
 		w := words[i]
 		name, _, hasValue := strings.Cut(w, "=")
 		flag, ok := strings.CutPrefix(name, "--")
-		if !ok || doc.Role(flag) != result.Observes {
+		setting := result.SettingName(flag)
+		if !ok || doc.Role(setting) != result.Observes {
 			out = append(out, w)
 			continue
 		}
-		if !hasValue && doc.Declared(flag).Kind != "bool" {
+		if !hasValue && doc.Declared(setting).Kind != "bool" {
 			i++ // the value is the next word
 		}
 	}

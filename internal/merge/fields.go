@@ -56,15 +56,22 @@ type ShardSource struct {
 	Env           result.Env `json:"env"`
 }
 
-// decode reads a document with the new fields, rejecting other schemas as
-// result.Read does.
+// decode reads a document with the new fields, rejecting other schemas
+// and bringing an older one to the current as result.Read does: shards of
+// either version merge under one set of names.
 func decode(r io.Reader) (*document, error) {
 	var doc document
 	if err := json.NewDecoder(r).Decode(&doc); err != nil {
 		return nil, fmt.Errorf("decode result document: %w", err)
 	}
-	if doc.Schema != result.Schema {
-		return nil, fmt.Errorf("result document has schema %q, want %q", doc.Schema, result.Schema)
+	v1 := doc.Schema == result.SchemaV1
+	if err := result.Upgrade(&doc.Document); err != nil {
+		return nil, err
+	}
+	for i := range doc.Runs {
+		if v1 { // the runs are doc's own, which result.Upgrade does not see
+			doc.Runs[i].Params = result.V1Params(doc.Runs[i].Params)
+		}
 	}
 	return &doc, nil
 }

@@ -53,7 +53,7 @@ func capacityGrid(doc *result.Document) (Grid, bool) {
 	slices.SortStableFunc(cs, func(a, b result.Capacity) int { return cmp.Compare(b.MaxRate, a.MaxRate) })
 	differ := differingParams(cs)
 	g := Grid{Title: "capacity: highest rate meeting the objective", Labels: 2 + len(differ),
-		Header: append(append([]string{"target", "workload"}, differ...), "slo", "max rate/s", "first failing/s", "steps", "bounded by")}
+		Header: append(append([]string{"target", "workload"}, labels(differ)...), "slo", "max rate/s", "first failing/s", "steps", "bounded by")}
 	for _, c := range cs {
 		row := []string{c.Target, c.Workload}
 		for _, k := range differ {
@@ -130,7 +130,7 @@ func kneeCharts(srcs []Source, col colors, id func(string) string) []Chart {
 			name := c.Target + "/" + c.Workload
 			if k := differingParams(src.Doc.Capacity); len(k) > 0 {
 				for _, p := range k {
-					name += " " + p + "=" + c.Params[p]
+					name += " " + result.Label(p) + "=" + c.Params[p]
 				}
 			}
 			runs := searchRuns(src.Doc, c)
@@ -179,7 +179,7 @@ func stepsChart(id string, src Source, col colors) Chart {
 	for _, c := range src.Doc.Capacity {
 		name := c.Target + "/" + c.Workload
 		for _, p := range differingParams(src.Doc.Capacity) {
-			name += " " + p + "=" + c.Params[p]
+			name += " " + result.Label(p) + "=" + c.Params[p]
 		}
 		var data []any
 		for _, r := range searchRuns(src.Doc, c) {

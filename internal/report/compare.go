@@ -122,6 +122,10 @@ func Compare(w io.Writer, base, new Source, knobs ...string) error {
 // whose params differ only in them match, and only the groups that have
 // one of them are compared. It fails when no group was compared.
 func CompareSides(w io.Writer, base, new []Source, knobs ...string) error {
+	knobs = slices.Clone(knobs)
+	for i, k := range knobs {
+		knobs[i] = result.SettingName(k) // a flag's spelling names the setting too
+	}
 	bg, ng := groups(base, knobs), groups(new, knobs)
 	nidx := map[string]group{}
 	for _, g := range ng {
@@ -197,7 +201,7 @@ func groupName(g group, vary []string) string {
 	s := fmt.Sprintf("%s %s %s", r.Family, r.Target, r.Workload)
 	for _, k := range vary {
 		if v, ok := r.Params[k]; ok {
-			s += " " + k + "=" + v
+			s += " " + result.Label(k) + "=" + v
 		}
 	}
 	return s
@@ -230,7 +234,7 @@ func compareGroup(w io.Writer, b, n group, vary, knobs []string) error {
 	name := groupName(b, vary)
 	for _, k := range knobs {
 		if bv, nv := r.Params[k], n.runs[0].Params[k]; bv != nv {
-			name += fmt.Sprintf(", %s %s → %s", k, bv, nv)
+			name += fmt.Sprintf(", %s %s → %s", result.Label(k), bv, nv)
 		}
 	}
 	fmt.Fprintf(w, "%s  (%s loop, workers %d", name, r.Mode, r.Workers)

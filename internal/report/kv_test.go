@@ -14,7 +14,7 @@ import (
 
 func kvRun(engine, op, fsync string, opsPerS float64, p50 int64) result.Run {
 	r := result.Run{Family: "kv", Target: engine, Workload: op, Repeat: 1,
-		Params: map[string]string{"fsync": fsync, "workers": "2", "preloaded_keys": "20000", "key-size": "9", "value-size": "256", "duration": "500ms", "count": "0"}}
+		Params: map[string]string{"fsync": fsync, "workers": "2", "preloaded_keys": "20000", "key_size": "9", "value_size": "256", "duration": "500ms", "count": "0"}}
 	r.OpsPerS, r.DurationS, r.Ops = opsPerS, 0.5, int64(opsPerS/2)
 	r.Latency = result.Latency{P50: p50, P99: 2 * p50, Mean: 1.5 * float64(p50)}
 	if op == "batchset" {

@@ -10,7 +10,7 @@ import (
 
 func ycsbRun(engine, op string, opsPerS float64) result.Run {
 	r := kvRun(engine, op, "false", opsPerS, 2000)
-	for k, v := range map[string]string{"keys": "20000", "field-count": "10", "field-length": "100", "insert-order": "hashed", "distribution": "", "duration": "1s"} {
+	for k, v := range map[string]string{"keys": "20000", "field_count": "10", "field_length": "100", "insert_order": "hashed", "distribution": "", "duration": "1s"} {
 		r.Params[k] = v
 	}
 	return r

@@ -14,7 +14,7 @@ func pgRun(target string, tps float64) result.Run {
 	return result.Run{
 		Family: "pg", Target: target, Workload: "select-only", Server: "PostgreSQL 15.18", Mode: "closed",
 		Params: map[string]string{"transaction_type": "<builtin: select only>", "scale": "10", "query_mode": "prepared",
-			"client": "8", "jobs": "2", "time": "10", "transactions": "10", "driver": "pgx", "latency-limit": "0"},
+			"client": "8", "jobs": "2", "time": "10", "transactions": "10", "driver": "pgx", "latency_limit": "0"},
 		Stats: result.Stats{DurationS: 10, Ops: int64(tps * 10), OpsPerS: tps,
 			Latency: result.Latency{Mean: 312_000, Stddev: 45_000, P50: 300_000, P90: 400_000, P99: 900_000, P999: 2_000_000, Max: 5_000_000},
 			Client:  result.Client{CPUNsPerOp: 11_500, CPUUtil: 0.4}},

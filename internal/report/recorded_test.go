@@ -83,7 +83,9 @@ func readDoc(t *testing.T, name string, data []byte) *result.Document {
 // tables shows here on real runs of every family command.
 func TestGoldenRecorded(t *testing.T) {
 	t.Parallel()
-	for name, doc := range recordedDocs(t) {
+	docs := recordedDocs(t)
+	noOrphans(t, docs)
+	for name, doc := range docs {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			srcs := []Source{{Name: name + ".json", Doc: doc}}
@@ -101,5 +103,22 @@ func TestGoldenRecorded(t *testing.T) {
 			golden(t, filepath.Join("rendered", name+".md"), md.Bytes())
 			golden(t, filepath.Join("rendered", name+".html"), page.Bytes())
 		})
+	}
+}
+
+// noOrphans fails for a file in testdata/rendered/ that no recorded
+// document renders any more (a step renamed or dropped from a study leaves
+// its old golden behind, pinning nothing).
+func noOrphans(t *testing.T, docs map[string]*result.Document) {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("testdata", "rendered", "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), filepath.Ext(f))
+		if _, ok := docs[name]; !ok {
+			t.Errorf("%s: no recorded document renders it any more: remove it", f)
+		}
 	}
 }

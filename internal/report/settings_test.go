@@ -17,7 +17,7 @@ func TestPGRetries(t *testing.T) {
 	for _, tt := range tests {
 		r := result.Run{Params: map[string]string{}}
 		if tt.tries != "" {
-			r.Params["max-tries"] = tt.tries
+			r.Params[result.SettingMaxTries] = tt.tries
 		}
 		if got := pgRetries(&r); got != tt.want {
 			t.Errorf("max-tries %q: retries %v, want %v", tt.tries, got, tt.want)

@@ -110,7 +110,7 @@ func (l labeler) config(r *result.Run) string {
 	var parts []string
 	for _, k := range l.split {
 		if v, ok := r.Params[k]; ok {
-			parts = append(parts, k+"="+v)
+			parts = append(parts, result.Label(k)+"="+v)
 		}
 	}
 	return strings.Join(parts, " ")

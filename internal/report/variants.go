@@ -31,7 +31,8 @@ func variantGrid(title string, l labeler, es []entry, lead []vcolumn, leadKeys [
 		}
 	}
 	g := Grid{Title: title, Labels: 2 + len(split) + len(lead)}
-	g.Header = append(append([]string{"target"}, split...), "workload")
+	g.Header = append([]string{"target"}, labels(split)...)
+	g.Header = append(g.Header, "workload")
 	for _, c := range append(slices.Clone(lead), figs...) {
 		g.Header = append(g.Header, c.head)
 	}
@@ -70,6 +71,15 @@ func variantGrid(title string, l labeler, es []entry, lead []vcolumn, leadKeys [
 	}
 	g.Note = joinNotes(pooled, spreadNote(repeat, mk.spread), mk.note())
 	return g
+}
+
+// labels are the headings of the settings names (result.Label).
+func labels(names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = result.Label(n)
+	}
+	return out
 }
 
 // variesIn says whether param key takes more than one value among es.

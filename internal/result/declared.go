@@ -3,6 +3,7 @@ package result
 import (
 	"path"
 	"slices"
+	"strings"
 )
 
 // A FamilyRecord declares, by name, what a family records in its runs:
@@ -40,8 +41,8 @@ func Families() []FamilyRecord {
 	// it, and the capacity search's.
 	loadSettings := []string{
 		SettingDuration, SettingCount, SettingWarmup, SettingWorkers, SettingRate,
-		"arrival", "max-in-flight", "grace", "repeat", "seed",
-		"find-max-rate", "slo", "step-duration", "precision",
+		"arrival", "max_in_flight", "grace", "repeat", "seed",
+		"find_max_rate", "slo", "step_duration", "precision",
 	}
 	// The device counters a storage profile adds to a run, and the
 	// external workers' counts (internal/extworker).
@@ -49,7 +50,7 @@ func Families() []FamilyRecord {
 	workerExtras := []string{"worker_failures", "workers_started"}
 	return []FamilyRecord{
 		{Family: "kv", Settings: with(loadSettings, []string{
-			"engines", "ops", "dir", "param", "storage-profile", "shape",
+			"engines", "ops", "dir", "param", "storage_profile", "shape",
 			SettingFsync, SettingFsyncSwitch, SettingPreloadedKeys, SettingKeys, SettingKeySize, SettingValueSize,
 			"batch", "dist", SettingDistribution, SettingFieldCount, SettingFieldLength, SettingInsertOrder,
 			"record_bytes", "request_distribution", "expected_new_keys",
@@ -62,11 +63,11 @@ func Families() []FamilyRecord {
 		{Family: "pg", Settings: with(loadSettings, []string{
 			SettingTransactionType, SettingScale, SettingQueryMode, SettingClients, SettingJobs, SettingDriver,
 			SettingMaxTries, SettingTime, SettingTransactions, SettingFailuresDetailed, SettingLatencyLimit,
-			"aggregate-interval", "builtin", "connect", "connect-timeout", "define", "dsn", "file", "fillfactor",
-			"force", "foreign-keys", "index-tablespace", "init-steps", "initialize", "log", "no-vacuum",
-			"partition-method", "partitions", "protocol", "quiet-init", "random-seed", "report-per-command",
-			"sampling-rate", "select-only", "skip-some-updates", "storage-profile", "storage-server", "tablespace",
-			"unlogged-tables", "vacuum-all", "progress-timestamp",
+			"aggregate_interval", "builtin", "connect", "connect_timeout", "define", "dsn", "file", "fillfactor",
+			"force", "foreign_keys", "index_tablespace", "init_steps", "initialize", "log", "no_vacuum",
+			"partition_method", "partitions", "protocol", "quiet_init", "random_seed", "report_per_command",
+			"sampling_rate", "select_only", "skip_some_updates", "storage_profile", "storage_server", "tablespace",
+			"unlogged_tables", "vacuum_all", "progress_timestamp",
 		}), Extras: with(deviceExtras, []string{
 			"average_connection_time_ns", "command_*_count", "command_*_failures", "command_*_latency_ns_mean",
 			"command_*_retries", "connect_ns_p99", "connections", "deadlock_failures", "initial_connection_time_ns",
@@ -75,13 +76,13 @@ func Families() []FamilyRecord {
 		})},
 		{Family: "ch", Settings: with(loadSettings, []string{
 			// both commands: the server, the client paths and their workers
-			"dsn", "client", "clients", "module", "compress", "connect-timeout", "create", "worker-cmd", "worker-timeout",
+			"dsn", "client", "clients", "module", "compress", "connect_timeout", "create", "worker_cmd", "worker_timeout",
 			// insert's
-			SettingBatch, SettingBlocksPerInsert, "dump-format", "extra-columns", "rows", "schema", "table", "table-engine", "tcp-nodelay",
+			SettingBatch, SettingBlocksPerInsert, "dump_format", "extra_columns", "rows", "schema", "table", "table_engine", "tcp_nodelay",
 			// query's
-			"arg", "database", "decode", "events-rows", "http-url", "matrix", "metrics-rows", "no-warmup",
-			"pool-idle-timeout", "pool-lifetime", "pool-max-idle", "pool-max-open", "prepared", "preset", "protocol",
-			"queries-file", "query", "query-weight", "select-rows", "sum-window", "users-rows",
+			"arg", "database", "decode", "events_rows", "http_url", "matrix", "metrics_rows", "no_warmup",
+			"pool_idle_timeout", "pool_lifetime", "pool_max_idle", "pool_max_open", "prepared", "preset", "protocol",
+			"queries_file", "query", "query_weight", "select_rows", "sum_window", "users_rows",
 		}), Phases: []string{"build", "send", "decode", "client"}, Extras: with(workerExtras, []string{
 			// insert's
 			"allocs_per_row", "build_s", "bytes_per_row", "client_cpu_us_per_row", "generator_rows_s",
@@ -91,7 +92,7 @@ func Families() []FamilyRecord {
 			"achieved_rate_ops_s", "conn_reuse_pct", "conn_setup_ns_mean", "conn_setup_ns_total", "conn_setup_share_pct",
 			"conns_closed", "conns_opened", "decode_ns_per_row", "pool_wait_ns_total", "pool_waits", "rows_per_query",
 		})},
-		{Family: "null", Settings: with(loadSettings, []string{"concurrency", "delay", "stall", "stall-every"}),
+		{Family: "null", Settings: with(loadSettings, []string{"concurrency", "delay", "stall", "stall_every"}),
 			Extras: []string{"clock_cost_ns", "overhead_ns_per_op"}},
 	}
 }
@@ -133,4 +134,28 @@ func Matches(name string, declared []string) bool {
 		}
 	}
 	return false
+}
+
+// familyNamed are the declared settings with a "_" that a family names
+// itself rather than a flag setting them: shown as they are. internal/cli
+// tests the list both ways against the commands' flags.
+func familyNamed() []string {
+	return []string{
+		SettingFsyncSwitch, SettingPreloadedKeys, "record_bytes", "request_distribution", "expected_new_keys",
+		SettingTransactionType, SettingQueryMode,
+		"query_weight", // ch query's, each query's weight in a queries file
+	}
+}
+
+// Label is how the reports head a column of setting name and name it
+// beside its value: for a setting a flag sets, the flag's spelling
+// (key-size for key_size), which the tables showed before settings were
+// keyed by declared names and which the reader types; for the rest
+// (preloaded_keys, an engine's knob pebble.cache_size, a name no family
+// declares) the name itself.
+func Label(name string) string {
+	if strings.Contains(name, ".") || slices.Contains(familyNamed(), name) || !Matches(name, DeclaredSettings(Families())) {
+		return name
+	}
+	return strings.ReplaceAll(name, "_", "-")
 }

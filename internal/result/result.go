@@ -13,8 +13,13 @@ import (
 	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
-// Schema names the version of the document layout.
-const Schema = "dbmeter/v1"
+// Schema names the version of the document layout. v2 keys settings by
+// the names the families declare (key_size); v1 keyed them by the flag
+// that set them (key-size). Read takes both (see upgradeV1).
+const Schema = "dbmeter/v2"
+
+// SchemaV1 is the layout before settings were keyed by declared names.
+const SchemaV1 = "dbmeter/v1"
 
 // Document is one invocation of dbmeter: its environment and its runs.
 type Document struct {
@@ -403,14 +408,15 @@ func Write(w io.Writer, doc *Document) error {
 	return enc.Encode(doc)
 }
 
-// Read decodes a document, rejecting other schemas.
+// Read decodes a document, rejecting other schemas. A v1 document is
+// read as v2: its settings renamed to their declared names.
 func Read(r io.Reader) (*Document, error) {
 	var doc Document
 	if err := json.NewDecoder(r).Decode(&doc); err != nil {
 		return nil, fmt.Errorf("decode result document: %w", err)
 	}
-	if doc.Schema != Schema {
-		return nil, fmt.Errorf("result document has schema %q, want %q", doc.Schema, Schema)
+	if err := Upgrade(&doc); err != nil {
+		return nil, err
 	}
 	return &doc, nil
 }

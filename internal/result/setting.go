@@ -59,9 +59,9 @@ func legacySettings() map[string]Setting {
 	sel := Setting{Role: Selects, Kind: "list"}
 	return map[string]Setting{
 		"json": obs("string"), "html": obs("string"), "md": obs("string"), "csv": obs("string"),
-		"hdr-log": obs("string"), "metrics-addr": obs("string"), "cpuprofile": obs("string"),
-		"quiet": obs("bool"), "no-disk-probe": obs("bool"), "help": obs("bool"),
-		"progress": obs("duration"), "shard": obs("string"), "start-at": obs("string"),
+		"hdr_log": obs("string"), "metrics_addr": obs("string"), "cpuprofile": obs("string"),
+		"quiet": obs("bool"), "no_disk_probe": obs("bool"), "help": obs("bool"),
+		"progress": obs("duration"), "shard": obs("string"), "start_at": obs("string"),
 		"seed": ext("int"), "repeat": ext("int"), "grace": ext("duration"), "duration": ext("duration"),
 		"count": ext("int"), "warmup": ext("duration"),
 		"engines": sel, "ops": sel, "driver": sel, "clients": sel,
@@ -160,12 +160,12 @@ const (
 	SettingFsyncSwitch   = "fsync_switch"
 	SettingPreloadedKeys = "preloaded_keys"
 	SettingKeys          = "keys"
-	SettingKeySize       = "key-size"
-	SettingValueSize     = "value-size"
+	SettingKeySize       = "key_size"
+	SettingValueSize     = "value_size"
 	SettingDistribution  = "distribution"
-	SettingFieldCount    = "field-count"
-	SettingFieldLength   = "field-length"
-	SettingInsertOrder   = "insert-order"
+	SettingFieldCount    = "field_count"
+	SettingFieldLength   = "field_length"
+	SettingInsertOrder   = "insert_order"
 
 	// pg's, in pgbench's terms.
 	SettingTransactionType  = "transaction_type"
@@ -174,16 +174,16 @@ const (
 	SettingClients          = "client"
 	SettingJobs             = "jobs"
 	SettingDriver           = "driver"
-	SettingMaxTries         = "max-tries"
+	SettingMaxTries         = "max_tries"
 	SettingTime             = "time"
 	SettingTransactions     = "transactions"
-	SettingFailuresDetailed = "failures-detailed"
+	SettingFailuresDetailed = "failures_detailed"
 	// SettingLatencyLimit is pgbench's -L, in milliseconds.
-	SettingLatencyLimit = "latency-limit"
+	SettingLatencyLimit = "latency_limit"
 
 	// ch insert's.
 	SettingBatch           = "batch"
-	SettingBlocksPerInsert = "blocks-per-insert"
+	SettingBlocksPerInsert = "blocks_per_insert"
 )
 
 // The typed accessors below read a run's own settings (its params) for the

@@ -10,10 +10,10 @@ import (
 // roles of that time; a setting declared nowhere defines its run.
 func TestDefining(t *testing.T) {
 	t.Parallel()
-	run := Run{Params: map[string]string{"workers": "4", "duration": "1s", "hdr-log": "r.hlog", "engines": "[a,b]", "preloaded_keys": "10"}}
+	run := Run{Params: map[string]string{"workers": "4", "duration": "1s", "hdr_log": "r.hlog", "engines": "[a,b]", "preloaded_keys": "10"}}
 	declared := &Document{Settings: map[string]Setting{
 		"workers": {Role: Defines, Kind: "int"}, "duration": {Role: Extent, Kind: "duration"},
-		"engines": {Role: Selects, Kind: "list"}, "hdr-log": {Role: Defines, Kind: "string"},
+		"engines": {Role: Selects, Kind: "list"}, "hdr_log": {Role: Defines, Kind: "string"},
 	}}
 	tests := []struct {
 		name       string
@@ -22,7 +22,7 @@ func TestDefining(t *testing.T) {
 		unobserved []string
 	}{
 		{"old document", &Document{}, []string{"workers", "preloaded_keys"}, []string{"workers", "duration", "engines", "preloaded_keys"}},
-		{"declared document", declared, []string{"workers", "hdr-log", "preloaded_keys"}, []string{"workers", "duration", "engines", "hdr-log", "preloaded_keys"}},
+		{"declared document", declared, []string{"workers", "hdr_log", "preloaded_keys"}, []string{"workers", "duration", "engines", "hdr_log", "preloaded_keys"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

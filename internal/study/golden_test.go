@@ -38,6 +38,9 @@ func recorded(t *testing.T, id string) *Document {
 	if err := json.NewDecoder(zr).Decode(&doc); err != nil {
 		t.Fatalf("%s: %v", id, err)
 	}
+	if err := doc.Upgrade(); err != nil {
+		t.Fatalf("%s: %v", id, err)
+	}
 	return &doc
 }
 

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/dbmeter/dbmeter/internal/report"
+	"github.com/dbmeter/dbmeter/internal/result"
 )
 
 // Page lays a study's view out once, for every form: report renders it for
@@ -169,6 +170,16 @@ func tableLayout(tv TableView) layout {
 		cell: func(l, c int) Cell { return tv.Cells[l][c] }}
 }
 
+// fieldLabel is how a table's heading names the field name: a setting
+// (params.NAME) by its label (result.Label: the flag's spelling for one a
+// flag sets, as the reader types it), a run field as it is.
+func fieldLabel(name string) string {
+	if s, ok := strings.CutPrefix(name, "params."); ok {
+		return "params." + result.Label(s)
+	}
+	return name
+}
+
 // tableGrid lays a table out with three lines per label: published,
 // measured here (with its interval and marks), and measured over
 // published.
@@ -176,7 +187,7 @@ func tableGrid(tv TableView) report.Grid {
 	t := tv.Table
 	l := tableLayout(tv)
 	g := report.Grid{Title: fmt.Sprintf("%s: %s (%s, %s)", t.ID, t.Title, t.Figure, t.Unit), Labels: 2,
-		Header: append([]string{l.by + " \\ " + l.across, ""}, l.heads...)}
+		Header: append([]string{fieldLabel(l.by) + " \\ " + fieldLabel(l.across), ""}, l.heads...)}
 	if t.Measured != "" {
 		g.Lines = append(g.Lines, "published: "+oneLine(t.Measured))
 	}

@@ -365,6 +365,9 @@ func ReadDocument(path string) (*Document, *Study, error) {
 	if doc.Schema != Schema {
 		return nil, nil, usage.Wrap(fmt.Errorf("%s: schema %q, want %q (a study result document, as study run writes)", path, doc.Schema, Schema))
 	}
+	if err := doc.Upgrade(); err != nil {
+		return nil, nil, usage.Wrap(fmt.Errorf("%s: %w", path, err))
+	}
 	s, err := Parse(doc.File, []byte(doc.Text))
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: the study file it holds: %w", path, err)

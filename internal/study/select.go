@@ -33,7 +33,9 @@ func field(r *result.Run, name string) string {
 	case "workers":
 		return strconv.Itoa(r.Workers)
 	}
-	return r.Params[strings.TrimPrefix(name, "params.")]
+	// A study file written before settings were keyed by declared names
+	// spells them as flags (params.key-size): the same setting.
+	return r.Params[result.SettingName(strings.TrimPrefix(name, "params."))]
 }
 
 // Measured is one cell's figure on this machine, from the figures layer

@@ -57,6 +57,9 @@ func (v *validator) tableFamilies(t *Table) ([]result.FamilyRecord, string) {
 // phase.NAME) against the names declared.
 func (v *validator) declaredName(field, name, prefix, what, of string, declared []string) {
 	rest, ok := strings.CutPrefix(name, prefix)
+	if prefix == "params." {
+		rest = result.SettingName(rest) // a flag's spelling, as field reads it
+	}
 	if !ok || rest == "" || result.Matches(rest, declared) {
 		return
 	}

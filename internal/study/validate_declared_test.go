@@ -66,10 +66,10 @@ func TestStudiesNameDeclaredSettings(t *testing.T) {
 		}
 	}
 	tests := []struct{ kind, old, new, ref string }{
-		{"setting", "batch", "rows-per-insert", "params.batch"},
-		{"setting", "pool-max-idle", "max-idle", "params.pool-max-idle"},
-		{"setting", "select-rows", "rows-selected", "params.select-rows"},
-		{"setting", "tcp-nodelay", "nodelay", "params.tcp-nodelay"},
+		{"setting", "batch", "rows_per_insert", "params.batch"},
+		{"setting", "pool_max_idle", "max_idle", "params.pool_max_idle"},
+		{"setting", "select_rows", "rows_selected", "params.select_rows"},
+		{"setting", "tcp_nodelay", "nodelay", "params.tcp_nodelay"},
 		{"setting", "shape", "kind", "params.shape"},
 		{"setting", "decode", "decoding", "params.decode"},
 		{"setting", "prepared", "bind", "params.prepared"},

@@ -22,6 +22,9 @@ import (
 // Command, Config or load.Config), which the CLI spells as its flags.
 type Command struct {
 	DSN, Clients, Table string
+	// Schema names the table's columns and rows (LookupSchema); "" is
+	// the event table.
+	Schema string
 	// DumpFormat, when set, writes the generated rows instead of running.
 	DumpFormat string
 	Config     Config
@@ -49,6 +52,9 @@ func (cmd Command) check(c Config) error {
 // run settings that contradict it are refused by name before runFlags can
 // refuse them in its own words.
 func (cmd Command) Resolve(warmup time.Duration, runFlags func() (load.Config, error), repeat int, params map[string]string) (Config, error) {
+	if err := cmd.readSchema(); err != nil {
+		return cmd.Config, err
+	}
 	if b := cmd.Config.Batches; len(b) > 0 {
 		cmd.Config.Batch = b[0]
 		if len(b) == 1 {
@@ -105,7 +111,13 @@ func (cmd Command) Resolve(warmup time.Duration, runFlags func() (load.Config, e
 // in DumpFormat, for scripts/ch-insert-ceiling.sh. It runs nothing, so the
 // run flags do not matter.
 func (cmd Command) Dump(w io.Writer, seed uint64) error {
+	if err := cmd.readSchema(); err != nil {
+		return err
+	}
 	c := cmd.Config
+	if b := c.Batches; len(b) > 0 {
+		c.Batch = b[0] // a list's first: a dump is of one block size
+	}
 	if err := cmd.check(c); err != nil {
 		return err
 	}

@@ -444,7 +444,7 @@ func (r *runner) record(res *load.Result, cfg load.Config, rep plan.Rep, opts Op
 	params["clients"] = r.name
 	// A row count became a count of blocks: record what the run did.
 	params["count"], params["duration"] = strconv.FormatInt(cfg.Count, 10), cfg.Duration.String()
-	params["blocks-per-insert"] = strconv.Itoa(opts.BlocksPerInsert)
+	params[result.SettingBlocksPerInsert] = strconv.Itoa(opts.BlocksPerInsert)
 	params["module"] = module(r.name)
 	if c.DSN.Compress != "" {
 		params["compress"] = c.DSN.Compress // a defining setting: blocks compressed on the wire

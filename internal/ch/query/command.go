@@ -5,6 +5,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/dbmeter/dbmeter/internal/ch"
 	"github.com/dbmeter/dbmeter/internal/load"
@@ -14,6 +15,15 @@ import (
 // DefaultRate is the open-loop rate `ch query` runs at unless told
 // otherwise: the seed's 100 queries per second.
 const DefaultRate = 100
+
+// The default experiment, when the user gives no extent (neither a
+// duration, a count nor repetitions): DefaultRepeat × DefaultDuration at
+// DefaultRate is 1,200 queries, enough for a p99.9, and an interval from
+// three moments of the machine.
+const (
+	DefaultRepeat   = 3
+	DefaultDuration = 4 * time.Second
+)
 
 // Command is `ch query`'s command line as the CLI binds it: the strings
 // and lists as typed, which Resolve parses, and Config's own options bound

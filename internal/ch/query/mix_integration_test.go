@@ -47,7 +47,7 @@ func TestMixOnLegacyServer(t *testing.T) {
 	if q1.Ops < 2*q2.Ops {
 		t.Errorf("weights 3:1 drew q1 %d, q2 %d", q1.Ops, q2.Ops)
 	}
-	if q1.Params["query"] != mix[0].SQL || q2.Params["query-weight"] != "1" || q1.Rate != 75 {
+	if q1.Params["query"] != mix[0].SQL || q2.Params["query_weight"] != "1" || q1.Rate != 75 {
 		t.Errorf("q1 params %v rate %g, q2 params %v: want each query's text, weight and share of the rate", q1.Params, q1.Rate, q2.Params)
 	}
 	// The scan reads 2,000,000 numbers, the point query 1,000: their

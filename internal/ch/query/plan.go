@@ -107,8 +107,8 @@ func (c Combo) knobs() map[string]string {
 	return map[string]string{
 		"client": c.Name, "protocol": string(c.Opts.Protocol), "decode": string(c.Opts.Decode),
 		"prepared":      strconv.FormatBool(c.Opts.Prepared),
-		"pool-max-open": strconv.Itoa(p.MaxOpen), "pool-max-idle": strconv.Itoa(p.MaxIdle),
-		"pool-idle-timeout": p.IdleTimeout.String(), "pool-lifetime": p.Lifetime.String(),
+		"pool_max_open": strconv.Itoa(p.MaxOpen), "pool_max_idle": strconv.Itoa(p.MaxIdle),
+		"pool_idle_timeout": p.IdleTimeout.String(), "pool_lifetime": p.Lifetime.String(),
 	}
 }
 
@@ -229,12 +229,12 @@ func (c Config) Combos() (combos []Combo, skipped []string, err error) {
 func (c Config) listed() []string {
 	out := []string{"protocol", "prepared"}
 	for _, k := range []struct {
-		flag string
+		name string
 		n    int
-	}{{"decode", len(c.Decodes)}, {"pool-max-open", len(c.MaxOpen)}, {"pool-max-idle", len(c.MaxIdle)},
-		{"pool-idle-timeout", len(c.IdleTimeout)}, {"pool-lifetime", len(c.Lifetime)}} {
+	}{{"decode", len(c.Decodes)}, {"pool_max_open", len(c.MaxOpen)}, {"pool_max_idle", len(c.MaxIdle)},
+		{"pool_idle_timeout", len(c.IdleTimeout)}, {"pool_lifetime", len(c.Lifetime)}} {
 		if k.n > 1 {
-			out = append(out, k.flag)
+			out = append(out, k.name)
 		}
 	}
 	return out
@@ -276,7 +276,7 @@ func (l *skipList) lines(knobs []string) []string {
 	for _, g := range l.groups {
 		var with []string
 		for _, k := range knobs {
-			with = append(with, k+" "+strings.Join(g.values[k], " and "))
+			with = append(with, result.Label(k)+" "+strings.Join(g.values[k], " and "))
 		}
 		count := ""
 		if g.n > 1 {
@@ -622,7 +622,7 @@ func (r *runner) base(rep plan.Rep) result.Run {
 	}
 	maps.Copy(params, r.combo.knobs())
 	if r.combo.Opts.Protocol == HTTP {
-		params["http-url"] = redact.String(r.combo.Opts.HTTPURL)
+		params["http_url"] = redact.String(r.combo.Opts.HTTPURL)
 	} else if r.combo.Opts.DSN.Compress != "" {
 		params["compress"] = r.combo.Opts.DSN.Compress // a defining setting: blocks compressed on the wire
 	}
@@ -656,7 +656,7 @@ func (r *runner) mixRuns(res *load.Result, cfg load.Config, base result.Run) []r
 	for i, m := range r.c.Mix {
 		run := base
 		run.Workload, run.Params = m.Name, maps.Clone(base.Params)
-		run.Params["query"], run.Params["query-weight"] = m.SQL, strconv.FormatUint(m.Weight, 10)
+		run.Params["query"], run.Params["query_weight"] = m.SQL, strconv.FormatUint(m.Weight, 10)
 		run = res.Fill(run, cfg, i)
 		run.Rate = cfg.Rate * float64(m.Weight) / float64(total)
 		x := FigureDeclarations()

@@ -49,8 +49,8 @@ func TestPlanOnLegacyServer(t *testing.T) {
 			t.Errorf("run %d: %s/%s family %q ops %d errors %v seed %d repeat %d decode count %d params %v",
 				i, r.Target, r.Workload, r.Family, r.Ops, r.ErrorKinds, r.Seed, r.Repeat, r.Phases["decode"].Count, r.Params)
 		}
-		if wantURL := map[bool]string{true: c.HTTPURL}[r.Target == "http"]; r.Params["http-url"] != wantURL {
-			t.Errorf("run %d (%s) records http-url %q, want %q", i, r.Target, r.Params["http-url"], wantURL)
+		if wantURL := map[bool]string{true: c.HTTPURL}[r.Target == "http"]; r.Params["http_url"] != wantURL {
+			t.Errorf("run %d (%s) records http-url %q, want %q", i, r.Target, r.Params["http_url"], wantURL)
 		}
 	}
 }

@@ -1,0 +1,25 @@
+package insert
+
+import (
+	"time"
+
+	"github.com/dbmeter/dbmeter/internal/load"
+)
+
+// The default experiment, when the user gives no extent (neither a
+// duration, a count, repetitions nor rows): a block of 100,000 rows takes
+// over a second, and DefaultRepeat × DefaultDuration gives a client of
+// 60,000 rows/s about 24 blocks, enough for a rows/s unmarked.
+const (
+	DefaultRepeat   = 5
+	DefaultDuration = 8 * time.Second
+)
+
+// DefaultLoad is a run's load when the user sets none of it. A block is a
+// long operation and the connection is made before the run, so there is
+// no warm-up; with Rows every row counts.
+func DefaultLoad() load.Config {
+	c := load.DefaultConfig()
+	c.Warmup = 0
+	return c
+}
