@@ -36,9 +36,11 @@ type Cell struct {
 	// Higher says a higher value is better (a rate).
 	Higher bool
 	// Dep is the reference the cell depends on; nil when none is declared.
-	Dep    *Dependence
-	Kind   string
-	Values []Value // one per machine
+	Dep *Dependence
+	// Unnormalised says why the cell is not normalised, when it is not.
+	Unnormalised string
+	Kind         string
+	Values       []Value // one per machine
 }
 
 // Value is one machine's figure of a cell.
@@ -346,6 +348,10 @@ func normalise(b *Board, t *study.Table, c *Cell) {
 	label := t.Figure + " (" + t.Unit + ")" + profile
 	if c.Dep == nil {
 		c.Kind = "not normalised · " + label
+		c.Unnormalised = "no reference is declared for it"
+		if profile != "" {
+			c.Unnormalised = "under a storage profile, whose limits set what a sync costs; the disk probe, taken before they hold, does not see them"
+		}
 		return
 	}
 	c.Kind = boundNames[c.Dep.Probe] + " · " + label

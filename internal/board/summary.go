@@ -13,6 +13,8 @@ import (
 type Kind struct {
 	Name string
 	Dep  *Dependence
+	// Unnormalised says why the kind is not normalised (Dep nil).
+	Unnormalised string
 	// Cells counts the kind's cells; Common those every machine has.
 	Cells, Common int
 	// Explained is the share of the spread across machines (the variance
@@ -48,7 +50,7 @@ func kinds(b *Board) []*Kind {
 	for _, c := range b.Cells {
 		k := by[c.Kind]
 		if k == nil {
-			k = &Kind{Name: c.Kind, Dep: c.Dep}
+			k = &Kind{Name: c.Kind, Dep: c.Dep, Unnormalised: c.Unnormalised}
 			by[c.Kind] = k
 			out = append(out, k)
 		}
@@ -220,7 +222,7 @@ func (k *Kind) Explanation(b *Board, m int) string {
 	}
 	s := fmt.Sprintf("%s: %.2f× the baseline's speed (median over %d cells)", b.Machines[m].Name, r.Raw, r.cells)
 	if k.Dep == nil || math.IsNaN(r.Norm) {
-		return s + "; not normalised (no reference declared for it)"
+		return s + "; not normalised (" + k.Unnormalised + ")"
 	}
 	s += fmt.Sprintf(", %.2f× once divided by the %s", r.Norm, probeNames[k.Dep.Probe])
 	if r.Compare > 0 {
@@ -243,7 +245,7 @@ func (k *Kind) Explanation(b *Board, m int) string {
 func (k *Kind) SpreadLine() string {
 	switch x := k.Explained; {
 	case k.Dep == nil:
-		return "not normalised: no reference is declared for it"
+		return "not normalised: " + k.Unnormalised
 	case math.IsNaN(x):
 		return "the machines do not differ here: no spread to explain"
 	case x < 0:
