@@ -106,7 +106,10 @@ func Build(files []string, o Options) (*Board, error) {
 	if o.Baseline != "" && b.Machines[b.Baseline].Name != o.Baseline {
 		return nil, fmt.Errorf("no machine named %q on the board: they are %s", o.Baseline, strings.Join(machineNames(b.Machines), ", "))
 	}
-	// The baseline first: every other machine is put beside it.
+	// The baseline first, every other machine beside it in the order they
+	// ran.
+	sort.SliceStable(b.Machines, func(i, j int) bool { return b.Machines[i].StartedAt.Before(b.Machines[j].StartedAt) })
+	b.Baseline = baseline(b.Machines, o.Baseline)
 	base := b.Machines[b.Baseline]
 	b.Machines = append([]*Machine{base}, slices.Delete(b.Machines, b.Baseline, b.Baseline+1)...)
 	b.Baseline = 0

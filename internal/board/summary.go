@@ -36,7 +36,7 @@ type KindRow struct {
 	// ratio (above 1: faster), raw and normalised; how many cells fall in
 	// the baseline's 95 % interval, raw and normalised, of Compared (the
 	// cells where the baseline has an interval); and the share of the
-	// difference the reference explains (1 − |log norm| / |log raw|).
+	// difference the reference explains (1 − |log Norm| / |log Raw|).
 	Raw, Norm                  float64
 	RawWithin, Within, Compare int
 	Explains                   float64
@@ -149,18 +149,11 @@ func beside(r *KindRow, cs []*Cell, m, base int) {
 	}
 	r.cells = len(raw)
 	r.Raw, r.Norm, r.Explains = median(raw), median(norm), math.NaN()
-	lr, ln := medianAbsLog(raw), medianAbsLog(norm)
-	if lr > 0.01 && !math.IsNaN(ln) {
-		r.Explains = 1 - ln/lr
+	// The share of the median difference the reference removes, in log
+	// terms: 0.49× raw and 0.94× normalised is 91 %.
+	if lr := math.Abs(math.Log(r.Raw)); lr > 0.01 && !math.IsNaN(r.Norm) {
+		r.Explains = 1 - math.Abs(math.Log(r.Norm))/lr
 	}
-}
-
-func medianAbsLog(xs []float64) float64 {
-	var ls []float64
-	for _, x := range xs {
-		ls = append(ls, math.Abs(math.Log(x)))
-	}
-	return median(ls)
 }
 
 // Verdict is one machine's verdict on a study's claim, in four kinds.
