@@ -297,26 +297,11 @@ func newHarness(o MatrixOptions) (*Harness, error) {
 	if o.Load.Open() {
 		return nil, errors.New("the harness shape runs closed loop, as the harness did: drop {Rate}")
 	}
-	list, err := engineNames(o.Engines)
+	sel, err := o.selection()
 	if err != nil {
 		return nil, err
 	}
-	engines, err := CheckEngines(list)
-	if err != nil {
-		return nil, err
-	}
-	modes, err := fsyncModes(o.Fsync)
-	if err != nil {
-		return nil, err
-	}
-	params, err := SplitParams(o.Params)
-	if err != nil {
-		return nil, err
-	}
-	if err := paramsSelected(params, list); err != nil {
-		return nil, err
-	}
-	return &Harness{Engines: engines, Fsync: modes, Spec: o.Spec, Params: params, Load: o.Load, Repeat: o.Repeat, Flags: o.Flags}, nil
+	return &Harness{Engines: sel.engines, Fsync: sel.modes, Spec: o.Spec, Params: sel.params, Load: o.Load, Repeat: o.Repeat, Flags: o.Flags}, nil
 }
 
 // sameSet reports whether a and b hold the same names, in any order.

@@ -45,30 +45,16 @@ func newMatrix(o MatrixOptions) (*Matrix, error) {
 	if err := o.Spec.Validate(); err != nil {
 		return nil, err
 	}
-	list, err := engineNames(o.Engines)
+	sel, err := o.selection()
 	if err != nil {
 		return nil, err
 	}
-	engines, err := CheckEngines(list)
-	if err != nil {
-		return nil, err
-	}
+	engines, modes, params := sel.engines, sel.modes, sel.params
 	ops, err := names.Parse("{Ops}", strings.Join(o.Ops, ","), knownOps())
 	if err != nil {
 		return nil, err
 	}
 	if ops, err = CheckOps(ops); err != nil {
-		return nil, err
-	}
-	modes, err := fsyncModes(o.Fsync)
-	if err != nil {
-		return nil, err
-	}
-	params, err := SplitParams(o.Params)
-	if err != nil {
-		return nil, err
-	}
-	if err := paramsSelected(params, list); err != nil {
 		return nil, err
 	}
 	mixed := slices.Contains(ops, "setmixed") || slices.Contains(ops, "getmixed")
@@ -140,4 +126,35 @@ func fsyncModes(fsync string) ([]bool, error) {
 		return []bool{false, true}, nil
 	}
 	return nil, fmt.Errorf("{Fsync} must be false (off), true (on) or both, got %q", fsync)
+}
+
+// selection is what both shapes read the same way from the options: the
+// engines, the fsync modes and the engines' own knobs.
+type selection struct {
+	engines []engine.Engine
+	modes   []bool
+	params  map[string]map[string]string
+}
+
+func (o MatrixOptions) selection() (selection, error) {
+	list, err := engineNames(o.Engines)
+	if err != nil {
+		return selection{}, err
+	}
+	engines, err := CheckEngines(list)
+	if err != nil {
+		return selection{}, err
+	}
+	modes, err := fsyncModes(o.Fsync)
+	if err != nil {
+		return selection{}, err
+	}
+	params, err := SplitParams(o.Params)
+	if err != nil {
+		return selection{}, err
+	}
+	if err := paramsSelected(params, list); err != nil {
+		return selection{}, err
+	}
+	return selection{engines: engines, modes: modes, params: params}, nil
 }
