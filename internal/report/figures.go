@@ -159,6 +159,82 @@ var figureCatalogue = []Figure{
 	}},
 }
 
+// Probes of the machine reference a figure can scale with
+// (docs/machine.md): the CPU loop, the fsync cost of the disk probe and
+// the loopback round trip.
+const (
+	ProbeCPU      = result.ProbeCPU
+	ProbeFsync    = "fsync"
+	ProbeLoopback = "loopback"
+)
+
+// Dependence declares which probe of the machine reference a figure
+// scales with, for the runs of a family whose setting has a value (an
+// empty Figure or Setting: any). It is declared here, beside the
+// figures, so that whatever normalises a figure by the machine (the
+// study board) reads it and never guesses from the numbers.
+type Dependence struct {
+	Family, Figure, Setting, Value string
+	Probe                          string
+	Why                            string
+}
+
+// dependences are the declarations, the first that applies winning.
+var dependences = []Dependence{
+	{Family: "kv", Setting: "fsync", Value: "false", Probe: ProbeCPU,
+		Why: "an engine that does not sync computes in dbmeter's own process: its figures scale with the CPU. Not with the core count: on this project's VM 40 workers on one core ran the nofsync cells as fast as on two (the engines' locks, not the cores, bound them)"},
+	{Family: "kv", Setting: "fsync", Value: "true", Probe: ProbeFsync,
+		Why: "every write waits for a durable write: its figures scale with what one fsync costs"},
+	{Family: "null", Probe: ProbeCPU, Why: "the null target does no I/O: dbmeter's own CPU bounds it"},
+	{Family: "pg", Probe: ProbeLoopback, Why: "every transaction is round trips to the server"},
+	{Family: "ch", Probe: ProbeLoopback, Why: "every query or batch is a round trip to the server"},
+}
+
+// Dependences lists the declarations, for a page to show.
+func Dependences() []Dependence { return slices.Clone(dependences) }
+
+// DependenceOf is the declaration that applies to figure of a run of
+// family with params (its settings); false when none does.
+func DependenceOf(family string, params map[string]string, figure string) (Dependence, bool) {
+	for _, d := range dependences {
+		if d.Family != family || (d.Figure != "" && d.Figure != figure) {
+			continue
+		}
+		if d.Setting != "" && params[d.Setting] != d.Value {
+			continue
+		}
+		return d, true
+	}
+	return Dependence{}, false
+}
+
+// ProbeOf reads a probe of the machine reference from one result
+// document, as a Dependence divides by it: the CPU loop, loopback RTT,
+// memory copy and timer pooled over the reference's points; the fsync
+// cost as the disk probe's time per durable write with its waits in it
+// (its mean, from its rate), not its p50. A block IO throttle passes an
+// allowance of IOs at the device's speed at the start of each of its
+// slices and holds the next to the slice's end, so most of the probe's
+// fsyncs are the allowance's and its p50 is the device's: on this
+// project's VM a cgroup v1 throttle at 150 write IOs/s left the p50 at
+// 167 µs (plain: 172 µs) while the probe did 73 fsyncs/s (plain: 848),
+// and the engines' synced writes ran at 0.38× plain's speed
+// (docs/board). False when the document lacks the probe.
+func ProbeOf(d *result.Document, probe string) (float64, bool) {
+	if probe == ProbeFsync {
+		f := d.Env.Disk.Fsync
+		if f == nil || f.Error != "" || f.OpsPerS <= 0 {
+			return 0, false
+		}
+		return float64(fsyncMean(f)), true
+	}
+	if d.Machine == nil {
+		return 0, false
+	}
+	m, _, ok := d.Machine.Reference.Pooled(probe)
+	return m, ok
+}
+
 // LookupFigure finds a figure by name: one of the catalogue,
 // phase.NAME.STAT (STAT p50, p90, p99 or mean: the latency of a part of
 // each operation a family times apart) or extra.NAME (a family's own
