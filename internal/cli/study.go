@@ -110,7 +110,7 @@ func parseStep(env Env, args []string) error {
 	if err := cmd.ParseFlags(rest); err != nil {
 		return fmt.Errorf("%s: %v", cmd.CommandPath(), suggestFlag(cmd, err))
 	}
-	for _, name := range []string{"json", "quiet"} { // stepRunner sets them
+	for _, name := range []string{"json", "quiet"} { // study run sets them (study.Exec.ResultArgs)
 		if cmd.Flags().Changed(name) {
 			return fmt.Errorf("--%s is set by study run itself: remove it", name)
 		}
@@ -162,7 +162,10 @@ parameters for its step: {clickhouse-legacy?compress=lz4}.`,
 		if err != nil {
 			return err
 		}
-		if o.Servers, err = checkStudyServers(cmd.Context(), env, s, dsns); err != nil {
+		if o.Servers, err = studyServers(dsns, env.Getenv); err != nil {
+			return err
+		}
+		if err := study.CheckServers(cmd.Context(), s, o.Servers, studyFlags(), defaultConnectTimeout); err != nil {
 			return err
 		}
 		o.Log, o.Flags = env.Stderr, studyFlags()
@@ -173,11 +176,13 @@ parameters for its step: {clickhouse-legacy?compress=lz4}.`,
 			}
 			return srv.DSN(), func() { srv.Close() }, nil
 		}
-		steps, err := newStepRunner(env)
+		steps, err := study.NewExec(env.Stderr, storageProbeShareEnv)
 		if err != nil {
 			return err
 		}
-		defer steps.close()
+		defer steps.Close()
+		steps.ResultArgs = func(path string) []string { return []string{"--json", path, "--quiet"} }
+		steps.CannotRun, steps.ServerFlag, steps.ServerEnv = exitCannotRun, studyFlags().Server, stepServersEnv
 		doc, runErr := study.Run(cmd.Context(), s, steps, o)
 		if doc == nil {
 			return runErr
