@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dbmeter/dbmeter/internal/sink"
 	"github.com/dbmeter/dbmeter/internal/study"
 )
 
@@ -188,7 +189,7 @@ parameters for its step: {clickhouse-legacy?compress=lz4}.`,
 			return runErr
 		}
 		if jsonPath != "" {
-			if err := writeTo(env, "json", jsonPath, func(w io.Writer) error { return study.Write(w, doc) }); err != nil {
+			if err := (sink.Output{Flag: "--json", Path: jsonPath, Write: func(w io.Writer) error { return study.Write(w, doc) }}).Save(env.Stdout); err != nil {
 				return err
 			}
 		}

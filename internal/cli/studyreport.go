@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/dbmeter/dbmeter/internal/report"
+	"github.com/dbmeter/dbmeter/internal/sink"
 	"github.com/dbmeter/dbmeter/internal/study"
 )
 
@@ -27,9 +28,9 @@ func reportStudy(env Env, args []string, html, md, csv string) (ok bool, err err
 		return true, err
 	}
 	p := study.Page(study.Evaluate(s, doc))
-	wrote, err := writeOutputs(env,
-		output{"md", md, func(w io.Writer) error { return report.PageMarkdown(w, p) }},
-		output{"html", html, func(w io.Writer) error { return report.PageHTML(w, p) }})
+	wrote, err := sink.WriteOutputs(env.Stdout,
+		sink.Output{Flag: "--md", Path: md, Write: func(w io.Writer) error { return report.PageMarkdown(w, p) }},
+		sink.Output{Flag: "--html", Path: html, Write: func(w io.Writer) error { return report.PageHTML(w, p) }})
 	if wrote || err != nil {
 		return true, err
 	}
