@@ -41,14 +41,9 @@ func newStudyListCmd(env Env) *cobra.Command {
 		Short: "List the built-in studies",
 		Args:  noArgs,
 		RunE: runE(func(*cobra.Command, []string) error {
-			all, err := study.Builtin()
-			if err != nil {
-				return err
-			}
-			for _, s := range all {
-				fmt.Fprintf(env.Stdout, "%-4s %s\n     %s\n", s.ID, s.Title, s.Source)
-			}
-			return nil
+			list, err := study.List()
+			fmt.Fprint(env.Stdout, list)
+			return err
 		}),
 	}
 }
@@ -193,7 +188,7 @@ parameters for its step: {clickhouse-legacy?compress=lz4}.`,
 				return err
 			}
 		}
-		return printStudy(env, s, doc, runErr)
+		return study.WriteRun(env.Stdout, s, doc, runErr)
 	})
 	return cmd
 }

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"cmp"
 	"io"
 	"os"
 
@@ -23,11 +22,10 @@ func reportStudy(env Env, args []string, html, md, csv string) (ok bool, err err
 	if csv != "" {
 		return true, usagef("%s is a study's result document: report renders it as text, --md or --html, not --csv", path)
 	}
-	doc, s, err := study.ReadDocument(path)
+	p, err := study.ReadPage(path)
 	if err != nil {
 		return true, err
 	}
-	p := study.Page(study.Evaluate(s, doc))
 	wrote, err := sink.WriteOutputs(env.Stdout,
 		sink.Output{Flag: "--md", Path: md, Write: func(w io.Writer) error { return report.PageMarkdown(w, p) }},
 		sink.Output{Flag: "--html", Path: html, Write: func(w io.Writer) error { return report.PageHTML(w, p) }})
@@ -35,11 +33,4 @@ func reportStudy(env Env, args []string, html, md, csv string) (ok bool, err err
 		return true, err
 	}
 	return true, report.PageText(env.Stdout, p)
-}
-
-// printStudy prints a study run's report and says how the run ended: its
-// error (interrupted), else its first failed step's.
-func printStudy(env Env, s *study.Study, doc *study.Document, runErr error) error {
-	err := report.PageText(env.Stdout, study.Page(study.Evaluate(s, doc)))
-	return cmp.Or(err, runErr, doc.Failure())
 }
