@@ -37,10 +37,11 @@ file as SSL_CERT_FILE.`,
   dbmeter ch query --dsn clickhouse://127.0.0.1:9440/default --http-url http://127.0.0.1:9440 --clients http,ch-go --preset select10k`,
 		Args: noArgs,
 	}
-	fs := cmd.Flags()
-	fs.StringVar(&listen, "listen", "127.0.0.1:9440", "address for both the native protocol and HTTP")
-	fs.BoolVar(&useTLS, "tls", false, "serve TLS only, with a self-signed certificate for 127.0.0.1 and localhost")
-	fs.StringVar(&certOut, "tls-cert", "", "with --tls: write the certificate (PEM) to this file, for a DSN's ca_file")
+	listen = "127.0.0.1:9440"
+	declare(cmd.Flags(),
+		opt{"", "listen", "", &listen, "address for both the native protocol and HTTP"},
+		opt{"", "tls", "", &useTLS, "serve TLS only, with a self-signed certificate for 127.0.0.1 and localhost"},
+		opt{"", "tls-cert", "", &certOut, "with --tls: write the certificate (PEM) to this file, for a DSN's ca_file"})
 	cmd.RunE = runE(func(cmd *cobra.Command, _ []string) error {
 		if certOut != "" && !useTLS {
 			return usagef("--tls-cert needs --tls")
