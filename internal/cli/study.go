@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dbmeter/dbmeter/internal/sink"
 	"github.com/dbmeter/dbmeter/internal/study"
 )
 
@@ -40,14 +41,9 @@ func newStudyListCmd(env Env) *cobra.Command {
 		Short: "List the built-in studies",
 		Args:  noArgs,
 		RunE: runE(func(*cobra.Command, []string) error {
-			all, err := study.Builtin()
-			if err != nil {
-				return err
-			}
-			for _, s := range all {
-				fmt.Fprintf(env.Stdout, "%-4s %s\n     %s\n", s.ID, s.Title, s.Source)
-			}
-			return nil
+			list, err := study.List()
+			fmt.Fprint(env.Stdout, list)
+			return err
 		}),
 	}
 }
@@ -188,11 +184,11 @@ parameters for its step: {clickhouse-legacy?compress=lz4}.`,
 			return runErr
 		}
 		if jsonPath != "" {
-			if err := writeTo(env, "json", jsonPath, func(w io.Writer) error { return study.Write(w, doc) }); err != nil {
+			if err := (sink.Output{Flag: "--json", Path: jsonPath, Write: func(w io.Writer) error { return study.Write(w, doc) }}).Save(env.Stdout); err != nil {
 				return err
 			}
 		}
-		return printStudy(env, s, doc, runErr)
+		return study.WriteRun(env.Stdout, s, doc, runErr)
 	})
 	return cmd
 }
