@@ -9,6 +9,7 @@ import (
 
 	"github.com/dbmeter/dbmeter/internal/merge"
 	"github.com/dbmeter/dbmeter/internal/report"
+	"github.com/dbmeter/dbmeter/internal/sink"
 )
 
 func newMergeCmd(env Env) *cobra.Command {
@@ -54,9 +55,9 @@ by interval into --hdr-log, whose percentiles are then exact per interval.`,
 		}
 		srcs := []report.Source{{Name: name, Doc: m.Document()}}
 		outs := append(reportOutputs(srcs, html, md, csv),
-			output{"json", json, m.Write},
-			output{"hdr-log", hdrLog, func(w io.Writer) error { _, err := hlog.WriteTo(w); return err }})
-		if _, err := writeOutputs(env, outs...); err != nil || quiet {
+			sink.Output{Flag: "--json", Path: json, Write: m.Write},
+			sink.Output{Flag: "--hdr-log", Path: hdrLog, Write: func(w io.Writer) error { _, err := hlog.WriteTo(w); return err }})
+		if _, err := sink.WriteOutputs(env.Stdout, outs...); err != nil || quiet {
 			return err
 		}
 		return report.Text(env.Stdout, srcs[0].Doc)

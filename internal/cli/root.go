@@ -6,12 +6,15 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 
-	"github.com/dbmeter/dbmeter/internal/usage"
 	"github.com/spf13/cobra"
+
+	"github.com/dbmeter/dbmeter/internal/interrupt"
+	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
 // Env is the process state a command may use. Nothing else is global.
@@ -23,15 +26,10 @@ type Env struct {
 	Getenv func(string) string
 }
 
-// Main runs dbmeter with env and returns the process exit code.
+// Main runs dbmeter with env and returns the process exit code, having
+// printed the command's error, if any, as one line.
 func Main(ctx context.Context, env Env) int {
-	code, _ := mainErr(ctx, env)
-	return code
-}
-
-// mainErr is Main, also returning the command's error (printed already), so
-// that study run can tell a step that cannot run here from one that failed.
-func mainErr(ctx context.Context, env Env) (int, error) {
+	env.Args = withStepServers(env.Args, env.Getenv)
 	var prof profiler
 	stderr := &commandStderr{w: env.Stderr}
 	env.Stderr = stderr
@@ -49,12 +47,11 @@ func mainErr(ctx context.Context, env Env) (int, error) {
 	root.SetErr(env.Stderr)
 	root.SetIn(env.Stdin)
 	cmd, err := root.ExecuteContextC(ctx)
-	var sig signalCause
-	if errors.As(context.Cause(ctx), &sig) {
-		return sig.exitCode(), err
+	if sig, ok := interrupt.Of(ctx); ok {
+		return sig.ExitCode()
 	}
 	if err == nil {
-		return exitOK, nil
+		return exitOK
 	}
 	code := exitCodeOf(err)
 	if msg := oneLine(usage.Spell(err, commandSpelling(cmd))); msg != "" {
@@ -63,7 +60,31 @@ func mainErr(ctx context.Context, env Env) (int, error) {
 		}
 		fmt.Fprintln(env.Stderr, "dbmeter: "+msg)
 	}
-	return code, err
+	return code
+}
+
+// stepServersEnv names the variable through which study run gives a step
+// its servers (study.Exec.ServerEnv), one DSN a line, rather than as --dsn
+// on its command line, which every user of the machine can read (ps,
+// /proc/PID/cmdline): a DSN carries its password.
+const stepServersEnv = "DBMETER_STEP_SERVERS"
+
+// withStepServers is args with a --dsn for each server study run gave this
+// step through stepServersEnv, as the step's command line had them: the
+// command runs, and records its command line, as if they were typed.
+func withStepServers(args []string, getenv func(string) string) []string {
+	if getenv == nil || getenv(stepServersEnv) == "" {
+		return args
+	}
+	var dsns []string
+	for _, d := range strings.Split(getenv(stepServersEnv), "\n") {
+		dsns = append(dsns, "--dsn", d)
+	}
+	at := slices.Index(args, "--") // after it, words are arguments
+	if at < 0 {
+		at = len(args)
+	}
+	return slices.Concat(args[:at], dsns, args[at:])
 }
 
 // commandTree is every command and flag of dbmeter, the profiler's
