@@ -49,7 +49,7 @@ A client newer than the server is refused with one line naming both versions.`,
 	}
 	cmd.RunE = runE(func(cmd *cobra.Command, _ []string) error { return runCHInsert(cmd, env, &rf, &f) })
 	rf.bind(cmd.Flags(), insert.DefaultLoad())
-	rf.defaultExtent(extent{repeat: insert.DefaultRepeat, d: insert.DefaultDuration, also: []string{"rows"}})
+	rf.defaultExtent(insert.DefaultExtent())
 	fs := cmd.Flags()
 	f = insert.DefaultCommand()
 	f.Getenv = env.Getenv

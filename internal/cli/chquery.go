@@ -41,7 +41,7 @@ combination side by side.`,
 	def := load.DefaultConfig()
 	def.Rate = query.DefaultRate
 	rf.bind(cmd.Flags(), def)
-	rf.defaultExtent(extent{repeat: query.DefaultRepeat, d: query.DefaultDuration})
+	rf.defaultExtent(query.DefaultExtent())
 	fs := cmd.Flags()
 	f = query.DefaultCommand()
 	f.Getenv, f.Lookup = env.Getenv, clients.Resolve

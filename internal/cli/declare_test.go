@@ -11,6 +11,7 @@ import (
 	"github.com/dbmeter/dbmeter/internal/calibrate"
 	"github.com/dbmeter/dbmeter/internal/ch"
 	"github.com/dbmeter/dbmeter/internal/ch/insert"
+	"github.com/dbmeter/dbmeter/internal/ch/nullserver"
 	"github.com/dbmeter/dbmeter/internal/ch/query"
 	"github.com/dbmeter/dbmeter/internal/kv"
 	"github.com/dbmeter/dbmeter/internal/kv/kvycsb"
@@ -27,14 +28,15 @@ import (
 // outputs' (sink.Options) where the command writes a result.
 func declaredConfigs() map[string][]any {
 	return map[string][]any{
-		"dbmeter kv":        {kv.MatrixOptions{}, kv.Matrix{}, workload.Spec{}, kvycsb.Spec{}, ycsb.Record{}, load.Config{}, load.Options{}, sink.Options{}},
-		"dbmeter pg":        {pg.Command{}, load.Config{}, sink.Options{}},
-		"dbmeter ch":        {ch.Reach{}},
-		"dbmeter ch insert": {insert.Command{}, insert.Config{}, load.Config{}, load.Options{}, sink.Options{}},
-		"dbmeter ch query":  {query.Command{}, query.Config{}, query.Worker{}, query.Dataset{}, load.Config{}, load.Options{}, sink.Options{}},
-		"dbmeter null":      {null.Config{}, load.Config{}, load.Options{}, sink.Options{}},
-		"dbmeter calibrate": {calibrate.Limits{}, sink.Options{}},
-		"dbmeter merge":     {sink.Options{}},
+		"dbmeter kv":             {kv.MatrixOptions{}, kv.Matrix{}, workload.Spec{}, kvycsb.Spec{}, ycsb.Record{}, load.Config{}, load.Options{}, sink.Options{}},
+		"dbmeter pg":             {pg.Command{}, load.Config{}, sink.Options{}},
+		"dbmeter ch":             {ch.Reach{}},
+		"dbmeter ch insert":      {insert.Command{}, insert.Config{}, load.Config{}, load.Options{}, sink.Options{}},
+		"dbmeter ch query":       {query.Command{}, query.Config{}, query.Worker{}, query.Dataset{}, load.Config{}, load.Options{}, sink.Options{}},
+		"dbmeter null":           {null.Config{}, load.Config{}, load.Options{}, sink.Options{}},
+		"dbmeter ch null-server": {nullserver.Options{}},
+		"dbmeter calibrate":      {calibrate.Limits{}, sink.Options{}},
+		"dbmeter merge":          {sink.Options{}},
 	}
 }
 

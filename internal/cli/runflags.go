@@ -27,7 +27,7 @@ type runFlags struct {
 	workers []int
 	rates   []float64
 	sweeps  bool
-	extent  *extent // the default run, when not the flags' defaults
+	extent  *load.Extent // the default run, when not the flags' defaults
 }
 
 func (f *runFlags) bind(fs *pflag.FlagSet, def load.Config) {
@@ -76,36 +76,18 @@ func (f *runFlags) config() (load.Config, error) {
 	return cfg, usage.Spell(err, spelling(f.fs, fields))
 }
 
-// An extent is a command's default run when the user set none of its
-// extent (--duration, --count, --repeat, nor the flags named in also):
-// repeat repetitions of d instead of one of --duration. A default run is
-// then an experiment with an interval on its figures, while a command that
-// says how long to run still runs exactly that.
-type extent struct {
-	repeat int
-	d      time.Duration
-	also   []string
-}
-
 // defaultExtent declares the command's default extent, and shows it in
 // the help; applyExtent applies it.
-func (f *runFlags) defaultExtent(e extent) {
+func (f *runFlags) defaultExtent(e load.Extent) {
 	f.extent = &e
-	f.fs.Lookup("repeat").DefValue = fmt.Sprintf("1; with no --duration, --count or --repeat: %d repetitions of %s", e.repeat, e.d)
+	f.fs.Lookup("repeat").DefValue = fmt.Sprintf("1; with no --duration, --count or --repeat: %d repetitions of %s", e.Repeat, e.Duration)
 }
 
 // applyExtent makes the run its default extent unless the user gave one.
 func (f *runFlags) applyExtent() {
-	e := f.extent
-	if e == nil || f.changed("duration") || f.changed("count") || f.changed("repeat") {
-		return
+	if f.extent != nil {
+		f.repeat, f.cfg.Duration = f.extent.Apply(given(f.fs, fieldFlags(f.fs)), f.repeat, f.cfg.Duration)
 	}
-	for _, n := range e.also {
-		if f.changed(n) {
-			return
-		}
-	}
-	f.repeat, f.cfg.Duration = e.repeat, e.d
 }
 
 // workerList is --workers when it was given as a list of several values:

@@ -16,6 +16,12 @@ const (
 	DefaultDuration = 8 * time.Second
 )
 
+// DefaultExtent is the default experiment, unless the user gives an
+// extent of their own, Rows included.
+func DefaultExtent() load.Extent {
+	return load.Extent{Repeat: DefaultRepeat, Duration: DefaultDuration, Also: []string{"Rows"}}
+}
+
 // DefaultLoad is a run's load when the user sets none of it. A block is a
 // long operation and the connection is made before the run, so there is
 // no warm-up; with Rows every row counts.

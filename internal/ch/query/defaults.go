@@ -4,7 +4,14 @@ import (
 	"time"
 
 	"github.com/dbmeter/dbmeter/internal/extworker"
+	"github.com/dbmeter/dbmeter/internal/load"
 )
+
+// DefaultExtent is the default experiment (DefaultRepeat × DefaultDuration),
+// unless the user gives an extent of their own.
+func DefaultExtent() load.Extent {
+	return load.Extent{Repeat: DefaultRepeat, Duration: DefaultDuration}
+}
 
 // DefaultCommand is the command line with nothing given: every client,
 // results walked row by row, parameters inlined, a pool of unlimited open
