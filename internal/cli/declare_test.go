@@ -10,6 +10,7 @@ import (
 
 	"github.com/dbmeter/dbmeter/internal/ch"
 	"github.com/dbmeter/dbmeter/internal/ch/insert"
+	"github.com/dbmeter/dbmeter/internal/ch/nullserver"
 	"github.com/dbmeter/dbmeter/internal/ch/query"
 	"github.com/dbmeter/dbmeter/internal/kv"
 	"github.com/dbmeter/dbmeter/internal/kv/kvycsb"
@@ -24,12 +25,13 @@ import (
 // declare: the family's config and the load settings it takes.
 func declaredConfigs() map[string][]any {
 	return map[string][]any{
-		"dbmeter kv":        {kv.MatrixOptions{}, kv.Matrix{}, workload.Spec{}, kvycsb.Spec{}, ycsb.Record{}, load.Config{}, load.Options{}},
-		"dbmeter pg":        {pg.Command{}, load.Config{}},
-		"dbmeter ch":        {ch.Reach{}},
-		"dbmeter ch insert": {insert.Command{}, insert.Config{}, load.Config{}, load.Options{}},
-		"dbmeter ch query":  {query.Command{}, query.Config{}, query.Worker{}, query.Dataset{}, load.Config{}, load.Options{}},
-		"dbmeter null":      {null.Config{}, load.Config{}, load.Options{}},
+		"dbmeter kv":             {kv.MatrixOptions{}, kv.Matrix{}, workload.Spec{}, kvycsb.Spec{}, ycsb.Record{}, load.Config{}, load.Options{}},
+		"dbmeter pg":             {pg.Command{}, load.Config{}},
+		"dbmeter ch":             {ch.Reach{}},
+		"dbmeter ch insert":      {insert.Command{}, insert.Config{}, load.Config{}, load.Options{}},
+		"dbmeter ch query":       {query.Command{}, query.Config{}, query.Worker{}, query.Dataset{}, load.Config{}, load.Options{}},
+		"dbmeter null":           {null.Config{}, load.Config{}, load.Options{}},
+		"dbmeter ch null-server": {nullserver.Options{}},
 	}
 }
 
