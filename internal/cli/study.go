@@ -171,7 +171,7 @@ parameters for its step: {clickhouse-legacy?compress=lz4}.`,
 		}
 		defer steps.Close()
 		steps.ResultArgs = func(path string) []string { return []string{"--json", path, "--quiet"} }
-		steps.CannotRun, steps.ServerFlag, steps.ServerEnv = exitCannotRun, studyFlags().Server, stepServersEnv
+		steps.CannotRun, steps.ServerFlag, steps.ServerEnv = exitCannotRun, studyFlags().Server, study.ServersEnv
 		doc, runErr := study.Run(cmd.Context(), s, steps, o)
 		if doc == nil {
 			return runErr
