@@ -14,8 +14,11 @@
 #   hog            one busy loop (sh) beside the run, for its whole length
 #
 # Needs root and cgroup v1's cpu, cpuset and blkio controllers mounted under
-# /sys/fs/cgroup (it says which is missing). Each run takes 2-6 minutes and
-# loads the machine: run it on a quiet one. MACHINES="plain hdd" runs some.
+# /sys/fs/cgroup (it says which is missing). Each run takes 5-10 minutes and
+# loads the machine: run it on a quiet one. MACHINES="plain hdd" runs some;
+# STUDY=FILE runs another study than s5 (a small one, to try the script). A
+# machine whose limits cannot be set is skipped with one line, and a run
+# that fails is published with its failed steps; the rest go on.
 #
 #   DBMETER=bin/dbmeter scripts/board-example.sh docs/board
 set -euo pipefail
@@ -23,6 +26,7 @@ set -euo pipefail
 bin=${DBMETER:-bin/dbmeter}
 out=${1:-docs/board}
 machines=${MACHINES:-plain cpu-1core cpu-0.5core hdd provisioned hog}
+study=${STUDY:-s5}
 cg=/sys/fs/cgroup
 name=dbmeter-board-$$
 raw=$(mktemp -d)
@@ -79,14 +83,21 @@ limit() {
 		;;
 	provisioned)
 		# dbmeter's own probe of the device, under the provisioned
-		# profile, gives the limits (16 % of the measured IOs/s).
-		"$bin" kv --storage-profile provisioned --engines map --ops set --count 10 --quiet --json "$raw/probe.json" >/dev/null
+		# profile, gives the limits (16 % of the measured IOs/s). The
+		# probe runs outside the machine's cgroups: it measures the free
+		# device. Each command is checked, as errexit does not hold in a
+		# function called from a condition.
 		local lim riops wiops
-		lim=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["env"]["disk"]["storage"]["limits"])' "$raw/probe.json")
+		"$bin" kv --storage-profile provisioned --engines map --ops set --count 10 --quiet --json "$raw/probe.json" >/dev/null || return 1
+		lim=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["env"]["disk"]["storage"]["limits"])' "$raw/probe.json") || return 1
 		riops=$(sed -n 's/.*riops=\([0-9]*\).*/\1/p' <<<"$lim")
 		wiops=$(sed -n 's/.*wiops=\([0-9]*\).*/\1/p' <<<"$lim")
+		if [ -z "$riops" ] || [ -z "$wiops" ]; then
+			echo "board-example: provisioned: no riops and wiops in the profile's limits ($lim)" >&2
+			return 1
+		fi
 		echo "board-example: provisioned limits $lim" >&2
-		throttle "$d" "$riops" "$wiops" 0 0
+		throttle "$d" "$riops" "$wiops" 0 0 || return 1
 		;;
 	esac
 }
@@ -100,19 +111,23 @@ throttle() {
 }
 
 for m in $machines; do
-	limit "$m"
+	if ! limit "$m"; then
+		echo "board-example: $m: its limits could not be set: skipped" >&2
+		continue
+	fi
 	hog=
 	if [ "$m" = hog ]; then
 		sh -c 'while :; do :; done' &
 		hog=$!
 	fi
-	echo "board-example: $m: study run s5 --quick ($(date -u +%H:%M:%S))" >&2
+	echo "board-example: $m: study run $study --quick ($(date -u +%H:%M:%S))" >&2
 	# The shell moves itself into the cgroups, then becomes dbmeter.
 	sh -c 'for c in cpu cpuset blkio; do echo $$ >"$1/$c/$2/cgroup.procs"; done; shift 2; exec "$@"' \
-		sh "$cg" "$name" "$bin" study run s5 --quick --json "$raw/$m.json" >"$raw/$m.out" 2>"$raw/$m.err" || echo "board-example: $m: study run exited $? (its document says which step failed)" >&2
-	[ -n "$hog" ] && kill "$hog" && hog=
-	"$bin" study publish "$raw/$m.json" -o "$out/$m.json.gz" --label "$m"
+		sh "$cg" "$name" "$bin" study run "$study" --quick --json "$raw/$m.json" >"$raw/$m.out" 2>"$raw/$m.err" || echo "board-example: $m: study run exited $? (its document says which step failed)" >&2
+	if [ -n "$hog" ]; then kill "$hog" && hog=; fi
+	"$bin" study publish "$raw/$m.json" -o "$out/$m.json.gz" --label "$m" ||
+		echo "board-example: $m: not published (its run's last lines: $(tail -3 "$raw/$m.err" | tr '\n' ' '))" >&2
 done
 
 "$bin" study board "$out" --html "$out/board.html" --md "$out/board.md" --baseline plain \
-	--note "These machines are constrained runs of one machine (a 2-core VM), made by scripts/board-example.sh: cgroup CPU limits (1 core, 0.5 core), block-device throttles at the hdd and provisioned profiles' limits, and a CPU hog beside the run. They show what the board does with machines that differ; they are not different hardware."
+	--note "These machines are constrained runs of one machine (a 2-core VM), made one after the other by scripts/board-example.sh: cgroup CPU limits (a cpuset of one CPU; CFS quota 1 core and 0.5 core), block-device throttles at the hdd and provisioned profiles' limits, and a CPU hog beside the run. They show what the board does with machines that differ; they are not different hardware."

@@ -7,10 +7,11 @@ import (
 	"os"
 
 	"github.com/dbmeter/dbmeter/internal/cli"
+	"github.com/dbmeter/dbmeter/internal/interrupt"
 )
 
 func main() {
-	ctx, stop := cli.NotifySignals(context.Background(), os.Stderr)
+	ctx, stop := interrupt.Notify(context.Background(), os.Stderr)
 	code := cli.Main(ctx, cli.Env{
 		Args:   os.Args[1:],
 		Stdin:  os.Stdin,

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/dbmeter/dbmeter/internal/report"
 	"github.com/dbmeter/dbmeter/internal/result"
 	"github.com/dbmeter/dbmeter/internal/study"
 )
@@ -45,7 +46,8 @@ type Machine struct {
 	Storage []string
 	Servers []string
 	// Ref holds the machine reference, pooled over the steps: the median
-	// of each step's figure, in ns (Spread the largest spread).
+	// of each step's figure, in ns (Spread the largest spread); the fsync
+	// cost's over the steps run without a storage profile.
 	Ref, Spread map[string]float64
 	// Busy holds the machine state of each step made on a busy machine.
 	Busy    []result.Machine
@@ -162,7 +164,9 @@ func newMachine(e *entry) *Machine {
 			m.Busy = append(m.Busy, *r.Machine)
 		}
 		for _, p := range []string{ProbeCPU, "memcopy", ProbeLoopback, "timer", ProbeFsync} {
-			if v, ok := probeOf(r, p); ok {
+			// A step under a storage profile probes the profile's
+			// cgroup, not the machine's disk.
+			if v, ok := report.ProbeOf(r, p); ok && (p != ProbeFsync || r.Env.Disk.Storage == nil) {
 				refs[p] = append(refs[p], v)
 			}
 			if r.Machine != nil && p != ProbeFsync {

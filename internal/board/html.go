@@ -8,6 +8,8 @@ import (
 	"math"
 	"sort"
 	"strings"
+
+	"github.com/dbmeter/dbmeter/internal/report"
 )
 
 //go:embed board.html.tmpl
@@ -30,7 +32,7 @@ var page = template.Must(template.New("board").Funcs(template.FuncMap{
 	"expl":   func(k *Kind, b *Board, m int) string { return k.Explanation(b, m) },
 	"when":   func(m *Machine) string { return m.StartedAt.UTC().Format("2006-01-02 15:04 UTC") },
 	"engine": func(c *Cell) string { return c.Engine },
-	"deps":   func(*Board) []Dependence { return dependences },
+	"deps":   func(*Board) []report.Dependence { return report.Dependences() },
 	"spread": func(k *Kind) string { return k.SpreadLine() },
 	"modules": func(m map[string]string) string {
 		var out []string

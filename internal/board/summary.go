@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/dbmeter/dbmeter/internal/report"
 	"github.com/dbmeter/dbmeter/internal/study"
 )
 
@@ -12,7 +13,7 @@ import (
 // per machine.
 type Kind struct {
 	Name string
-	Dep  *Dependence
+	Dep  *report.Dependence
 	// Unnormalised says why the kind is not normalised (Dep nil).
 	Unnormalised string
 	// Cells counts the kind's cells; Common those every machine has.

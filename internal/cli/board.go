@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dbmeter/dbmeter/internal/board"
+	"github.com/dbmeter/dbmeter/internal/sink"
 )
 
 // newStudyBoardCmds are study's publish and board subcommands: a study
@@ -105,9 +106,9 @@ breaks the schema is refused with one line.`,
 		for _, l := range append(append(append([]string{}, b.Refused...), b.Apart...), b.Notes...) {
 			fmt.Fprintln(env.Stderr, "study board: "+l)
 		}
-		_, err = writeOutputs(env,
-			output{"html", html, func(w io.Writer) error { return board.WriteHTML(w, b) }},
-			output{"md", md, func(w io.Writer) error { board.WriteMarkdown(w, b); return nil }})
+		_, err = sink.WriteOutputs(env.Stdout,
+			sink.Output{Flag: "--html", Path: html, Write: func(w io.Writer) error { return board.WriteHTML(w, b) }},
+			sink.Output{Flag: "--md", Path: md, Write: func(w io.Writer) error { board.WriteMarkdown(w, b); return nil }})
 		return err
 	})
 	return cmd

@@ -15,7 +15,8 @@ func newCHCmd(env Env) *cobra.Command {
 		Args:  noArgs,
 		RunE:  func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
-	cmd.PersistentFlags().Duration("connect-timeout", defaultConnectTimeout, "give up reaching the server after this long")
+	timeout := defaultConnectTimeout // read back by serverVersion, from the subcommand's flags
+	declare(cmd.PersistentFlags(), opt{"ConnectTimeout", "connect-timeout", "", &timeout, "give up reaching the server after this long"})
 	cmd.AddCommand(newCHInsertCmd(env), newCHQueryCmd(env), newCHNullServerCmd(env))
 	return cmd
 }

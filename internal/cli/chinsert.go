@@ -7,7 +7,6 @@ import (
 
 	"github.com/dbmeter/dbmeter/internal/ch"
 	"github.com/dbmeter/dbmeter/internal/ch/insert"
-	"github.com/dbmeter/dbmeter/internal/extworker"
 	"github.com/dbmeter/dbmeter/internal/plan"
 	"github.com/dbmeter/dbmeter/internal/usage"
 )
@@ -50,41 +49,46 @@ A client newer than the server is refused with one line naming both versions.`,
 	}
 	cmd.RunE = runE(func(cmd *cobra.Command, _ []string) error { return runCHInsert(cmd, env, &rf, &f) })
 	rf.bind(cmd.Flags(), insert.DefaultLoad())
-	rf.defaultExtent(extent{repeat: insert.DefaultRepeat, d: insert.DefaultDuration, also: []string{"rows"}})
+	rf.defaultExtent(insert.DefaultExtent())
 	fs := cmd.Flags()
-	f.Given, f.Getenv = given(fs, chInsertFields()), env.Getenv
-	fs.StringVar(&f.DSN, "dsn", "", "ClickHouse native address: clickhouse://user:password@host:port/db or tcp://host:port?username=…&password=…&database=… (default: $DBMETER_CLICKHOUSE_DSN, which keeps the password out of the process arguments)")
-	fs.StringVar(&f.Clients, "clients", "auto", "client paths, comma-separated; auto, alone or in the list, stands for every Go path the server's version supports (auto,php-seasclick adds the PHP client)")
-	f.Config.Batches = []int{100_000}
-	fs.Var((*intList)(&f.Config.Batches), "batch", "rows per block (one operation); a list (10000,100000) runs each as a variant: a sweep")
-	fs.Int64Var(&f.Config.Rows, "rows", 0, "insert this many rows per client and repetition instead of running for --duration")
-	fs.StringVar(&f.Table, "table", insert.DefaultDatabase+".event", "target table, db.name (with --schema numbers or byte: "+insert.DefaultDatabase+".numbers or .byte)")
-	fs.StringVar(&f.Schema, "schema", insert.EventTable.Name, "the table's columns and rows: event (seed 000's 32-column log table), numbers (seed 002's ten numeric columns u8 … f64) or byte (seed 002's Nagle test: one UInt8 column, a byte a row)")
-	fs.StringVar(&f.Config.Engine, "table-engine", insert.EngineMergeTree, "with --create: the table's engine, MergeTree or Null (ClickHouse discards the rows: no parts are written, and no row count can be checked; seed 002's author inserted so)")
-	fs.IntVar(&f.Config.ExtraColumns, "extra-columns", 0, "with --create: pad the table with this many defaulted columns (the seed's table had 657 more)")
-	fs.BoolVar(&f.Config.Create, "create", false, "create the table (a table dbmeter created before is dropped and re-made; any other is refused)")
-	fs.IntVar(&f.Config.BlocksPerInsert, "blocks-per-insert", 1, "stream this many blocks through one INSERT where the client can")
-	fs.BoolVar(&f.Config.NoDelay, "tcp-nodelay", true, "set TCP_NODELAY on the clients' connections (false: Nagle's algorithm on)")
-	fs.StringVar(&f.Config.WorkerCmd, "worker-cmd", "", "run your own client as the client \"worker\": a command speaking dbmeter's worker protocol (docs/worker-protocol.md), split at spaces, started once per connection")
-	fs.DurationVar(&f.Config.WorkerTimeout, "worker-timeout", extworker.DefaultOpTimeout, "an external client's worker that takes longer to answer counts as hung: killed, a connection error, restarted")
-	fs.StringVar(&f.DumpFormat, "dump-format", "", "write the generated rows to stdout in this format (Native or TSV) and exit: for scripts/ch-insert-ceiling.sh")
+	f = insert.DefaultCommand()
+	f.Getenv = env.Getenv
+	c := &f.Config
+	declare(fs,
+		opt{"DSN", "dsn", "", &f.DSN, "ClickHouse native address: clickhouse://user:password@host:port/db or tcp://host:port?username=…&password=…&database=… (default: $DBMETER_CLICKHOUSE_DSN, which keeps the password out of the process arguments)"},
+		opt{"Clients", "clients", "", &f.Clients, "client paths, comma-separated; auto, alone or in the list, stands for every Go path the server's version supports (auto,php-seasclick adds the PHP client)"},
+		opt{"Batch", "batch", "", (*intList)(&c.Batches), "rows per block (one operation); a list (10000,100000) runs each as a variant: a sweep"},
+		opt{"Rows", "rows", "", &c.Rows, "insert this many rows per client and repetition instead of running for --duration"},
+		opt{"Table", "table", "", &f.Table, "target table, db.name (with --schema numbers or byte: " + insert.DefaultDatabase + ".numbers or .byte)"},
+		opt{"Schema", "schema", "", &f.Schema, "the table's columns and rows: event (seed 000's 32-column log table), numbers (seed 002's ten numeric columns u8 … f64) or byte (seed 002's Nagle test: one UInt8 column, a byte a row)"},
+		opt{"Engine", "table-engine", "", &c.Engine, "with --create: the table's engine, MergeTree or Null (ClickHouse discards the rows: no parts are written, and no row count can be checked; seed 002's author inserted so)"},
+		opt{"ExtraColumns", "extra-columns", "", &c.ExtraColumns, "with --create: pad the table with this many defaulted columns (the seed's table had 657 more)"},
+		opt{"Create", "create", "", &c.Create, "create the table (a table dbmeter created before is dropped and re-made; any other is refused)"},
+		opt{"BlocksPerInsert", "blocks-per-insert", "", &c.BlocksPerInsert, "stream this many blocks through one INSERT where the client can"},
+		opt{"NoDelay", "tcp-nodelay", "", &c.NoDelay, "set TCP_NODELAY on the clients' connections (false: Nagle's algorithm on)"},
+		opt{"WorkerCmd", "worker-cmd", "", &c.WorkerCmd, "run your own client as the client \"worker\": a command speaking dbmeter's worker protocol (docs/worker-protocol.md), split at spaces, started once per connection"},
+		opt{"WorkerTimeout", "worker-timeout", "", &c.WorkerTimeout, "an external client's worker that takes longer to answer counts as hung: killed, a connection error, restarted"},
+		opt{"DumpFormat", "dump-format", "", &f.DumpFormat, "write the generated rows to stdout in this format (Native or TSV) and exit: for scripts/ch-insert-ceiling.sh"})
 	fs.MarkHidden("dump-format")
 	return cmd
 }
 
 func runCHInsert(cmd *cobra.Command, env Env, rf *runFlags, f *insert.Command) error {
 	ctx := cmd.Context()
+	fields := fieldFlags(cmd.Flags())
+	spelled := spelling(cmd.Flags(), fields)
+	f.Given = given(cmd.Flags(), fields)
 	if t := f.SchemaTable(); t != "" && !cmd.Flags().Changed("table") {
 		cmd.Flags().Set("table", t) // recorded in the runs' params as the table they filled
 	}
 	if f.DumpFormat != "" {
-		return usage.Spell(f.Dump(env.Stdout, rf.cfg.Seed), spelling(cmd.Flags(), chInsertFields()))
+		return usage.Spell(f.Dump(env.Stdout, rf.cfg.Seed), spelled)
 	}
 	rf.sweeps = true
 	rf.applyExtent()
 	c, err := f.Resolve(rf.cfg.Warmup, rf.config, rf.repeat, flagParams(cmd.Flags(), "dump-format"))
 	if err != nil {
-		return usage.Spell(err, spelling(cmd.Flags(), chInsertFields()))
+		return usage.Spell(err, spelled)
 	}
 	c.WorkerCounts = rf.workerList()
 	secrets := c.DSN.Secrets()
@@ -116,17 +120,5 @@ func runCHInsert(cmd *cobra.Command, env Env, rf *runFlags, f *insert.Command) e
 func chiSay(env Env, errs []error, secrets []string) {
 	for _, err := range ch.GroupTooOld(errs) {
 		fmt.Fprintln(env.Stderr, "dbmeter: "+oneLine(scrubbed(err, secrets)))
-	}
-}
-
-// chInsertFields names the flag that sets each field ch insert names in
-// its messages: of insert.Command, its Config, and the load settings.
-func chInsertFields() map[string]string {
-	return map[string]string{
-		"DSN": "dsn", "ConnectTimeout": "connect-timeout", "Table": "table", "NoDelay": "tcp-nodelay",
-		"Clients": "clients", "DumpFormat": "dump-format", "Schema": "schema",
-		"Batch": "batch", "Rows": "rows", "BlocksPerInsert": "blocks-per-insert", "ExtraColumns": "extra-columns", "Create": "create", "Engine": "table-engine",
-		"WorkerCmd": "worker-cmd", "WorkerTimeout": "worker-timeout",
-		"Duration": "duration", "Count": "count", "Warmup": "warmup", "Workers": "workers",
 	}
 }

@@ -2,18 +2,17 @@ package cli
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/dbmeter/dbmeter/internal/ch/insert"
+	"github.com/dbmeter/dbmeter/internal/ch/nullserver"
 	"github.com/dbmeter/dbmeter/internal/ch/query"
 	"github.com/dbmeter/dbmeter/internal/ch/standin"
 )
 
 func newCHNullServerCmd(env Env) *cobra.Command {
-	var listen, certOut string
-	var useTLS bool
+	o := nullserver.Options{Listen: "127.0.0.1:9440"}
 	cmd := &cobra.Command{
 		Use:   "null-server",
 		Short: "Serve ClickHouse's protocols with no database behind them, to measure a client's own cost",
@@ -37,24 +36,16 @@ file as SSL_CERT_FILE.`,
   dbmeter ch query --dsn clickhouse://127.0.0.1:9440/default --http-url http://127.0.0.1:9440 --clients http,ch-go --preset select10k`,
 		Args: noArgs,
 	}
-	fs := cmd.Flags()
-	fs.StringVar(&listen, "listen", "127.0.0.1:9440", "address for both the native protocol and HTTP")
-	fs.BoolVar(&useTLS, "tls", false, "serve TLS only, with a self-signed certificate for 127.0.0.1 and localhost")
-	fs.StringVar(&certOut, "tls-cert", "", "with --tls: write the certificate (PEM) to this file, for a DSN's ca_file")
+	declare(cmd.Flags(),
+		opt{"Listen", "listen", "", &o.Listen, "address for both the native protocol and HTTP"},
+		opt{"TLS", "tls", "", &o.TLS, "serve TLS only, with a self-signed certificate for 127.0.0.1 and localhost"},
+		opt{"CertOut", "tls-cert", "", &o.CertOut, "with --tls: write the certificate (PEM) to this file, for a DSN's ca_file"})
 	cmd.RunE = runE(func(cmd *cobra.Command, _ []string) error {
-		if certOut != "" && !useTLS {
-			return usagef("--tls-cert needs --tls")
-		}
-		srv, err := startNullServer(listen, useTLS)
+		srv, err := nullserver.Start(o)
 		if err != nil {
 			return err
 		}
 		defer srv.Close()
-		if certOut != "" {
-			if err := os.WriteFile(certOut, srv.CertPEM(), 0o644); err != nil {
-				return fmt.Errorf("write --tls-cert: %w", err)
-			}
-		}
 		fmt.Fprintf(env.Stdout, "null-server (a protocol stand-in, not a ClickHouse) on %s\n  --dsn %s\n  --http-url %s\n", srv.Addr(), srv.DSN(), srv.HTTPURL())
 		<-cmd.Context().Done()
 		fmt.Fprintf(env.Stdout, "null-server: %s\n", srv.Log().Totals())
@@ -63,20 +54,8 @@ file as SSL_CERT_FILE.`,
 	return cmd
 }
 
-// startNullServer starts a stand-in holding dbmeter's own tables.
+// startNullServer starts a stand-in holding dbmeter's own tables, for
+// the tests and the studies that need a server.
 func startNullServer(listen string, useTLS bool) (*standin.Server, error) {
-	srv, err := standin.Listen(listen, standin.Options{TLS: useTLS})
-	if err != nil {
-		return nil, usagef("--listen %s: %v", listen, err)
-	}
-	stmts := append([]string{"CREATE DATABASE " + insert.DefaultDatabase,
-		insert.CreateSQL(insert.Table{Database: insert.DefaultDatabase, Name: "event"}, insert.EventTable, 0, "")},
-		query.DefaultDataset().Statements()...)
-	for _, q := range stmts {
-		if err := srv.Exec(q); err != nil {
-			srv.Close()
-			return nil, fmt.Errorf("null-server: make dbmeter's tables: %w", err)
-		}
-	}
-	return srv, nil
+	return nullserver.Start(nullserver.Options{Listen: listen, TLS: useTLS})
 }

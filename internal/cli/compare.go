@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dbmeter/dbmeter/internal/report"
+	"github.com/dbmeter/dbmeter/internal/sink"
 )
 
 // compareLong is compare's help: what it matches, what it pools, and when
@@ -72,7 +73,7 @@ func newCompareCmd(env Env) *cobra.Command {
 		if err != nil {
 			return err
 		}
-		return writeTo(env, "output", out, func(w io.Writer) error {
+		return sink.Output{Flag: "--output", Path: out, Write: func(w io.Writer) error {
 			if format == "gobench" {
 				return report.GoBench(w, srcs)
 			}
@@ -85,7 +86,7 @@ func newCompareCmd(env Env) *cobra.Command {
 				err = fmt.Errorf("%w; to compare settings of a knob, name it: --vary KNOB", err)
 			}
 			return err
-		})
+		}}.Save(env.Stdout)
 	})
 	return cmd
 }

@@ -34,8 +34,8 @@ func TestDefaultExtent(t *testing.T) {
 			fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
 			var rf runFlags
 			rf.bind(fs, load.DefaultConfig())
-			fs.Int64("rows", 0, "")
-			rf.defaultExtent(extent{repeat: 5, d: 8 * time.Second, also: []string{"rows"}})
+			declare(fs, opt{"Rows", "rows", "", new(int64), ""})
+			rf.defaultExtent(load.Extent{Repeat: 5, Duration: 8 * time.Second, Also: []string{"Rows"}})
 			if err := fs.Parse(tt.args); err != nil {
 				t.Fatal(err)
 			}

@@ -1,9 +1,12 @@
 package cli
 
 import (
+	"fmt"
 	"io"
 	"maps"
 	"slices"
+	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -11,8 +14,86 @@ import (
 
 // Families name the settings of their configs as {Field} in their messages
 // and ask whether the user gave a setting by its field: only the CLI knows
-// which flag sets which field and how the user spelled it. Each command
-// keeps a map from field to flag (long name) beside its bind.
+// which flag sets which field and how the user spelled it. A command
+// declares each flag once, as an opt, and both the flag and the field it
+// sets come from that one line: a map kept by hand beside the binding had
+// drifted ({IdleTime} for a field named IdleTimeout).
+
+// An opt declares one flag: the fields of the family's config it sets,
+// as the family names them ("" when none does; several, space-separated,
+// when the family names one flag by several: pg's -c is ClientsList,
+// Clients and load's Workers), its names, the field's address and its
+// help. The flag's default is the value the field holds when it is bound.
+type opt struct {
+	fields      string
+	name, short string
+	p           any // *string, *int, ... or a pflag.Value
+	usage       string
+}
+
+// fieldsKey is the annotation that carries, on each flag, the fields it
+// sets.
+const fieldsKey = "dbmeter-fields"
+
+// declare binds each opt to fs and marks the flag with its fields.
+func declare(fs *pflag.FlagSet, opts ...opt) {
+	for _, o := range opts {
+		bindOpt(fs, o)
+		if o.fields != "" {
+			fs.Lookup(o.name).Annotations = map[string][]string{fieldsKey: strings.Fields(o.fields)}
+		}
+	}
+}
+
+// bindOpt registers o's flag as the kind its field's type says.
+func bindOpt(fs *pflag.FlagSet, o opt) {
+	switch p := o.p.(type) {
+	case pflag.Value:
+		fs.VarP(p, o.name, o.short, o.usage)
+	case *string:
+		fs.StringVarP(p, o.name, o.short, *p, o.usage)
+	case *bool:
+		fs.BoolVarP(p, o.name, o.short, *p, o.usage)
+	case *int:
+		fs.IntVarP(p, o.name, o.short, *p, o.usage)
+	case *int64:
+		fs.Int64VarP(p, o.name, o.short, *p, o.usage)
+	case *uint64:
+		fs.Uint64VarP(p, o.name, o.short, *p, o.usage)
+	case *float64:
+		fs.Float64VarP(p, o.name, o.short, *p, o.usage)
+	case *time.Duration:
+		fs.DurationVarP(p, o.name, o.short, *p, o.usage)
+	case *[]string:
+		fs.StringSliceVarP(p, o.name, o.short, *p, o.usage)
+	case *repeated:
+		fs.StringArrayVarP((*[]string)(p), o.name, o.short, *p, o.usage)
+	case *[]int:
+		fs.IntSliceVarP(p, o.name, o.short, *p, o.usage)
+	case *[]bool:
+		fs.BoolSliceVarP(p, o.name, o.short, *p, o.usage)
+	case *[]time.Duration:
+		fs.DurationSliceVarP(p, o.name, o.short, *p, o.usage)
+	default:
+		// A declaration's mistake, met by every test that builds the
+		// command tree.
+		panic(fmt.Sprintf("--%s: no flag binds a %T", o.name, o.p))
+	}
+}
+
+// fieldFlags maps each field that a flag of fs sets to the flag's long
+// name: the fields the flags declare, and the capacity search's, whose
+// flags are bound with a map of their own, where fs has those flags.
+func fieldFlags(fs *pflag.FlagSet) map[string]string {
+	out := searchFields("count")
+	maps.DeleteFunc(out, func(_, name string) bool { return fs.Lookup(name) == nil })
+	fs.VisitAll(func(f *pflag.Flag) {
+		for _, field := range f.Annotations[fieldsKey] {
+			out[field] = f.Name
+		}
+	})
+	return out
+}
 
 // spelling is how fs's flags for fields are written in messages: the short
 // form where there is one, except for the flags named long (as pgbench
@@ -40,30 +121,15 @@ func given(fs *pflag.FlagSet, fields map[string]string) func(field string) bool 
 
 // commandSpelling spells the {Field}s of the messages that reach the user
 // from deep inside a family (a server's refusal, a note while planning,
-// the error a run ended with) for the command that ran: its own fields,
-// the run settings' and the outputs', each only as one of cmd's flags, so that a
-// message two commands share names only a flag the running one has. (pg
-// spells its own messages, in pgbench's short forms, before they get
-// here.)
+// the error a run ended with) for the command that ran, each only as one
+// of cmd's flags, so that a message two commands share names only a flag
+// the running one has. (pg spells its own messages, in pgbench's short
+// forms, before they get here.)
 func commandSpelling(cmd *cobra.Command) map[string]string {
 	if cmd == nil {
 		return nil
 	}
-	var own map[string]string
-	switch cmd.CommandPath() {
-	case "dbmeter ch insert":
-		own = chInsertFields()
-	case "dbmeter ch query":
-		own = chQueryFields()
-	case "dbmeter kv":
-		own = kvFields()
-	}
-	fields := runFields()
-	maps.Copy(fields, outputFields())
-	maps.Copy(fields, own)
-	fs := cmd.Flags()
-	maps.DeleteFunc(fields, func(_, name string) bool { return fs.Lookup(name) == nil })
-	return spelling(fs, fields)
+	return spelling(cmd.Flags(), fieldFlags(cmd.Flags()))
 }
 
 // commandStderr is stderr spelled for the command that runs, once cobra

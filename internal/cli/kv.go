@@ -84,13 +84,11 @@ func runKV(cmd *cobra.Command, env Env, rf *runFlags, kf *kvFlags) (runErr error
 		cfg.Interval = kv.ProgressInterval(cfg.Duration)
 		rf.cfg.Interval = cfg.Interval
 	}
-	spelled := spelling(cmd.Flags(), kvFields())
+	fields := fieldFlags(cmd.Flags())
+	spelled := spelling(cmd.Flags(), fields)
 	opts := kv.MatrixOptions{Engines: kf.engines, Ops: kf.ops, Fsync: kf.fsync, Spec: kf.spec, Params: kf.params,
 		Load: cfg, Repeat: rf.repeat, Flags: flagParams(cmd.Flags()), YCSB: kf.ycsb,
-		Shape: kf.shape, Sharded: rf.changed("shard") || rf.changed("start-at")}
-	if opts.Shape == kv.ShapeHarness {
-		harnessDefaults(cmd, &opts)
-	}
+		Shape: kf.shape, Sharded: rf.changed("shard") || rf.changed("start-at"), Given: given(cmd.Flags(), fields)}
 	k, err := kv.New(opts)
 	if err != nil {
 		return usage.Spell(err, spelled)
@@ -126,65 +124,37 @@ func runKV(cmd *cobra.Command, env Env, rf *runFlags, kf *kvFlags) (runErr error
 	return s.Execute(cmd.Context(), k.Plan(dir))
 }
 
-// harnessDefaults: the harness shape runs all its phases unless --ops
-// names them, and once unless --repeat says otherwise (the harness ran
-// each engine once), with no warm-up.
-func harnessDefaults(cmd *cobra.Command, opts *kv.MatrixOptions) {
-	if !cmd.Flags().Changed("ops") {
-		opts.Ops = nil
-	}
-	if !cmd.Flags().Changed("repeat") {
-		opts.Repeat = 1
-		opts.Flags["repeat"] = "1"
-	}
-	if !cmd.Flags().Changed("warmup") {
-		opts.Load.Warmup = 0
-		opts.Flags["warmup"] = "0s"
-	}
-}
-
 // bindKVFlags binds the shared run flags, with kv's defaults, and kv's own.
 func bindKVFlags(cmd *cobra.Command, rf *runFlags, kf *kvFlags) {
-	rf.bind(cmd.Flags(), kv.DefaultLoad())
-	rf.repeat = kv.DefaultRepeat
-	cmd.Flags().Lookup("repeat").DefValue = strconv.Itoa(kv.DefaultRepeat)
-	cmd.Flags().Lookup("progress").DefValue = "a tenth of --duration"
-	spec := workload.DefaultSpec()
 	fs := cmd.Flags()
-	fs.StringSliceVar(&kf.engines, "engines", engine.Names(), "engines to run, comma-separated")
-	fs.StringSliceVar(&kf.ops, "ops", kv.Ops(), "operations to run, comma-separated")
-	fs.IntVar(&kf.spec.Keys, "keys", spec.Keys, "keys preloaded into every cell's store before it is measured")
-	fs.IntVar(&kf.spec.KeySize, "key-size", spec.KeySize, "key size in bytes")
-	fs.IntVar(&kf.spec.ValueSize, "value-size", spec.ValueSize, "value size in bytes")
-	fs.StringVar(&kf.spec.Dist, "dist", spec.Dist, "how get picks keys: uniform or zipf")
-	fs.IntVar(&kf.spec.Batch, "batch", spec.Batch, "keys per batchset operation")
-	fs.StringVar(&kf.fsync, "fsync", "false", "make every write durable before it is acknowledged: false (off), true (on) or both")
-	fs.StringVar(&kf.dir, "dir", "", "directory for the engines' files: new, empty, or made by dbmeter (default: a temporary directory, removed afterwards)")
-	fs.StringVar(&kf.storage, "storage-profile", "", "run the engines under a storage class: hdd, sata-ssd, nvme, provisioned, or limits riops=N,wiops=N,rbps=SIZE,wbps=SIZE,mem=SIZE (needs root and cgroups; see docs/storage.md)")
-	fs.StringVar(&kf.shape, "shape", kv.ShapeCells, "cells: every operation on a preloaded store of its own, for --duration, repeated; harness: seed 004's harness (kvbench), each engine from an empty store through set, get, setmixed/getmixed and del on one store, each phase --count operations split over --workers, on keys j, 2j, 3j, … per worker (docs/kv.md)")
-	fs.StringArrayVar(&kf.params, "param", nil, "engine knob engine.key=value, repeatable (see docs/kv.md)")
-	ys := kvycsb.DefaultSpec()
-	fs.IntVar(&kf.ycsb.Record.FieldCount, "field-count", ys.Record.FieldCount, "YCSB: fields per record")
-	fs.IntVar(&kf.ycsb.Record.FieldLength, "field-length", ys.Record.FieldLength, "YCSB: bytes per field")
-	fs.StringVar(&kf.ycsb.InsertOrder, "insert-order", ys.InsertOrder, "YCSB: record keys hold the hashed (hashed) or plain (ordered) record number")
-	fs.StringVar(&kf.ycsb.Distribution, "distribution", "", "YCSB: request distribution for every workload, zipfian, latest, uniform or hotspot (default: each workload's own)")
+	rf.bind(fs, kv.DefaultLoad())
+	rf.repeat = kv.DefaultRepeat
+	fs.Lookup("repeat").DefValue = strconv.Itoa(kv.DefaultRepeat)
+	fs.Lookup("progress").DefValue = "a tenth of --duration"
+	kf.engines, kf.ops, kf.spec, kf.ycsb = engine.Names(), kv.Ops(), workload.DefaultSpec(), kvycsb.DefaultSpec()
+	kf.fsync, kf.shape = "false", kv.ShapeCells
+	declare(fs,
+		opt{"Engines", "engines", "", &kf.engines, "engines to run, comma-separated"},
+		opt{"Ops", "ops", "", &kf.ops, "operations to run, comma-separated"},
+		opt{"Keys", "keys", "", &kf.spec.Keys, "keys preloaded into every cell's store before it is measured"},
+		opt{"KeySize", "key-size", "", &kf.spec.KeySize, "key size in bytes"},
+		opt{"ValueSize", "value-size", "", &kf.spec.ValueSize, "value size in bytes"},
+		opt{"Dist", "dist", "", &kf.spec.Dist, "how get picks keys: uniform or zipf"},
+		opt{"Batch", "batch", "", &kf.spec.Batch, "keys per batchset operation"},
+		opt{"Fsync", "fsync", "", &kf.fsync, "make every write durable before it is acknowledged: false (off), true (on) or both"},
+		opt{"Dir", "dir", "", &kf.dir, "directory for the engines' files: new, empty, or made by dbmeter (default: a temporary directory, removed afterwards)"},
+		opt{"", "storage-profile", "", &kf.storage, "run the engines under a storage class: hdd, sata-ssd, nvme, provisioned, or limits riops=N,wiops=N,rbps=SIZE,wbps=SIZE,mem=SIZE (needs root and cgroups; see docs/storage.md)"},
+		opt{"Shape", "shape", "", &kf.shape, "cells: every operation on a preloaded store of its own, for --duration, repeated; harness: seed 004's harness (kvbench), each engine from an empty store through set, get, setmixed/getmixed and del on one store, each phase --count operations split over --workers, on keys j, 2j, 3j, … per worker (docs/kv.md)"},
+		opt{"Params", "param", "", (*repeated)(&kf.params), "engine knob engine.key=value, repeatable (see docs/kv.md)"},
+		opt{"FieldCount", "field-count", "", &kf.ycsb.Record.FieldCount, "YCSB: fields per record"},
+		opt{"FieldLength", "field-length", "", &kf.ycsb.Record.FieldLength, "YCSB: bytes per field"},
+		opt{"InsertOrder", "insert-order", "", &kf.ycsb.InsertOrder, "YCSB: record keys hold the hashed (hashed) or plain (ordered) record number"},
+		opt{"Distribution", "distribution", "", &kf.ycsb.Distribution, "YCSB: request distribution for every workload, zipfian, latest, uniform or hotspot (default: each workload's own)"})
 	// The shared run flags include sharding, which kv refuses: not offered
 	// in its help, and refused in one line when given.
 	for _, name := range []string{"shard", "start-at"} {
 		if err := fs.MarkHidden(name); err != nil {
 			panic(err) // a flag renamed in runflags.go
 		}
-	}
-}
-
-// kvFields names the flag that sets each field the kv family names in its
-// messages: of kv.MatrixOptions, its workload.Spec and kvycsb.Spec, and the load
-// settings it checks.
-func kvFields() map[string]string {
-	return map[string]string{
-		"Engines": "engines", "Ops": "ops", "Fsync": "fsync", "Dir": "dir",
-		"Keys": "keys", "KeySize": "key-size", "ValueSize": "value-size", "Dist": "dist", "Batch": "batch",
-		"InsertOrder": "insert-order", "Distribution": "distribution", "FieldCount": "field-count", "FieldLength": "field-length",
-		"Workers": "workers", "Params": "param", "Shape": "shape", "Shard": "shard", "StartAt": "start-at", "Count": "count", "Duration": "duration", "Rate": "rate", "Warmup": "warmup",
 	}
 }

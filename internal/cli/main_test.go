@@ -4,6 +4,8 @@ import (
 	"context"
 	"os"
 	"testing"
+
+	"github.com/dbmeter/dbmeter/internal/interrupt"
 )
 
 // testMainEnv makes this test binary dbmeter itself (as cmd/dbmeter's
@@ -14,7 +16,7 @@ const testMainEnv = "DBMETER_TEST_MAIN"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(testMainEnv) == "1" {
-		ctx, stop := NotifySignals(context.Background(), os.Stderr)
+		ctx, stop := interrupt.Notify(context.Background(), os.Stderr)
 		code := Main(ctx, Env{Args: os.Args[1:], Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv})
 		stop()
 		os.Exit(code)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/dbmeter/dbmeter/internal/merge"
 	"github.com/dbmeter/dbmeter/internal/report"
+	"github.com/dbmeter/dbmeter/internal/sink"
 )
 
 func newMergeCmd(env Env) *cobra.Command {
@@ -33,13 +34,13 @@ by interval into --hdr-log, whose percentiles are then exact per interval.`,
   dbmeter compare single.json all.json`,
 		Args: someArgs("merge needs the result documents of the shards (SHARD.json ...)"),
 	}
-	f := cmd.Flags()
-	f.StringVar(&hdrLog, "hdr-log", "", "write the merge of the given shard interval logs (*.hlog) to this file")
-	f.StringVar(&json, "json", "", "write the merged result document to this file")
-	f.StringVar(&html, "html", "", "write a self-contained HTML report with charts to this file")
-	f.StringVar(&md, "md", "", "write the result tables as Markdown to this file")
-	f.StringVar(&csv, "csv", "", "write one CSV row per run to this file")
-	f.BoolVar(&quiet, "quiet", false, "do not print the result tables on stdout")
+	declare(cmd.Flags(),
+		opt{"HDRLog", "hdr-log", "", &hdrLog, "write the merge of the given shard interval logs (*.hlog) to this file"},
+		opt{"JSON", "json", "", &json, "write the merged result document to this file"},
+		opt{"HTML", "html", "", &html, "write a self-contained HTML report with charts to this file"},
+		opt{"MD", "md", "", &md, "write the result tables as Markdown to this file"},
+		opt{"CSV", "csv", "", &csv, "write one CSV row per run to this file"},
+		opt{"Quiet", "quiet", "", &quiet, "do not print the result tables on stdout"})
 	cmd.RunE = runE(func(cmd *cobra.Command, args []string) error {
 		m, hlog, err := merge.Files(cmd.Context(), args, hdrLog)
 		if err != nil {
@@ -54,9 +55,9 @@ by interval into --hdr-log, whose percentiles are then exact per interval.`,
 		}
 		srcs := []report.Source{{Name: name, Doc: m.Document()}}
 		outs := append(reportOutputs(srcs, html, md, csv),
-			output{"json", json, m.Write},
-			output{"hdr-log", hdrLog, func(w io.Writer) error { _, err := hlog.WriteTo(w); return err }})
-		if _, err := writeOutputs(env, outs...); err != nil || quiet {
+			sink.Output{Flag: "--json", Path: json, Write: m.Write},
+			sink.Output{Flag: "--hdr-log", Path: hdrLog, Write: func(w io.Writer) error { _, err := hlog.WriteTo(w); return err }})
+		if _, err := sink.WriteOutputs(env.Stdout, outs...); err != nil || quiet {
 			return err
 		}
 		return report.Text(env.Stdout, srcs[0].Doc)

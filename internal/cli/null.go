@@ -46,10 +46,11 @@ dbmeter's own cost and how a stalled target shows in open-loop percentiles.`,
 	})
 	def := load.DefaultConfig()
 	rf.bind(cmd.Flags(), def)
-	cmd.Flags().DurationVar(&nc.Delay, "delay", 0, "each operation takes this long")
-	cmd.Flags().DurationVar(&nc.StallEvery, "stall-every", 0, "the target freezes once per this period")
-	cmd.Flags().DurationVar(&nc.Stall, "stall", 0, "how long each freeze lasts")
-	cmd.Flags().IntVar(&nc.Concurrency, "concurrency", 0, "at most this many operations execute at once inside the target; later ones queue, and the wait is in their latency (0: no limit)")
+	declare(cmd.Flags(),
+		opt{"Delay", "delay", "", &nc.Delay, "each operation takes this long"},
+		opt{"StallEvery", "stall-every", "", &nc.StallEvery, "the target freezes once per this period"},
+		opt{"Stall", "stall", "", &nc.Stall, "how long each freeze lasts"},
+		opt{"Concurrency", "concurrency", "", &nc.Concurrency, "at most this many operations execute at once inside the target; later ones queue, and the wait is in their latency (0: no limit)"})
 	sf.bind(cmd.Flags(), &rf)
 	return cmd
 }

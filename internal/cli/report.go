@@ -1,14 +1,12 @@
 package cli
 
 import (
-	"errors"
-	"fmt"
 	"io"
-	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/dbmeter/dbmeter/internal/report"
+	"github.com/dbmeter/dbmeter/internal/sink"
 )
 
 func newReportCmd(env Env) *cobra.Command {
@@ -37,7 +35,7 @@ of - writes to stdout.`,
 		if err != nil {
 			return err
 		}
-		if wrote, err := writeOutputs(env, reportOutputs(srcs, html, md, csv)...); wrote || err != nil {
+		if wrote, err := sink.WriteOutputs(env.Stdout, reportOutputs(srcs, html, md, csv)...); wrote || err != nil {
 			return err
 		}
 		return report.Texts(env.Stdout, srcs)
@@ -45,53 +43,12 @@ of - writes to stdout.`,
 	return cmd
 }
 
-// output is a file a command writes on request: the flag that asks for it,
-// its path ("" when not asked for; "-" for stdout) and how to write it.
-type output struct {
-	flag, path string
-	write      func(io.Writer) error
-}
-
 // reportOutputs are the rendered reports of srcs to the --html, --md and
 // --csv paths.
-func reportOutputs(srcs []report.Source, html, md, csv string) []output {
-	return []output{
-		{"html", html, func(w io.Writer) error { return report.HTML(w, srcs) }},
-		{"md", md, func(w io.Writer) error { return report.Markdown(w, srcs) }},
-		{"csv", csv, func(w io.Writer) error { return report.CSV(w, srcs) }},
+func reportOutputs(srcs []report.Source, html, md, csv string) []sink.Output {
+	return []sink.Output{
+		{Flag: "--html", Path: html, Write: func(w io.Writer) error { return report.HTML(w, srcs) }},
+		{Flag: "--md", Path: md, Write: func(w io.Writer) error { return report.Markdown(w, srcs) }},
+		{Flag: "--csv", Path: csv, Write: func(w io.Writer) error { return report.CSV(w, srcs) }},
 	}
-}
-
-// writeOutputs writes the outputs asked for and says whether there were
-// any. A file that cannot be created is a usage error.
-func writeOutputs(env Env, outs ...output) (wrote bool, err error) {
-	for _, o := range outs {
-		if o.path == "" {
-			continue
-		}
-		wrote = true
-		if err := writeTo(env, o.flag, o.path, o.write); err != nil {
-			return true, err
-		}
-	}
-	return wrote, nil
-}
-
-// writeTo writes to path, or to stdout for "-".
-func writeTo(env Env, flag, path string, write func(io.Writer) error) error {
-	if path == "-" {
-		return write(env.Stdout)
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return usagef("cannot write --%s %s: %v", flag, path, errors.Unwrap(err))
-	}
-	err = write(f)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return nil
 }

@@ -6,12 +6,14 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 
-	"github.com/dbmeter/dbmeter/internal/usage"
 	"github.com/spf13/cobra"
+
+	"github.com/dbmeter/dbmeter/internal/interrupt"
+	"github.com/dbmeter/dbmeter/internal/study"
+	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
 // Env is the process state a command may use. Nothing else is global.
@@ -23,15 +25,12 @@ type Env struct {
 	Getenv func(string) string
 }
 
-// Main runs dbmeter with env and returns the process exit code.
+// Main runs dbmeter with env and returns the process exit code, having
+// printed the command's error, if any, as one line.
 func Main(ctx context.Context, env Env) int {
-	code, _ := mainErr(ctx, env)
-	return code
-}
-
-// mainErr is Main, also returning the command's error (printed already), so
-// that study run can tell a step that cannot run here from one that failed.
-func mainErr(ctx context.Context, env Env) (int, error) {
+	if env.Getenv != nil { // a study's step: its servers, out of its command line
+		env.Args = study.StepServers(env.Args, env.Getenv(study.ServersEnv), studyFlags().Server)
+	}
 	var prof profiler
 	stderr := &commandStderr{w: env.Stderr}
 	env.Stderr = stderr
@@ -49,12 +48,11 @@ func mainErr(ctx context.Context, env Env) (int, error) {
 	root.SetErr(env.Stderr)
 	root.SetIn(env.Stdin)
 	cmd, err := root.ExecuteContextC(ctx)
-	var sig signalCause
-	if errors.As(context.Cause(ctx), &sig) {
-		return sig.exitCode(), err
+	if sig, ok := interrupt.Of(ctx); ok {
+		return sig.ExitCode()
 	}
 	if err == nil {
-		return exitOK, nil
+		return exitOK
 	}
 	code := exitCodeOf(err)
 	if msg := oneLine(usage.Spell(err, commandSpelling(cmd))); msg != "" {
@@ -63,7 +61,7 @@ func mainErr(ctx context.Context, env Env) (int, error) {
 		}
 		fmt.Fprintln(env.Stderr, "dbmeter: "+msg)
 	}
-	return code, err
+	return code
 }
 
 // commandTree is every command and flag of dbmeter, the profiler's

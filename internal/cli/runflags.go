@@ -2,8 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -29,38 +27,38 @@ type runFlags struct {
 	workers []int
 	rates   []float64
 	sweeps  bool
-	extent  *extent // the default run, when not the flags' defaults
+	extent  *load.Extent // the default run, when not the flags' defaults
 }
 
 func (f *runFlags) bind(fs *pflag.FlagSet, def load.Config) {
-	f.fs = fs
-	f.cfg = def
-	f.workers = []int{def.Workers}
-	fs.Var((*intList)(&f.workers), "workers", "closed loop: concurrent workers; open loop: workers made up front (ch insert, ch query: a list 1,2,4 sweeps)")
-	f.rates = []float64{def.Rate}
-	fs.Var((*floatList)(&f.rates), "rate", "open loop: operations per second in total (0: closed loop; ch query: a list 50,100 sweeps)")
-	fs.StringVar(&f.arrival, "arrival", string(load.ArrivalConstant), "open-loop arrival process: constant or poisson")
-	fs.IntVar(&f.cfg.MaxInFlight, "max-in-flight", def.MaxInFlight, "open loop: most operations in flight; later arrivals are counted as dropped")
-	fs.DurationVar(&f.cfg.Duration, "duration", def.Duration, "length of the measured window")
-	fs.Int64Var(&f.cfg.Count, "count", 0, "stop after this many measured operations instead of a duration")
-	fs.DurationVar(&f.cfg.Warmup, "warmup", def.Warmup, "run this long before measuring (0: no warm-up)")
-	fs.IntVar(&f.repeat, "repeat", 1, "independent repetitions, each a run in the result")
-	fs.Uint64Var(&f.cfg.Seed, "seed", def.Seed, "seed for every random choice")
-	fs.DurationVar(&f.cfg.Interval, "progress", def.Interval, "interval of progress snapshots; lines go to stderr when it is a terminal or this flag is given (0: none)")
-	fs.DurationVar(&f.cfg.Grace, "grace", def.Grace, "how long operations running at the end may take before they are cancelled")
-	fs.StringVar(&f.shard, "shard", "", "run part I of N of the test (I/N, 0-based): --rate, --workers and --count are divided among the shards; merge the results with 'dbmeter merge'")
-	fs.StringVar(&f.startAt, "start-at", "", "start (the warm-up) at this wall-clock time, RFC 3339 or +DURATION from now, so that shards measure the same seconds")
+	f.fs, f.cfg, f.repeat, f.arrival = fs, def, 1, string(load.ArrivalConstant)
+	f.workers, f.rates = []int{def.Workers}, []float64{def.Rate}
+	c := &f.cfg
+	declare(fs,
+		opt{"Workers", "workers", "", (*intList)(&f.workers), "closed loop: concurrent workers; open loop: workers made up front (ch insert, ch query: a list 1,2,4 sweeps)"},
+		opt{"Rate", "rate", "", (*floatList)(&f.rates), "open loop: operations per second in total (0: closed loop; ch query: a list 50,100 sweeps)"},
+		opt{"Arrival", "arrival", "", &f.arrival, "open-loop arrival process: constant or poisson"},
+		opt{"MaxInFlight", "max-in-flight", "", &c.MaxInFlight, "open loop: most operations in flight; later arrivals are counted as dropped"},
+		opt{"Duration", "duration", "", &c.Duration, "length of the measured window"},
+		opt{"Count", "count", "", &c.Count, "stop after this many measured operations instead of a duration"},
+		opt{"Warmup", "warmup", "", &c.Warmup, "run this long before measuring (0: no warm-up)"},
+		opt{"Repeat", "repeat", "", &f.repeat, "independent repetitions, each a run in the result"},
+		opt{"Seed", "seed", "", &c.Seed, "seed for every random choice"},
+		opt{"Interval", "progress", "", &c.Interval, "interval of progress snapshots; lines go to stderr when it is a terminal or this flag is given (0: none)"},
+		opt{"Grace", "grace", "", &c.Grace, "how long operations running at the end may take before they are cancelled"},
+		opt{"Shard", "shard", "", &f.shard, "run part I of N of the test (I/N, 0-based): --rate, --workers and --count are divided among the shards; merge the results with 'dbmeter merge'"},
+		opt{"StartAt", "start-at", "", &f.startAt, "start (the warm-up) at this wall-clock time, RFC 3339 or +DURATION from now, so that shards measure the same seconds"})
 	f.output.bind(fs)
 }
 
-// runFields names the flag that sets each field of load.Options and its
-// Config.
+// runFields maps the fields of load.Options and its Config to the flags
+// bind declares for them, for the commands that name them without
+// binding them (calibrate's advice).
 func runFields() map[string]string {
-	return map[string]string{
-		"Workers": "workers", "Rate": "rate", "Arrival": "arrival", "MaxInFlight": "max-in-flight",
-		"Duration": "duration", "Count": "count", "Warmup": "warmup", "Repeat": "repeat", "Seed": "seed",
-		"Interval": "progress", "Grace": "grace", "Shard": "shard", "StartAt": "start-at",
-	}
+	var f runFlags
+	fs := pflag.NewFlagSet("run", pflag.ContinueOnError)
+	f.bind(fs, load.DefaultConfig())
+	return fieldFlags(fs)
 }
 
 // config checks the flags and returns the load configuration.
@@ -73,41 +71,23 @@ func (f *runFlags) config() (load.Config, error) {
 	}
 	o := load.Options{Config: f.cfg, Arrival: f.arrival, Repeat: f.repeat, Shard: f.shard, StartAt: f.startAt,
 		Listed: len(f.workers) > 1 || len(f.rates) > 1, Sweeps: f.sweeps}
-	fields := runFields()
+	fields := fieldFlags(f.fs)
 	cfg, err := o.Resolve(given(f.fs, fields), f.search != nil && f.search.o.Find, time.Now())
 	return cfg, usage.Spell(err, spelling(f.fs, fields))
 }
 
-// An extent is a command's default run when the user set none of its
-// extent (--duration, --count, --repeat, nor the flags named in also):
-// repeat repetitions of d instead of one of --duration. A default run is
-// then an experiment with an interval on its figures, while a command that
-// says how long to run still runs exactly that.
-type extent struct {
-	repeat int
-	d      time.Duration
-	also   []string
-}
-
 // defaultExtent declares the command's default extent, and shows it in
 // the help; applyExtent applies it.
-func (f *runFlags) defaultExtent(e extent) {
+func (f *runFlags) defaultExtent(e load.Extent) {
 	f.extent = &e
-	f.fs.Lookup("repeat").DefValue = fmt.Sprintf("1; with no --duration, --count or --repeat: %d repetitions of %s", e.repeat, e.d)
+	f.fs.Lookup("repeat").DefValue = fmt.Sprintf("1; with no --duration, --count or --repeat: %d repetitions of %s", e.Repeat, e.Duration)
 }
 
 // applyExtent makes the run its default extent unless the user gave one.
 func (f *runFlags) applyExtent() {
-	e := f.extent
-	if e == nil || f.changed("duration") || f.changed("count") || f.changed("repeat") {
-		return
+	if f.extent != nil {
+		f.repeat, f.cfg.Duration = f.extent.Apply(given(f.fs, fieldFlags(f.fs)), f.repeat, f.cfg.Duration)
 	}
-	for _, n := range e.also {
-		if f.changed(n) {
-			return
-		}
-	}
-	f.repeat, f.cfg.Duration = e.repeat, e.d
 }
 
 // workerList is --workers when it was given as a list of several values:
@@ -141,57 +121,3 @@ func (f *runFlags) limit() (time.Duration, int64) {
 	}
 	return f.cfg.Duration, 0
 }
-
-// intList is a flag of one number or a comma list of them (a sweep where
-// the command sweeps it). It prints as typed, so a single value records
-// in a run's params as a plain number flag's would.
-type intList []int
-
-func (l *intList) Set(s string) error {
-	var out []int
-	for _, f := range strings.Split(s, ",") {
-		v, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil {
-			return fmt.Errorf("want a whole number or a comma list of them, got %q", s)
-		}
-		out = append(out, v)
-	}
-	*l = out
-	return nil
-}
-
-func (l *intList) String() string {
-	s := make([]string, len(*l))
-	for i, v := range *l {
-		s[i] = strconv.Itoa(v)
-	}
-	return strings.Join(s, ",")
-}
-
-func (l *intList) Type() string { return "intSlice" }
-
-// floatList is intList for numbers with a fraction.
-type floatList []float64
-
-func (l *floatList) Set(s string) error {
-	var out []float64
-	for _, f := range strings.Split(s, ",") {
-		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-		if err != nil {
-			return fmt.Errorf("want a number or a comma list of them, got %q", s)
-		}
-		out = append(out, v)
-	}
-	*l = out
-	return nil
-}
-
-func (l *floatList) String() string {
-	s := make([]string, len(*l))
-	for i, v := range *l {
-		s[i] = strconv.FormatFloat(v, 'g', -1, 64)
-	}
-	return strings.Join(s, ",")
-}
-
-func (l *floatList) Type() string { return "floatSlice" }

@@ -6,8 +6,9 @@ import "github.com/dbmeter/dbmeter/internal/study"
 // run's --dsn (study.ParseServers), or, when it gives none, all from the
 // environment; never some of each, so that a study given a server cannot
 // touch one its user did not name. It is the one place the DBMETER_*_DSN
-// variables name servers for a study; the steps get them as --dsn on
-// their command lines. With no --dsn:
+// variables name servers for a study; a step gets its own through its
+// environment (study.Exec.ServerEnv), never on its command line, and
+// reads them as --dsn. With no --dsn:
 //
 //	{pg}                 $DBMETER_PG_DSN
 //	{clickhouse-legacy}  $DBMETER_CLICKHOUSE_LEGACY_DSN

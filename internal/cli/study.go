@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dbmeter/dbmeter/internal/sink"
 	"github.com/dbmeter/dbmeter/internal/study"
 )
 
@@ -40,14 +41,9 @@ func newStudyListCmd(env Env) *cobra.Command {
 		Short: "List the built-in studies",
 		Args:  noArgs,
 		RunE: runE(func(*cobra.Command, []string) error {
-			all, err := study.Builtin()
-			if err != nil {
-				return err
-			}
-			for _, s := range all {
-				fmt.Fprintf(env.Stdout, "%-4s %s\n     %s\n", s.ID, s.Title, s.Source)
-			}
-			return nil
+			list, err := study.List()
+			fmt.Fprint(env.Stdout, list)
+			return err
 		}),
 	}
 }
@@ -110,7 +106,7 @@ func parseStep(env Env, args []string) error {
 	if err := cmd.ParseFlags(rest); err != nil {
 		return fmt.Errorf("%s: %v", cmd.CommandPath(), suggestFlag(cmd, err))
 	}
-	for _, name := range []string{"json", "quiet"} { // stepRunner sets them
+	for _, name := range []string{"json", "quiet"} { // study run sets them (study.Exec.ResultArgs)
 		if cmd.Flags().Changed(name) {
 			return fmt.Errorf("--%s is set by study run itself: remove it", name)
 		}
@@ -162,32 +158,30 @@ parameters for its step: {clickhouse-legacy?compress=lz4}.`,
 		if err != nil {
 			return err
 		}
-		if o.Servers, err = checkStudyServers(cmd.Context(), env, s, dsns); err != nil {
+		if o.Servers, err = studyServers(dsns, env.Getenv); err != nil {
 			return err
 		}
-		o.Log, o.Flags = env.Stderr, studyFlags()
-		o.Standin = func() (string, func(), error) {
-			srv, err := startNullServer("127.0.0.1:0", false)
-			if err != nil {
-				return "", nil, err
-			}
-			return srv.DSN(), func() { srv.Close() }, nil
+		if err := study.CheckServers(cmd.Context(), s, o.Servers, studyFlags(), defaultConnectTimeout); err != nil {
+			return err
 		}
-		steps, err := newStepRunner(env)
+		o.Log, o.Flags, o.Standin = env.Stderr, studyFlags(), study.NullStandin
+		steps, err := study.NewExec(env.Stderr, storageProbeShareEnv)
 		if err != nil {
 			return err
 		}
-		defer steps.close()
+		defer steps.Close()
+		steps.ResultArgs = func(path string) []string { return []string{"--json", path, "--quiet"} }
+		steps.CannotRun, steps.ServerFlag, steps.ServerEnv = exitCannotRun, studyFlags().Server, study.ServersEnv
 		doc, runErr := study.Run(cmd.Context(), s, steps, o)
 		if doc == nil {
 			return runErr
 		}
 		if jsonPath != "" {
-			if err := writeTo(env, "json", jsonPath, func(w io.Writer) error { return study.Write(w, doc) }); err != nil {
+			if err := (sink.Output{Flag: "--json", Path: jsonPath, Write: func(w io.Writer) error { return study.Write(w, doc) }}).Save(env.Stdout); err != nil {
 				return err
 			}
 		}
-		return printStudy(env, s, doc, runErr)
+		return study.WriteRun(env.Stdout, s, doc, runErr)
 	})
 	return cmd
 }

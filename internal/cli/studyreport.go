@@ -1,11 +1,11 @@
 package cli
 
 import (
-	"cmp"
 	"io"
 	"os"
 
 	"github.com/dbmeter/dbmeter/internal/report"
+	"github.com/dbmeter/dbmeter/internal/sink"
 	"github.com/dbmeter/dbmeter/internal/study"
 )
 
@@ -22,23 +22,15 @@ func reportStudy(env Env, args []string, html, md, csv string) (ok bool, err err
 	if csv != "" {
 		return true, usagef("%s is a study's result document: report renders it as text, --md or --html, not --csv", path)
 	}
-	doc, s, err := study.ReadDocument(path)
+	p, err := study.ReadPage(path)
 	if err != nil {
 		return true, err
 	}
-	p := study.Page(study.Evaluate(s, doc))
-	wrote, err := writeOutputs(env,
-		output{"md", md, func(w io.Writer) error { return report.PageMarkdown(w, p) }},
-		output{"html", html, func(w io.Writer) error { return report.PageHTML(w, p) }})
+	wrote, err := sink.WriteOutputs(env.Stdout,
+		sink.Output{Flag: "--md", Path: md, Write: func(w io.Writer) error { return report.PageMarkdown(w, p) }},
+		sink.Output{Flag: "--html", Path: html, Write: func(w io.Writer) error { return report.PageHTML(w, p) }})
 	if wrote || err != nil {
 		return true, err
 	}
 	return true, report.PageText(env.Stdout, p)
-}
-
-// printStudy prints a study run's report and says how the run ended: its
-// error (interrupted), else its first failed step's.
-func printStudy(env Env, s *study.Study, doc *study.Document, runErr error) error {
-	err := report.PageText(env.Stdout, study.Page(study.Evaluate(s, doc)))
-	return cmp.Or(err, runErr, doc.Failure())
 }

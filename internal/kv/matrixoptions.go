@@ -31,6 +31,9 @@ type MatrixOptions struct {
 	Shape string
 	// Sharded says the user asked to shard the run, which kv refuses.
 	Sharded bool
+	// Given says whether the user set a field (by its name), so that a
+	// shape's defaults replace only the ones left unset; nil: none was.
+	Given func(field string) bool
 }
 
 // NewMatrix checks o and returns the matrix it asks for; its errors are

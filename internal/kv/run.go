@@ -24,10 +24,37 @@ func New(o MatrixOptions) (*Run, error) {
 		m, err := NewMatrix(o)
 		return &Run{m: m}, err
 	case ShapeHarness:
-		h, err := NewHarness(o)
+		h, err := NewHarness(o.harnessDefaults())
 		return &Run{h: h}, err
 	}
 	return nil, usage.Errorf("{Shape} must be %s or %s, got %q", ShapeCells, ShapeHarness, o.Shape)
+}
+
+// harnessDefaults: the harness shape runs all its phases unless {Ops}
+// names them, and once unless {Repeat} says otherwise (the harness ran
+// each engine once), with no warm-up; the runs record what ran.
+func (o MatrixOptions) harnessDefaults() MatrixOptions {
+	given := func(field string) bool { return o.Given != nil && o.Given(field) }
+	if !given("Ops") {
+		o.Ops = nil
+	}
+	if !given("Repeat") {
+		o.Repeat = 1
+		o.record("repeat", "1")
+	}
+	if !given("Warmup") {
+		o.Load.Warmup = 0
+		o.record("warmup", "0s")
+	}
+	return o
+}
+
+// record sets a recorded setting to what runs, when settings are
+// recorded.
+func (o MatrixOptions) record(name, value string) {
+	if o.Flags != nil {
+		o.Flags[name] = value
+	}
 }
 
 // SetIO counts a storage profile's IO per cell or phase.

@@ -14,11 +14,15 @@ import (
 // cliGoalLines (issue 43); the ceiling is where the CLI stood last, with
 // a margin of under 20 lines: 3,300 when this rule came, 2,800 once the
 // cross-option checks, the default experiments and the study, merge and
-// publish logic moved into their packages (2,785 lines), so it cannot
-// grow while it is brought there.
+// publish logic moved into their packages (2,785 lines), 2,550 once each
+// flag was declared once and a study's server checks and step runner,
+// signal handling and writing outputs moved out (2,544), 2,500 once
+// the default extent, ch null-server's stand-in and the study list and
+// pages moved to their packages (2,485), so it cannot grow while it is
+// brought there.
 const (
 	cliMaxFileLines = 250
-	cliMaxLines     = 2800
+	cliMaxLines     = 2500
 	cliGoalLines    = 1800
 )
 

@@ -16,35 +16,11 @@ import (
 	"github.com/dbmeter/dbmeter/internal/result"
 )
 
-// A figure is one number compare reports per matched run group.
-type figure struct {
-	name   string
-	get    func(r *result.Run) float64
-	format func(float64) string
-	higher bool                        // higher is better
-	show   func(rs []*result.Run) bool // nil: always
-	// total marks a count that pooling adds up (errors): it has no
-	// interval, since a repetition's count is a share of it.
-	total bool
-}
+// compare reports, per matched run group, every figure of the figures
+// layer's catalogue that has a label (Figure.label), in its order, each
+// pooled and given its interval as the catalogue does.
 
 func anyRun(rs []*result.Run, f func(*result.Run) bool) bool { return slices.ContainsFunc(rs, f) }
-
-var figures = []figure{
-	{name: "ops/s", get: func(r *result.Run) float64 { return r.OpsPerS }, format: Count, higher: true},
-	{name: "rows/s", get: func(r *result.Run) float64 { return r.RowsPerS }, format: Count, higher: true,
-		show: func(rs []*result.Run) bool { return anyRun(rs, func(r *result.Run) bool { return r.RowsPerS > 0 }) }},
-	{name: "p50", get: func(r *result.Run) float64 { return float64(r.Latency.P50) }, format: nanos},
-	{name: "p90", get: func(r *result.Run) float64 { return float64(r.Latency.P90) }, format: nanos},
-	{name: "p99", get: func(r *result.Run) float64 { return float64(r.Latency.P99) }, format: nanos},
-	{name: "p99.9", get: func(r *result.Run) float64 { return float64(r.Latency.P999) }, format: nanos},
-	{name: "max", get: func(r *result.Run) float64 { return float64(r.Latency.Max) }, format: nanos},
-	{name: "mean", get: func(r *result.Run) float64 { return r.Latency.Mean }, format: nanos},
-	{name: "errors", get: func(r *result.Run) float64 { return float64(r.Errors) }, format: Count, total: true,
-		show: func(rs []*result.Run) bool { return anyRun(rs, func(r *result.Run) bool { return r.Errors > 0 }) }},
-	{name: "CPU/op", get: func(r *result.Run) float64 { return r.Client.CPUNsPerOp }, format: nanos},
-	{name: "allocs/op", get: func(r *result.Run) float64 { return r.Client.AllocsPerOp }, format: func(v float64) string { return fmt.Sprintf("%.2f", v) }},
-}
 
 // group is the repetitions of one family/target/workload/params, from
 // one side's documents.
@@ -104,7 +80,7 @@ var ErrNothingCompared = errors.New("nothing compared")
 
 // compareLegend says what compare's columns are, once under its header.
 const compareLegend = `figures: each side's repetitions pooled as the tables pool them (operations over measured seconds; latencies from the added histograms)
-±: half-width of the 95% confidence interval of the mean of the repetitions (Student's t), as the tables'; throughput of a single repetition: over its progress intervals
+±: half-width of the 95% confidence interval of the mean of the repetitions (Student's t), as the tables'; of a single repetition: a rate over its progress intervals, a percentile from its histogram, a mean over its operations
 significance: Mann-Whitney U test over the repetitions at alpha 0.05, as benchstat`
 
 // Compare compares the documents base and new (CompareSides).
@@ -242,60 +218,48 @@ func compareGroup(w io.Writer, b, n group, vary, knobs []string) error {
 		fmt.Fprintf(w, ", %s/s", Count(r.Rate))
 	}
 	fmt.Fprintf(w, "; base n=%d, new n=%d)\n", len(b.runs), len(n.runs))
-	bp, np := pooledSide(b.runs), pooledSide(n.runs)
-	if why := noneCompleted(bp, np); why != "" {
+	if why := noneCompleted(opsOf(b.runs), opsOf(n.runs)); why != "" {
 		fmt.Fprintf(w, "  not compared: %s\n", why)
 		return nil
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "  figure\tbase\tnew\tchange\tsignificance")
 	all := append(slices.Clone(b.runs), n.runs...)
-	for _, f := range figures {
-		if f.show != nil && !f.show(all) {
+	for _, f := range figureCatalogue {
+		if f.label == "" || (f.show != nil && !f.show(all)) {
 			continue
 		}
-		bs, ns := sideOf(f, bp, b.runs), sideOf(f, np, n.runs)
+		bs, ns := sideOf(f, b.runs), sideOf(f, n.runs)
 		ch, sig := change(bs.v, ns.v), ""
 		if why := notComparable(bs, ns); why != "" {
 			ch, sig = "", "not comparable: "+why
 		} else {
 			sig = verdict(f, bs.sample, ns.sample, bs.v, ns.v)
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", f.name, bs.cell(f), ns.cell(f), ch, sig)
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", f.label, bs.cell(f), ns.cell(f), ch, sig)
 	}
 	return tw.Flush()
 }
 
+func opsOf(rs []*result.Run) int64 {
+	var ops int64
+	for _, r := range rs {
+		ops += r.Ops
+	}
+	return ops
+}
+
 // noneCompleted says which side completed no operation, "" when both did.
-func noneCompleted(b, n result.Run) string {
+func noneCompleted(b, n int64) string {
 	switch {
-	case b.Ops == 0 && n.Ops == 0:
+	case b == 0 && n == 0:
 		return "no operation completed on either side"
-	case b.Ops == 0:
+	case b == 0:
 		return "no operation completed in base"
-	case n.Ops == 0:
+	case n == 0:
 		return "no operation completed in new"
 	}
 	return ""
-}
-
-// pooledSide folds one side's repetitions into one run as the tables do
-// (pooledRun), with dbmeter's own CPU and allocations per operation
-// weighted by operations too.
-func pooledSide(rs []*result.Run) result.Run {
-	reps := make([]result.Run, len(rs))
-	var ops, cpu, allocs float64
-	for i, r := range rs {
-		reps[i] = *r
-		ops += float64(r.Ops)
-		cpu += r.Client.CPUNsPerOp * float64(r.Ops)
-		allocs += r.Client.AllocsPerOp * float64(r.Ops)
-	}
-	out := pooledRun(reps)
-	if ops > 0 {
-		out.Client.CPUNsPerOp, out.Client.AllocsPerOp = cpu/ops, allocs/ops
-	}
-	return out
 }
 
 // sideFigure is one figure of one side: its pooled value, the sample of
@@ -308,40 +272,20 @@ type sideFigure struct {
 	hasRange bool
 }
 
-func sideOf(f figure, pooled result.Run, rs []*result.Run) sideFigure {
-	vals := values(rs, f.get)
-	s := sideFigure{v: f.get(&pooled), sample: benchmath.NewSample(vals, &benchmath.DefaultThresholds)}
-	if f.name == "ops/s" {
-		reps := make([]result.Run, len(rs))
-		for i, r := range rs {
-			reps[i] = *r
-		}
-		s.spread, s.hasRange = relSpread(s.v, reps) // the tables' ±, by construction
-		return s
-	}
-	if !f.total {
-		s.spread, s.hasRange = spread(s.v, vals)
+// sideOf is one side's figure as the figures layer pools it, with its
+// interval (Figure.Estimate).
+func sideOf(f Figure, rs []*result.Run) sideFigure {
+	s := sideFigure{v: math.NaN(), sample: benchmath.NewSample(values(rs, f.get), &benchmath.DefaultThresholds)}
+	if e, ok := f.Estimate(rs); ok {
+		s.v = e.Value
+		s.spread, s.hasRange = e.Spread(), e.HasInterval() && e.Value != 0
 	}
 	return s
 }
 
-// spread is the half-width of the 95% confidence interval of the mean of
-// vals (Student's t), as a share of figure; false with fewer than two
-// values or a figure of 0.
-func spread(figure float64, vals []float64) (float64, bool) {
-	if len(vals) < 2 || figure <= 0 {
-		return 0, false
-	}
-	s := benchmath.AssumeNormal.Summary(benchmath.NewSample(vals, &benchmath.DefaultThresholds), confidence)
-	if math.IsInf(s.Hi, 0) || math.IsNaN(s.Hi) {
-		return 0, false
-	}
-	return (s.Hi - s.Lo) / 2 / figure, true
-}
-
 // cell is the figure with its ±; a spread larger than the figure is left
 // out, as notComparable says instead.
-func (s sideFigure) cell(f figure) string {
+func (s sideFigure) cell(f Figure) string {
 	v := f.format(s.v)
 	if !s.hasRange || s.spread > 1 {
 		return v
@@ -405,7 +349,7 @@ func binomial(n, k int) float64 {
 
 // verdict says whether the change is significant and which way it goes;
 // "~" means no difference could be shown.
-func verdict(f figure, b, n *benchmath.Sample, bc, nc float64) string {
+func verdict(f Figure, b, n *benchmath.Sample, bc, nc float64) string {
 	c := benchmath.AssumeNothing.Compare(b, n)
 	if c.P > c.Alpha {
 		if need := minReps(c.Alpha); c.N1 < need && c.N2 < need {
@@ -414,7 +358,7 @@ func verdict(f figure, b, n *benchmath.Sample, bc, nc float64) string {
 		return fmt.Sprintf("~ (%s)", c)
 	}
 	dir := "better"
-	if (nc > bc) != f.higher {
+	if (nc > bc) != f.Higher {
 		dir = "worse"
 	}
 	if nc == bc {

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"sort"
@@ -22,8 +23,8 @@ import (
 // Figure is one figure of a run a cell can show.
 type Figure struct {
 	Name string
-	// Base is dbmeter's unit for it: "ns", "/s", "B/s" or "%"; "" for an
-	// extra figure, shown as recorded.
+	// Base is dbmeter's unit for it: "ns", "/s", "B/s" or "%"; "" for a
+	// count or an extra figure, shown as recorded.
 	Base string
 	// Higher says a higher value is better (a rate); lower is better
 	// for times.
@@ -51,6 +52,21 @@ type Figure struct {
 	// (a monotone function of it and the workers), so a derived cell and
 	// the throughput beside it are one figure, their intervals one.
 	fromThroughput func(opsPerS float64, workers int) float64
+	// total marks a count that pooling adds up (errors): it has no
+	// interval, since a repetition's count is a share of it.
+	total bool
+	// perOp marks dbmeter's own cost per operation (CPU, allocations),
+	// which pooledRun keeps from the first repetition: the cell's figure
+	// is the repetitions' mean weighted by their operations.
+	perOp bool
+	// label heads the figure in compare ("ops/s"); "" for a figure
+	// compare does not show. compare lists them in the catalogue's order.
+	label string
+	// format prints a value in the base unit, for compare.
+	format func(float64) string
+	// show says whether compare shows the figure for these runs (a rate
+	// of rows only where rows moved); nil: always.
+	show func(rs []*result.Run) bool
 }
 
 // Estimate is one cell's figure: its repetitions pooled, the 95 %
@@ -98,17 +114,28 @@ func nsOf(f func(result.Latency) int64) func(*result.Run) float64 {
 	return func(r *result.Run) float64 { return float64(f(r.Latency)) }
 }
 
-// figureCatalogue lists the figures by name, as study files name them.
+// figureCatalogue lists the figures by name, as study files name them,
+// in the order compare shows them.
 var figureCatalogue = []Figure{
-	{Name: "throughput", Base: "/s", Higher: true, rate: true, get: func(r *result.Run) float64 { return r.OpsPerS }},
-	{Name: "rows_s", Base: "/s", Higher: true, rate: true, get: func(r *result.Run) float64 { return r.RowsPerS }},
+	{Name: "throughput", Base: "/s", Higher: true, rate: true, get: func(r *result.Run) float64 { return r.OpsPerS }, label: "ops/s", format: Count},
+	{Name: "rows_s", Base: "/s", Higher: true, rate: true, get: func(r *result.Run) float64 { return r.RowsPerS }, label: "rows/s", format: Count,
+		show: func(rs []*result.Run) bool { return anyRun(rs, func(r *result.Run) bool { return r.RowsPerS > 0 }) }},
 	{Name: "bytes_s", Base: "B/s", Higher: true, rate: true, get: func(r *result.Run) float64 { return r.BytesPerS }},
-	{Name: "p50", Base: "ns", quantile: 50, get: nsOf(func(l result.Latency) int64 { return l.P50 })},
-	{Name: "p90", Base: "ns", quantile: 90, get: nsOf(func(l result.Latency) int64 { return l.P90 })},
-	{Name: "p99", Base: "ns", quantile: 99, get: nsOf(func(l result.Latency) int64 { return l.P99 })},
-	{Name: "p999", Base: "ns", quantile: 99.9, get: nsOf(func(l result.Latency) int64 { return l.P999 })},
-	{Name: "max", Base: "ns", get: nsOf(func(l result.Latency) int64 { return l.Max })},
-	{Name: "mean", Base: "ns", mean: true, get: func(r *result.Run) float64 { return r.Latency.Mean }},
+	{Name: "p50", Base: "ns", quantile: 50, get: nsOf(func(l result.Latency) int64 { return l.P50 }), label: "p50", format: nanos},
+	{Name: "p90", Base: "ns", quantile: 90, get: nsOf(func(l result.Latency) int64 { return l.P90 }), label: "p90", format: nanos},
+	{Name: "p99", Base: "ns", quantile: 99, get: nsOf(func(l result.Latency) int64 { return l.P99 }), label: "p99", format: nanos},
+	{Name: "p999", Base: "ns", quantile: 99.9, get: nsOf(func(l result.Latency) int64 { return l.P999 }), label: "p99.9", format: nanos},
+	{Name: "max", Base: "ns", get: nsOf(func(l result.Latency) int64 { return l.Max }), label: "max", format: nanos},
+	{Name: "mean", Base: "ns", mean: true, get: func(r *result.Run) float64 { return r.Latency.Mean }, label: "mean", format: nanos},
+	// errors are the operations that failed, added up over the
+	// repetitions; compare shows them only where there are some.
+	{Name: "errors", total: true, get: func(r *result.Run) float64 { return float64(r.Errors) }, label: "errors", format: Count,
+		show: func(rs []*result.Run) bool { return anyRun(rs, func(r *result.Run) bool { return r.Errors > 0 }) }},
+	// cpu_ns_op and allocs_op are dbmeter's own CPU time and heap
+	// allocations per operation, the client cost seed 000 compares.
+	{Name: "cpu_ns_op", Base: "ns", perOp: true, get: func(r *result.Run) float64 { return r.Client.CPUNsPerOp }, label: "CPU/op", format: nanos},
+	{Name: "allocs_op", perOp: true, get: func(r *result.Run) float64 { return r.Client.AllocsPerOp }, label: "allocs/op",
+		format: func(v float64) string { return fmt.Sprintf("%.2f", v) }},
 	// interval_cv is the spread of a run's progress intervals' operation
 	// counts (standard deviation over mean, %): how steady it was.
 	{Name: "interval_cv", Base: "%", perRep: true, get: intervalCV},
@@ -130,6 +157,82 @@ var figureCatalogue = []Figure{
 		}
 		return 100 * r.Latency.Stddev / r.Latency.Mean
 	}},
+}
+
+// Probes of the machine reference a figure can scale with
+// (docs/machine.md): the CPU loop, the fsync cost of the disk probe and
+// the loopback round trip.
+const (
+	ProbeCPU      = result.ProbeCPU
+	ProbeFsync    = "fsync"
+	ProbeLoopback = "loopback"
+)
+
+// Dependence declares which probe of the machine reference a figure
+// scales with, for the runs of a family whose setting has a value (an
+// empty Figure or Setting: any). It is declared here, beside the
+// figures, so that whatever normalises a figure by the machine (the
+// study board) reads it and never guesses from the numbers.
+type Dependence struct {
+	Family, Figure, Setting, Value string
+	Probe                          string
+	Why                            string
+}
+
+// dependences are the declarations, the first that applies winning.
+var dependences = []Dependence{
+	{Family: "kv", Setting: "fsync", Value: "false", Probe: ProbeCPU,
+		Why: "an engine that does not sync computes in dbmeter's own process: its figures scale with the CPU. Not with the core count: on this project's VM 40 workers on one core ran the nofsync cells as fast as on two (the engines' locks, not the cores, bound them)"},
+	{Family: "kv", Setting: "fsync", Value: "true", Probe: ProbeFsync,
+		Why: "every write waits for a durable write: its figures scale with what one fsync costs"},
+	{Family: "null", Probe: ProbeCPU, Why: "the null target does no I/O: dbmeter's own CPU bounds it"},
+	{Family: "pg", Probe: ProbeLoopback, Why: "every transaction is round trips to the server"},
+	{Family: "ch", Probe: ProbeLoopback, Why: "every query or batch is a round trip to the server"},
+}
+
+// Dependences lists the declarations, for a page to show.
+func Dependences() []Dependence { return slices.Clone(dependences) }
+
+// DependenceOf is the declaration that applies to figure of a run of
+// family with params (its settings); false when none does.
+func DependenceOf(family string, params map[string]string, figure string) (Dependence, bool) {
+	for _, d := range dependences {
+		if d.Family != family || (d.Figure != "" && d.Figure != figure) {
+			continue
+		}
+		if d.Setting != "" && params[d.Setting] != d.Value {
+			continue
+		}
+		return d, true
+	}
+	return Dependence{}, false
+}
+
+// ProbeOf reads a probe of the machine reference from one result
+// document, as a Dependence divides by it: the CPU loop, loopback RTT,
+// memory copy and timer pooled over the reference's points; the fsync
+// cost as the disk probe's time per durable write with its waits in it
+// (its mean, from its rate), not its p50. A block IO throttle passes an
+// allowance of IOs at the device's speed at the start of each of its
+// slices and holds the next to the slice's end, so most of the probe's
+// fsyncs are the allowance's and its p50 is the device's: on this
+// project's VM a cgroup v1 throttle at 150 write IOs/s left the p50 at
+// 167 µs (plain: 172 µs) while the probe did 73 fsyncs/s (plain: 848),
+// and the engines' synced writes ran at 0.38× plain's speed
+// (docs/board). False when the document lacks the probe.
+func ProbeOf(d *result.Document, probe string) (float64, bool) {
+	if probe == ProbeFsync {
+		f := d.Env.Disk.Fsync
+		if f == nil || f.Error != "" || f.OpsPerS <= 0 {
+			return 0, false
+		}
+		return float64(fsyncMean(f)), true
+	}
+	if d.Machine == nil {
+		return 0, false
+	}
+	m, _, ok := d.Machine.Reference.Pooled(probe)
+	return m, ok
 }
 
 // LookupFigure finds a figure by name: one of the catalogue,
@@ -225,12 +328,16 @@ func (f Figure) Estimate(runs []*result.Run) (Estimate, bool) {
 	}
 	if pooled := pooledRun(reps); f.perRep {
 		e.Value = meanOf(e.Reps)
+	} else if f.perOp {
+		e.Value = opsWeighted(runs, f.get)
 	} else if e.Value = f.get(&pooled); math.IsNaN(e.Value) {
 		e.Value = median(e.Reps)
 	}
 	var spread float64
 	var ok bool
 	switch {
+	case f.total:
+		// A count added up has no interval of its own.
 	case f.rate:
 		// The tables' ±, by construction: the spread of the operations'
 		// rate, which every rate of the cell is a fixed multiple of.
@@ -312,6 +419,20 @@ func opsSpread(l result.Latency, ops int64) (float64, bool) {
 		t = tOverRootN(int(ops)) * math.Sqrt(float64(ops))
 	}
 	return t * l.Stddev / math.Sqrt(float64(ops)) / l.Mean, true
+}
+
+// opsWeighted is the mean of the repetitions' figures weighted by their
+// operations; the first repetition's when none completed any.
+func opsWeighted(runs []*result.Run, get func(*result.Run) float64) float64 {
+	var ops, sum float64
+	for _, r := range runs {
+		ops += float64(r.Ops)
+		sum += get(r) * float64(r.Ops)
+	}
+	if ops == 0 {
+		return get(runs[0])
+	}
+	return sum / ops
 }
 
 func meanOf(xs []float64) float64 {

@@ -101,7 +101,8 @@ func kvModeName(mode string) string {
 }
 
 // throughput is the mode's throughput grid, headed by what the cells ran
-// and, with fsync on, the disk and any write faster than it allows.
+// and, with fsync on, the disk and any engine that declared its writes
+// unsynced, and followed by any write faster than the disk allows.
 func (m kvMatrix) throughput(mode string, disk result.Disk) Grid {
 	hr := kvHeaderRun(m.runs)
 	preloaded, _ := hr.Setting(result.SettingPreloadedKeys)
@@ -145,15 +146,9 @@ func (m kvMatrix) throughput(mode string, disk result.Disk) Grid {
 	g.Note = joinNotes(g.Note, m.mk.note())
 	*m.mk = marks{} // the latency table explains its own
 	if mode == "true" {
-		for _, e := range m.engines {
-			for _, op := range m.ops {
-				if r, ok := m.pooled[[2]string{op, e}]; ok {
-					if why := kvImplausible(r, disk.Fsync); why != "" {
-						g.Warnings = append(g.Warnings, why)
-					}
-				}
-			}
-		}
+		unsynced, implausible := m.durability(disk.Fsync)
+		g.Lines = append(g.Lines, unsynced...)
+		g.Warnings = append(g.Warnings, implausible...)
 	}
 	return g
 }

@@ -95,6 +95,9 @@ func kvImplausible(r result.Run, p *result.FsyncProbe) string {
 	if sw, _ := r.Setting(result.SettingFsyncSwitch); strings.HasPrefix(sw, "none") {
 		return "" // a memory engine keeps nothing and claims no durability
 	}
+	if kvUnsynced(r) != "" {
+		return "" // declared unsynced: it claims no durability either
+	}
 	floor := p.MinNs / 2
 	if r.Latency.P50 >= floor {
 		return ""
@@ -110,4 +113,46 @@ func kvImplausible(r result.Run, p *result.FsyncProbe) string {
 		"Something acknowledged it before the data was durable (a volatile write cache or an engine that did not sync): physically implausible, do not publish it.",
 		r.Target, r.Workload, Nanos(r.Latency.P50), what, Count(r.OpsPerS), Nanos(p.MinNs), Nanos(p.P50Ns),
 		what, sharing, Count(ceiling))
+}
+
+// kvUnsynced says, of an fsync-on write run whose engine recorded that it
+// did not sync its writes (extra.writes_synced 0: the harness shape's
+// cznic/kv, whose store in seed 004's harness never read the fsync flag,
+// reproduced as it was), that its figure is that declared unsynced column:
+// fast because nothing waited for the disk, not implausibly fast. "" for
+// a run that synced, or that records nothing about it (the cells shape).
+func kvUnsynced(r result.Run) string {
+	_, write := kvDurableWrites[r.Workload]
+	synced, recorded := r.Extra["writes_synced"]
+	if !write || !recorded || synced >= 1 || !r.BoolSetting(result.SettingFsync) {
+		return ""
+	}
+	why := "its engine did not sync its writes"
+	if sw, _ := r.Setting(result.SettingFsyncSwitch); sw != "" {
+		why = sw
+	}
+	return fmt.Sprintf("%s: writes not synced with fsync on (writes_synced 0; fsync_switch: %s): its figures here are the declared unsynced column, "+
+		"as the source's were, not durable writes, and are not judged against the disk", r.Target, why)
+}
+
+// durability is what an fsync-on matrix says of its writes against the
+// disk: a line for each engine that declared its writes unsynced, and a
+// warning for each cell faster than the disk allows.
+func (m kvMatrix) durability(p *result.FsyncProbe) (unsynced, implausible []string) {
+	for _, e := range m.engines {
+		declared := false
+		for _, op := range m.ops {
+			r, ok := m.pooled[[2]string{op, e}]
+			if !ok {
+				continue
+			}
+			if u := kvUnsynced(r); u != "" && !declared {
+				unsynced, declared = append(unsynced, u), true
+			}
+			if why := kvImplausible(r, p); why != "" {
+				implausible = append(implausible, why)
+			}
+		}
+	}
+	return unsynced, implausible
 }

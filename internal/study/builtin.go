@@ -75,6 +75,17 @@ func builtinIDs() []string {
 	return ids
 }
 
+// List is the built-in studies as study list prints them: each one's id
+// and title, and its source on a line of its own below.
+func List() (string, error) {
+	all, err := Builtin()
+	var b strings.Builder
+	for _, s := range all {
+		fmt.Fprintf(&b, "%-4s %s\n     %s\n", s.ID, s.Title, s.Source)
+	}
+	return b.String(), err
+}
+
 // Describe writes a study's summary: steps and what they scale.
 func Describe(s *Study) string {
 	var b strings.Builder

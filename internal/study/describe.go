@@ -44,7 +44,7 @@ func describeVerdicts(s *Study) string {
 			fmt.Fprintf(&b, "    source: %s\n", oneLine(c.Quote))
 		}
 		fmt.Fprintf(&b, "    checks: %s\n", checks(c))
-		if p := c.Premise; p != nil {
+		for _, p := range c.premises() {
 			fmt.Fprintf(&b, "    premise: %s (evidence: %s)\n", oneLine(p.What), p.Evidence)
 		}
 		if c.PublishedOnly != "" {

@@ -2,6 +2,7 @@ package study
 
 import (
 	"fmt"
+	"net"
 	"slices"
 	"strings"
 
@@ -9,14 +10,24 @@ import (
 )
 
 // Evidences are the measured checks a claim's premise may name.
-var Evidences = []string{"cache_misses", "device_reads", "different_servers", "measured_seconds"}
+var Evidences = []string{"cache_misses", "device_reads", "different_servers", "different_storage", "measured_seconds"}
 
-// premise checks claim c's premise from the runs of its cells: ok when
-// the evidence shows it (or a cell has no runs, which its own reason
+// premise checks claim c's premises in turn: ok when the evidence shows
+// every one; otherwise why names the first that it does not show.
+func (v *View) premise(c *Claim) (ok bool, why string) {
+	for _, p := range c.premises() {
+		if ok, why := v.onePremise(c, p); !ok {
+			return false, why
+		}
+	}
+	return true, ""
+}
+
+// onePremise checks premise p of claim c from the runs of its cells: ok
+// when the evidence shows it (or a cell has no runs, which its own reason
 // explains); otherwise why names the premise and what the evidence
 // showed.
-func (v *View) premise(c *Claim) (ok bool, why string) {
-	p := c.Premise
+func (v *View) onePremise(c *Claim, p *Premise) (ok bool, why string) {
 	refs := p.Cells
 	if len(refs) == 0 {
 		refs = claimRefs(c)
@@ -38,6 +49,8 @@ func (v *View) premise(c *Claim) (ok bool, why string) {
 		shown, evidence = deviceReads(refs, runs, p.Above, p.Below)
 	case "different_servers":
 		shown, evidence = differentServers(refs, runs)
+	case "different_storage":
+		shown, evidence = differentStorage(refs, runs)
 	case "measured_seconds":
 		shown, evidence = measuredSeconds(refs, runs, *p.Above)
 	}
@@ -150,6 +163,34 @@ func differentServers(refs []Ref, runs [][]*result.Run) (bool, string) {
 			return false, strings.Join(parts, "; ") + ": one server"
 		}
 		seen = append(seen, addr)
+	}
+	return true, strings.Join(parts, "; ")
+}
+
+// differentStorage says whether the cells' runs stood on different
+// storage: servers on different hosts, or one host's servers under
+// different storage profiles (the study's emulation of two storage
+// systems, a deviation the study declares). Two clusters of one host (the
+// port aside) under one profile, or none, share its disk: one storage.
+func differentStorage(refs []Ref, runs [][]*result.Run) (bool, string) {
+	var parts []string
+	seen := map[string]bool{}
+	for i, rs := range runs {
+		addr, _, _ := strings.Cut(rs[0].Target, "/")
+		host, _, err := net.SplitHostPort(addr)
+		if err != nil {
+			host = addr // no port to set aside
+		}
+		profile, _ := rs[0].Setting("storage_profile")
+		where := "no storage profile"
+		if profile != "" {
+			where = "storage profile " + profile
+		}
+		parts = append(parts, fmt.Sprintf("%s ran on host %s under %s", refs[i], host, where))
+		seen[host+" "+profile] = true
+	}
+	if len(seen) < len(runs) {
+		return false, strings.Join(parts, "; ") + ": one storage"
 	}
 	return true, strings.Join(parts, "; ")
 }

@@ -7,10 +7,11 @@ import (
 	"github.com/dbmeter/dbmeter/internal/result"
 )
 
-// s4Doc is s4's test-1 steps on two servers of one configuration, three
-// repetitions each at the same rate; reads, when not negative, is the
-// device read IOs each repetition counted.
-func s4Doc(reads float64) *Document {
+// s4Doc is s4's test-1 steps on two servers of one configuration (one
+// host, two ports), three repetitions each at the same rate; reads, when
+// not negative, is the device read IOs each repetition counted; profiles,
+// when given, the storage profile each server ran under.
+func s4Doc(reads float64, profiles ...string) *Document {
 	doc := &Document{Schema: Schema}
 	for i, step := range []string{"rw-1", "rw-2"} {
 		var runs []result.Run
@@ -20,6 +21,9 @@ func s4Doc(reads float64) *Document {
 			if reads >= 0 {
 				r.Extra = map[string]float64{"device_read_ios": reads}
 			}
+			if len(profiles) == 2 {
+				r.Params = map[string]string{"storage_profile": profiles[i]}
+			}
 			runs = append(runs, r)
 		}
 		doc.Steps = append(doc.Steps, StepRun{ID: step, Result: &result.Document{Runs: runs}})
@@ -27,27 +31,31 @@ func s4Doc(reads float64) *Document {
 	return doc
 }
 
-// TestS4IOBoundPremise: two servers of one configuration, with no device
-// reads counted or too few, leave the IO-bound claim "cannot be checked
-// here", naming the premise; read off the device, the same figures give a
-// verdict.
+// TestS4IOBoundPremise: two servers of one configuration leave the
+// IO-bound claim "cannot be checked here", naming the premise that is
+// missing: with no device reads counted or too few, IO-bound; read off the
+// device but on one host's disk under one profile, storage that differs.
+// Under different storage profiles the same figures give a verdict.
 func TestS4IOBoundPremise(t *testing.T) {
 	s, err := Load("s4")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, tt := range []struct {
-		reads   float64
+		doc     *Document
 		verdict string
+		premise string // the premise the reason names
 		reason  string
 	}{
-		{-1, CannotCheck, "no device read IOs counted"},
-		{10, CannotCheck, "read the device 0.001"},
-		{30000, DoesNotHold, "test1-rw"},
+		{s4Doc(-1), CannotCheck, "IO-bound", "no device read IOs counted"},
+		{s4Doc(10), CannotCheck, "IO-bound", "read the device 0.001"},
+		{s4Doc(30000), CannotCheck, "storage that differs", "ran on host 127.0.0.1 under no storage profile: one storage"},
+		{s4Doc(30000, "nvme,mem=96M", "nvme,mem=96M"), CannotCheck, "storage that differs", "one storage"},
+		{s4Doc(30000, "nvme,mem=96M", "provisioned,mem=96M"), DoesNotHold, "", "test1-rw"},
 	} {
-		c := claimOf(t, Evaluate(s, s4Doc(tt.reads)), "rw-4.3x-rds")
-		if c.Verdict != tt.verdict || !strings.Contains(c.Reason, tt.reason) || (tt.verdict == CannotCheck && !strings.Contains(c.Reason, "IO-bound")) {
-			t.Errorf("%v device reads: %s (%s), want %s naming %q", tt.reads, c.Verdict, c.Reason, tt.verdict, tt.reason)
+		c := claimOf(t, Evaluate(s, tt.doc), "rw-4.3x-rds")
+		if c.Verdict != tt.verdict || !strings.Contains(c.Reason, tt.reason) || !strings.Contains(c.Reason, tt.premise) {
+			t.Errorf("%s: %s (%s), want %s naming %q and %q", tt.doc.Steps[0].Result.Runs[0].Params, c.Verdict, c.Reason, tt.verdict, tt.premise, tt.reason)
 		}
 	}
 }

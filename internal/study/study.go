@@ -175,9 +175,25 @@ type Claim struct {
 	// Premise is what the claim assumes of the servers or the data; it
 	// is checked from the measured evidence before the claim is.
 	Premise *Premise `yaml:"premise"`
+	// Premises are further conditions, each checked as Premise is, for a
+	// claim that assumes more than one (IO-bound, and on storage that
+	// differs between the servers).
+	Premises []Premise `yaml:"premises"`
 	// Note is what the transcriber adds: where the source's own table
 	// disagrees with its text, or what a check leaves out.
 	Note string `yaml:"note"`
+}
+
+// premises are every condition c holds under: Premise, then Premises.
+func (c *Claim) premises() []*Premise {
+	var out []*Premise
+	if c.Premise != nil {
+		out = append(out, c.Premise)
+	}
+	for i := range c.Premises {
+		out = append(out, &c.Premises[i])
+	}
+	return out
 }
 
 // Premise is a condition a claim holds under (IO-bound, two different
@@ -190,7 +206,9 @@ type Premise struct {
 	// (pg_stat_database); device_reads, the read IOs the device counted
 	// per operation (under a storage profile); different_servers, the
 	// cells' runs came from servers of different addresses;
-	// measured_seconds, each cell's runs measured at least Above seconds.
+	// different_storage, from servers of different addresses or under
+	// different storage profiles; measured_seconds, each cell's runs
+	// measured at least Above seconds.
 	Evidence string `yaml:"evidence"`
 	// Above is the least the evidence must show (cache_misses 0.1 or
 	// device_reads 0.5 per operation: IO-bound); Below the most (the data

@@ -114,6 +114,27 @@ func (v *validator) cellRef(field string, r Ref, tables map[string]*Table) {
 	}
 }
 
+// premiseFields checks one premise, at field f.
+func (v *validator) premiseFields(f string, p *Premise, tables map[string]*Table) {
+	v.required(f+".what", p.What)
+	if !slices.Contains(Evidences, p.Evidence) {
+		v.add(f+".evidence", "%q: use %s", p.Evidence, strings.Join(Evidences, " or "))
+	}
+	share := func(x *float64) bool { return x != nil && *x > 0 && *x < 1 }
+	if p.Evidence == "cache_misses" && !share(p.Above) && !share(p.Below) {
+		v.add(f+".above", "cache_misses needs above (IO-bound: the least share of block reads that miss the cache) or below (in memory: the most), between 0 and 1")
+	}
+	if p.Evidence == "measured_seconds" && (p.Above == nil || *p.Above <= 0) {
+		v.add(f+".above", "measured_seconds needs above: the least seconds of measured operations each cell needs")
+	}
+	if p.Evidence == "device_reads" && p.Above == nil && p.Below == nil {
+		v.add(f+".above", "device_reads needs above (IO-bound: the least device reads per operation) or below (in memory: the most)")
+	}
+	for j, r := range p.Cells {
+		v.cellRef(fmt.Sprintf("%s.cells[%d]", f, j), r, tables)
+	}
+}
+
 // verdictFields checks every claim's premise and the deviations and
 // not_checked lists.
 func (v *validator) verdictFields(s *Study, tables map[string]*Table) {
@@ -125,24 +146,11 @@ func (v *validator) verdictFields(s *Study, tables map[string]*Table) {
 			v.add(f+".id", "%q is used by an earlier claim", c.ID)
 		}
 		claims[c.ID] = true
-		if p := c.Premise; p != nil {
-			v.required(f+".premise.what", p.What)
-			if !slices.Contains(Evidences, p.Evidence) {
-				v.add(f+".premise.evidence", "%q: use %s", p.Evidence, strings.Join(Evidences, " or "))
-			}
-			share := func(x *float64) bool { return x != nil && *x > 0 && *x < 1 }
-			if p.Evidence == "cache_misses" && !share(p.Above) && !share(p.Below) {
-				v.add(f+".premise.above", "cache_misses needs above (IO-bound: the least share of block reads that miss the cache) or below (in memory: the most), between 0 and 1")
-			}
-			if p.Evidence == "measured_seconds" && (p.Above == nil || *p.Above <= 0) {
-				v.add(f+".premise.above", "measured_seconds needs above: the least seconds of measured operations each cell needs")
-			}
-			if p.Evidence == "device_reads" && p.Above == nil && p.Below == nil {
-				v.add(f+".premise.above", "device_reads needs above (IO-bound: the least device reads per operation) or below (in memory: the most)")
-			}
-			for j, r := range p.Cells {
-				v.cellRef(fmt.Sprintf("%s.premise.cells[%d]", f, j), r, tables)
-			}
+		if c.Premise != nil {
+			v.premiseFields(f+".premise", c.Premise, tables)
+		}
+		for j := range c.Premises {
+			v.premiseFields(fmt.Sprintf("%s.premises[%d]", f, j), &c.Premises[j], tables)
 		}
 	}
 	seen := map[string]bool{}

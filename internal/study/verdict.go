@@ -278,7 +278,7 @@ func (v *View) judge(c *Claim) ClaimView {
 	case c.PublishedOnly != "":
 		cv.Verdict, cv.Reason = CannotCheck, "judged on the published figures only: "+oneLine(c.PublishedOnly)
 		return cv
-	case c.Premise != nil:
+	case len(c.premises()) > 0:
 		if ok, why := v.premise(c); !ok {
 			cv.Verdict, cv.Reason = CannotCheck, why
 			return cv

@@ -111,7 +111,7 @@ func TestDescribeDevice(t *testing.T) {
 func TestProbeFsync(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	p, err := probeFsync(dir, 20, time.Minute)
+	p, err := probeFsync(dir, 20, 0, time.Minute)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,8 +122,12 @@ func TestProbeFsync(t *testing.T) {
 		t.Errorf("the probe left %d files in %s", len(left), dir)
 	}
 	// The budget cuts the count short, after at least one operation.
-	if p, err := probeFsync(dir, 1000, time.Nanosecond); err != nil || p.Ops != 1 {
+	if p, err := probeFsync(dir, 1000, 0, time.Nanosecond); err != nil || p.Ops != 1 {
 		t.Errorf("with a spent budget: got %+v, %v; want 1 op", p, err)
+	}
+	// The minimum time holds it past its count (a throttle's first slice).
+	if p, err := probeFsync(dir, 1, 50*time.Millisecond, time.Minute); err != nil || p.Ops < 2 || float64(p.Ops)/p.OpsPerS < 0.05 {
+		t.Errorf("with 50 ms to run for one op: got %+v, %v; want more ops over at least 50 ms", p, err)
 	}
 	// A directory the probe cannot write to is reported, not fatal.
 	got := ProbeFsync(filepath.Join(dir, "missing"))
