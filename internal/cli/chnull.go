@@ -39,7 +39,8 @@ file as SSL_CERT_FILE.`,
 		opt{"TLS", "tls", "", &o.TLS, "serve TLS only, with a self-signed certificate for 127.0.0.1 and localhost"},
 		opt{"CertOut", "tls-cert", "", &o.CertOut, "with --tls: write the certificate (PEM) to this file, for a DSN's ca_file"})
 	cmd.RunE = runE(func(cmd *cobra.Command, _ []string) error {
-		return nullserver.Serve(cmd.Context(), o, env.Stdout)
+		// The banner names the flags of the commands that use the server.
+		return nullserver.Serve(cmd.Context(), o, spellingWriter{env.Stdout, map[string]string{"DSN": "--dsn", "HTTPURL": "--http-url"}})
 	})
 	return cmd
 }

@@ -21,8 +21,8 @@ func TestServe(t *testing.T) {
 		want    string // a pattern of what Serve writes
 		wantErr bool
 	}{
-		{"plain", Options{Listen: "127.0.0.1:0"}, `^null-server \(a protocol stand-in, not a ClickHouse\) on 127\.0\.0\.1:\d+\n  --dsn clickhouse://127\.0\.0\.1:\d+/default\n  --http-url http://127\.0\.0\.1:\d+\nnull-server: 0 queries .*\n$`, false},
-		{"tls", Options{Listen: "127.0.0.1:0", TLS: true}, `--dsn clickhouse://127\.0\.0\.1:\d+/default\?secure=true&skip_verify=true\n  --http-url https://`, false},
+		{"plain", Options{Listen: "127.0.0.1:0"}, `^null-server \(a protocol stand-in, not a ClickHouse\) on 127\.0\.0\.1:\d+\n  \{DSN\} clickhouse://127\.0\.0\.1:\d+/default\n  \{HTTPURL\} http://127\.0\.0\.1:\d+\nnull-server: 0 queries .*\n$`, false},
+		{"tls", Options{Listen: "127.0.0.1:0", TLS: true}, `\{DSN\} clickhouse://127\.0\.0\.1:\d+/default\?secure=true&skip_verify=true\n  \{HTTPURL\} https://`, false},
 		{"a certificate without tls", Options{Listen: "127.0.0.1:0", CertOut: "ca.pem"}, `^$`, true},
 	}
 	for _, tt := range tests {
