@@ -37,39 +37,55 @@ unit:
 
 # The whole suite on a fresh machine, both tiers: Debian packages,
 # throwaway PostgreSQL and ClickHouse servers on loopback, every test
-# against them with the rocksdb engine built in, the machine-load test on
-# its own, the concurrent core under the race detector, the outage tests
-# and a short run of every fuzz target. The servers are stopped at the end
-# whatever happens.
+# against them with the rocksdb engine built in, the outage tests, the
+# machine-load test on its own, the concurrent core under the race
+# detector and a short run of every fuzz target. The servers are stopped
+# at the end whatever happens.
+# Stage 3 runs three go tests at once, as parts (scripts/stagepart.sh;
+# each line they print starts with whose it is): the whole tree but
+# TestQuickStudies; TestQuickStudies, whose five studies run minutes and
+# mostly wait (on fsync under the hdd storage profile, on windows of
+# fixed length); and make faults, on servers of its own, which mostly
+# waits for outages and restarts. Together they take about as long as
+# the first alone; one after another they took twice as long. A failing
+# part fails the stage once the others have ended too.
 # Each stage prints a line when it starts, and the long ones say every
 # minute that they are still running. At the end (pass or fail) it prints
-# each stage's seconds and the 10 slowest tests (scripts/testsummary.py,
-# from the go test -json logs it keeps in TESTLOG).
+# each stage's seconds, each part's under its stage, and the 10 slowest
+# tests (scripts/testsummary.py, from the go test -json logs it keeps in
+# TESTLOG).
 # make test's servers are its own (a state file per invocation): a
 # developer's `scripts/dev-services.sh up` in the same checkout meanwhile
 # starts another pair, and make test's closing `down` stops only its own.
 # go test caches only what reads no server: a test that reads a server's
 # DSN (new ports and password on every `up`) runs every time.
+QUICK_TESTS := ^TestQuickStudies$$
+# go test runs packages in the order it is given them, two at a time (-p,
+# the cores): the longest first, so that none of them starts late and runs
+# on alone (internal/cli, minutes, came fifteenth).
+LONG_FIRST := ./internal/cli ./internal/ch/insert ./cmd/dbmeter ./internal/sysinfo
 test: export DBMETER_SERVICES_STATE := /tmp/dbmeter-make-test.$(shell echo $$PPID).state
 test: export TESTLOG := $(or $(TESTLOG),/tmp/dbmeter-make-test-log.$(shell echo $$PPID))
 test:
 	@rm -rf "$$TESTLOG" && mkdir -p "$$TESTLOG"
-	@$(call stage,1/8 Debian packages for the build and the tests: scripts/deps.sh test)
+	@$(call stage,1/7 Debian packages for the build and the tests: scripts/deps.sh test)
 	scripts/deps.sh test
-	@$(call stage,2/8 PostgreSQL 15 and ClickHouse 18.16 on loopback: $(SERVICES) up)
+	@$(call stage,2/7 PostgreSQL 15 and ClickHouse 18.16 on loopback: $(SERVICES) up)
 	$(SERVICES) up
-	@set -e; trap '$(SERVICES) down; $(SUMMARY)' EXIT; eval "$$($(SERVICES) env)"; \
-	  $(call stage,3/8 both tiers against them: DBMETER_E2E=1 go test ./... (the longest stage; a package prints ok when it ends)); \
-	  $(call ticking,DBMETER_E2E=1 GO='$(GO)' scripts/gotest-json.sh $$TESTLOG/e2e.json -tags '$(TAGS)' -timeout 40m ./...); \
-	  $(call stage,4/8 the machine-load tests alone: make machine-load); \
+	@set -e; parts=; trap '$(CLEANUP)' EXIT; trap 'exit 130' INT; trap 'exit 143' TERM HUP; \
+	  eval "$$($(SERVICES) env)"; \
+	  $(call stage,3/7 both tiers against them and the outage tests on servers of their own: three go tests at once (the longest stage; a package prints ok when it ends)); \
+	  $(call part,faults,make faults: ClickHouse outage tests on servers of their own,$(MAKE) --no-print-directory faults); \
+	  $(call part,quick,TestQuickStudies: every built-in study's quick form,env DBMETER_E2E=1 GO='$(GO)' scripts/gotest-json.sh $$TESTLOG/quick-studies.json -tags '$(TAGS)' -timeout 40m -run '$(QUICK_TESTS)' ./internal/cli); \
+	  $(call part,e2e,DBMETER_E2E=1 go test ./... but TestQuickStudies,env DBMETER_E2E=1 GO='$(GO)' scripts/gotest-json.sh $$TESTLOG/e2e.json -tags '$(TAGS)' -timeout 40m -skip '$(QUICK_TESTS)' $(LONG_FIRST) ./...); \
+	  $(call ticking,$(JOIN_PARTS)); \
+	  $(call stage,4/7 the machine-load tests alone: make machine-load); \
 	  $(MAKE) --no-print-directory machine-load; \
-	  $(call stage,5/8 the concurrent core under the race detector: make race); \
+	  $(call stage,5/7 the concurrent core under the race detector: make race); \
 	  $(call ticking,$(MAKE) --no-print-directory race); \
-	  $(call stage,6/8 ClickHouse outage tests on servers of their own: make faults); \
-	  $(call ticking,$(MAKE) --no-print-directory faults); \
-	  $(call stage,7/8 every fuzz target for $(FUZZTIME): make fuzz); \
+	  $(call stage,6/7 every fuzz target for $(FUZZTIME): make fuzz); \
 	  $(MAKE) --no-print-directory fuzz; \
-	  $(call stage,8/8 the scripts' own tests: make scripts-test); \
+	  $(call stage,7/7 the scripts' own tests: make scripts-test); \
 	  $(MAKE) --no-print-directory scripts-test; \
 	  $(call stage,done)
 
@@ -77,13 +93,23 @@ test:
 # notes when it began in TESTLOG/stages, for the summary); ticking runs a
 # command and, while it runs, prints a line a minute (a failing command
 # ends the recipe through set -e, and the trap stops both).
-# set -e holds inside a trap in dash (make's sh): a kill of a ticker that
-# is already gone must not stop the trap before it brings the servers down.
+# part starts a part of a stage in the background (TAG, NAME, COMMAND) and
+# JOIN_PARTS waits for every part started, failing when one failed; when
+# the recipe ends early (a failure, ^C) CLEANUP stops the parts still
+# running (stagepart.sh passes the SIGTERM to their process groups and
+# waits for them: make faults brings its servers down) before the servers.
+# set -e holds inside a trap in dash (make's sh), and a signal that comes
+# while the trap waits (make passes its SIGTERM on to the recipe, which
+# had one already) ends a wait early: CLEANUP ignores both, so that
+# nothing stops it before it brings the servers down.
 TEST_T0 := $(shell date +%s)
 stage = echo "make test: $(1) [$$(( $$(date +%s) - $(TEST_T0) ))s]" >&2; \
 	  if [ -n "$$TESTLOG" ]; then echo "$$(date +%s) $(1)" >>"$$TESTLOG/stages"; fi
 ticking = { ( while sleep 60; do echo "make test: ... still running [$$(( $$(date +%s) - $(TEST_T0) ))s]" >&2; done ) & tick=$$!; \
-	  trap 'kill $$tick 2>/dev/null || :; $(SERVICES) down; $(SUMMARY)' EXIT; $(1); kill $$tick; trap '$(SERVICES) down; $(SUMMARY)' EXIT; }
+	  trap 'kill $$tick 2>/dev/null || :; $(CLEANUP)' EXIT; $(1); kill $$tick; trap '$(CLEANUP)' EXIT; }
+part = scripts/stagepart.sh $(1) "$(2)" $(3) & parts="$$parts $$!"
+JOIN_PARTS = failed=; for p in $$parts; do wait $$p || failed=1; done; parts=; [ -z "$$failed" ]
+CLEANUP = trap "" INT TERM HUP; set +e; for p in $$parts; do kill -TERM $$p 2>/dev/null; done; wait; $(SERVICES) down; $(SUMMARY)
 SUMMARY = python3 scripts/testsummary.py report "$$TESTLOG" >&2 || :
 
 # The machine-load tests start busy loops on every core (study compare on
@@ -111,10 +137,12 @@ bench:
 
 # The ClickHouse outage tests of every client path (stop and SIGKILL of the
 # server mid-run) need a server of their own, so that stopping it disturbs
-# no other test: they get a private pair of servers, removed afterwards.
+# no other test: they get a private pair of servers, removed afterwards,
+# also when the run is stopped (make test stops its parts with SIGTERM,
+# and dash runs no EXIT trap on a signal it does not trap).
 faults:
 	@state=$$(mktemp -u /tmp/dbmeter-faults.XXXXXX); \
-	  trap 'DBMETER_SERVICES_STATE=$$state $(SERVICES) down' EXIT; \
+	  trap 'trap "" INT TERM HUP; DBMETER_SERVICES_STATE=$$state $(SERVICES) down' EXIT; trap 'exit 130' INT; trap 'exit 143' TERM HUP; \
 	  DBMETER_SERVICES_STATE=$$state $(SERVICES) up && \
 	  eval "$$(DBMETER_SERVICES_STATE=$$state $(SERVICES) env)" && \
 	  DBMETER_FAULT=1 DBMETER_E2E=1 DBMETER_SERVICES_STATE=$$state \
@@ -127,11 +155,13 @@ fuzz:
 	@GO='$(GO)' scripts/fuzz.sh '$(FUZZTIME)'
 
 # The scripts make test stands on have tests of their own: dev-services
-# (up, env, stale state, down) on a state file of its own, and the fuzz
-# stage on a throwaway module. About 20 s together.
+# (up, env, stale state, down) on a state file of its own, the fuzz stage
+# on a throwaway module, and the parts of a stage that run at once with
+# the table of where the time went. About 20 s together.
 scripts-test:
 	bash scripts/dev-services_test.sh
 	GO='$(GO)' bash scripts/fuzz_test.sh
+	bash scripts/stagepart_test.sh
 
 # The main job: the embedded K/V engine matrix, rocksdb included, from the
 # stamped binary so that the result names its commit. More flags:

@@ -8,8 +8,11 @@
                               exits 1 when a package or a test failed.
   testsummary.py report DIR   prints each stage's seconds from DIR/stages (a
                               line "EPOCH NAME" as each stage starts, "EPOCH
-                              done" at the end) and the 10 slowest tests of
-                              every DIR/*.json, with their package.
+                              done" at the end; a stage whose parts run at
+                              once also has "EPOCH & NAME" as a part starts
+                              and "EPOCH &end STATUS NAME" as it ends,
+                              scripts/stagepart.sh) and the 10 slowest tests
+                              of every DIR/*.json, with their package.
 
 make test writes both (its TESTLOG directory) and calls report at the end.
 """
@@ -73,23 +76,54 @@ def slowest(paths, n=10):
     return tests[:n]
 
 
-def report(log_dir):
-    stages = []
+def read_stages(path):
+    """The stages in the order they started, each (start, end, name, parts),
+    a part (start, end, name, status); end is None for a part that never
+    said it ended (status None), and a stage ends where the next begins."""
+    stages, open_parts = [], {}
     try:
-        with open(os.path.join(log_dir, "stages")) as f:
-            for line in f:
-                epoch, _, name = line.rstrip("\n").partition(" ")
-                stages.append((int(epoch), name))
+        with open(path) as f:
+            lines = [line.rstrip("\n").partition(" ")[::2] for line in f]
     except FileNotFoundError:
-        pass
-    if stages and stages[-1][1] != "done":
-        # make test stopped part way: the last stage ran until now.
-        stages.append((int(time.time()), "done"))
+        return []
+    for epoch, rest in lines:
+        t = int(epoch)
+        if rest.startswith("& "):
+            part = [t, None, rest[2:], None]
+            open_parts[part[2]] = part
+            if stages:
+                stages[-1][3].append(part)
+        elif rest.startswith("&end "):
+            status, _, name = rest[5:].partition(" ")
+            part = open_parts.pop(name, None)
+            if part is not None:
+                part[1], part[3] = t, int(status)
+        else:
+            if stages:
+                stages[-1][1] = t
+            stages.append([t, None, rest, []])
+    if stages and stages[-1][2] == "done":
+        stages.pop()
+    return stages
+
+
+def print_stages(stages):
+    # make test stopped part way: the last stage (and any part that never
+    # ended) ran until now.
+    now = int(time.time())
+    print("where the time went (seconds per stage):")
+    for t0, t1, name, parts in stages:
+        print(f"  {(t1 or now) - t0:6d}  {name}")
+        for p0, p1, pname, status in parts:
+            how = {None: " (did not end)", 0: ""}.get(status, f" (failed, status {status})")
+            print(f"  {(p1 or now) - p0:6d}      {pname}{how}")
+    print(f"  {(stages[-1][1] or now) - stages[0][0]:6d}  in all")
+
+
+def report(log_dir):
+    stages = read_stages(os.path.join(log_dir, "stages"))
     if stages:
-        print("where the time went (seconds per stage):")
-        for (t0, name), (t1, _) in zip(stages, stages[1:]):
-            print(f"  {t1 - t0:6d}  {name}")
-        print(f"  {stages[-1][0] - stages[0][0]:6d}  in all")
+        print_stages(stages)
     top = slowest(sorted(glob.glob(os.path.join(log_dir, "*.json"))))
     if top:
         print("the 10 slowest tests:")

@@ -28,12 +28,13 @@ the exit code is 1 if any fails.`,
 		Args: noArgs,
 	}
 	f := cmd.Flags()
-	f.DurationVar(&lim.Duration, "duration", lim.Duration, "length of each measured check")
-	f.Float64Var(&lim.Rate, "rate", lim.Rate, "open-loop rate to hold, per second")
-	f.DurationVar(&lim.Overhead, "max-overhead", lim.Overhead, "most the runner may cost per operation")
-	f.DurationVar(&lim.Lag, "max-lag", lim.Lag, "most the schedule lag p99 may be")
-	f.Float64Var(&lim.CPU, "max-cpu", lim.CPU, "most CPU (in cores) dbmeter may use to hold --rate")
-	f.Float64Var(&lim.FloorRatio, "max-floor-ratio", lim.FloorRatio, "most CPU dbmeter may use to hold 1,000/s, as a multiple of a bare precise-sleep loop's")
+	declare(f,
+		opt{"Duration", "duration", "", &lim.Duration, "length of each measured check"},
+		opt{"Rate", "rate", "", &lim.Rate, "open-loop rate to hold, per second"},
+		opt{"Overhead", "max-overhead", "", &lim.Overhead, "most the runner may cost per operation"},
+		opt{"Lag", "max-lag", "", &lim.Lag, "most the schedule lag p99 may be"},
+		opt{"CPU", "max-cpu", "", &lim.CPU, "most CPU (in cores) dbmeter may use to hold --rate"},
+		opt{"FloorRatio", "max-floor-ratio", "", &lim.FloorRatio, "most CPU dbmeter may use to hold 1,000/s, as a multiple of a bare precise-sleep loop's"})
 	out.bind(f)
 	cmd.RunE = runE(func(cmd *cobra.Command, _ []string) error {
 		spelled := calibrateSpelling(cmd.Flags())
@@ -66,15 +67,6 @@ the exit code is 1 if any fails.`,
 	return cmd
 }
 
-// calibrateFields names the flag that sets each of calibrate.Limits'
-// fields.
-func calibrateFields() map[string]string {
-	return map[string]string{
-		"Duration": "duration", "Rate": "rate", "Overhead": "max-overhead", "Lag": "max-lag",
-		"CPU": "max-cpu", "FloorRatio": "max-floor-ratio",
-	}
-}
-
 // calibrateAdvice names the flags of the run commands (null, kv, ch) that
 // calibrate's advice names for the user's own runs, and calibrate lacks.
 func calibrateAdvice() map[string]string {
@@ -84,7 +76,7 @@ func calibrateAdvice() map[string]string {
 // calibrateSpelling spells calibrate's messages: its limits as its own
 // flags, and its advice's settings as the run commands'.
 func calibrateSpelling(fs *pflag.FlagSet) map[string]string {
-	spelled := spelling(fs, calibrateFields())
+	spelled := spelling(fs, fieldFlags(fs))
 	for field, name := range calibrateAdvice() {
 		spelled[field] = "--" + name
 	}

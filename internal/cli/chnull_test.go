@@ -18,6 +18,7 @@ func TestCHNullServer(t *testing.T) {
 	servertest.E2E(t, "every modern insert and query path against the stand-in, plain and over TLS: tens of seconds")
 	for _, useTLS := range []bool{false, true} {
 		t.Run(fmt.Sprintf("tls=%t", useTLS), func(t *testing.T) {
+			t.Parallel() // each its own stand-in
 			srv, err := startNullServer("127.0.0.1:0", useTLS)
 			if err != nil {
 				t.Fatal(err)

@@ -82,12 +82,10 @@ func bindOpt(fs *pflag.FlagSet, o opt) {
 }
 
 // fieldFlags maps each field that a flag of fs sets to the flag's long
-// name: the fields the flags declare, and the outputs' and the capacity
-// search's, whose flags are bound with maps of their own, where fs has
-// those flags.
+// name: the fields the flags declare, and the capacity search's, whose
+// flags are bound with a map of their own, where fs has those flags.
 func fieldFlags(fs *pflag.FlagSet) map[string]string {
-	out := outputFields()
-	maps.Copy(out, searchFields("count"))
+	out := searchFields("count")
 	maps.DeleteFunc(out, func(_, name string) bool { return fs.Lookup(name) == nil })
 	fs.VisitAll(func(f *pflag.Flag) {
 		for _, field := range f.Annotations[fieldsKey] {

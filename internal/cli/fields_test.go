@@ -49,7 +49,7 @@ func TestFieldsAreSpelled(t *testing.T) {
 		return cmd.Flags()
 	}
 	// calibrate's advice names the run commands' flags beside its own.
-	calibrateAll := calibrateFields()
+	calibrateAll := fieldFlags(newCalibrateCmd(Env{}).Flags())
 	maps.Copy(calibrateAll, calibrateAdvice())
 	tests := []struct {
 		pkgs   []string

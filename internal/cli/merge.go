@@ -34,13 +34,13 @@ by interval into --hdr-log, whose percentiles are then exact per interval.`,
   dbmeter compare single.json all.json`,
 		Args: someArgs("merge needs the result documents of the shards (SHARD.json ...)"),
 	}
-	f := cmd.Flags()
-	f.StringVar(&hdrLog, "hdr-log", "", "write the merge of the given shard interval logs (*.hlog) to this file")
-	f.StringVar(&json, "json", "", "write the merged result document to this file")
-	f.StringVar(&html, "html", "", "write a self-contained HTML report with charts to this file")
-	f.StringVar(&md, "md", "", "write the result tables as Markdown to this file")
-	f.StringVar(&csv, "csv", "", "write one CSV row per run to this file")
-	f.BoolVar(&quiet, "quiet", false, "do not print the result tables on stdout")
+	declare(cmd.Flags(),
+		opt{"HDRLog", "hdr-log", "", &hdrLog, "write the merge of the given shard interval logs (*.hlog) to this file"},
+		opt{"JSON", "json", "", &json, "write the merged result document to this file"},
+		opt{"HTML", "html", "", &html, "write a self-contained HTML report with charts to this file"},
+		opt{"MD", "md", "", &md, "write the result tables as Markdown to this file"},
+		opt{"CSV", "csv", "", &csv, "write one CSV row per run to this file"},
+		opt{"Quiet", "quiet", "", &quiet, "do not print the result tables on stdout"})
 	cmd.RunE = runE(func(cmd *cobra.Command, args []string) error {
 		m, hlog, err := merge.Files(cmd.Context(), args, hdrLog)
 		if err != nil {

@@ -8,12 +8,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"slices"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/dbmeter/dbmeter/internal/interrupt"
+	"github.com/dbmeter/dbmeter/internal/study"
 	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
@@ -29,7 +28,9 @@ type Env struct {
 // Main runs dbmeter with env and returns the process exit code, having
 // printed the command's error, if any, as one line.
 func Main(ctx context.Context, env Env) int {
-	env.Args = withStepServers(env.Args, env.Getenv)
+	if env.Getenv != nil { // a study's step: its servers, out of its command line
+		env.Args = study.StepServers(env.Args, env.Getenv(study.ServersEnv), studyFlags().Server)
+	}
 	var prof profiler
 	stderr := &commandStderr{w: env.Stderr}
 	env.Stderr = stderr
@@ -61,30 +62,6 @@ func Main(ctx context.Context, env Env) int {
 		fmt.Fprintln(env.Stderr, "dbmeter: "+msg)
 	}
 	return code
-}
-
-// stepServersEnv names the variable through which study run gives a step
-// its servers (study.Exec.ServerEnv), one DSN a line, rather than as --dsn
-// on its command line, which every user of the machine can read (ps,
-// /proc/PID/cmdline): a DSN carries its password.
-const stepServersEnv = "DBMETER_STEP_SERVERS"
-
-// withStepServers is args with a --dsn for each server study run gave this
-// step through stepServersEnv, as the step's command line had them: the
-// command runs, and records its command line, as if they were typed.
-func withStepServers(args []string, getenv func(string) string) []string {
-	if getenv == nil || getenv(stepServersEnv) == "" {
-		return args
-	}
-	var dsns []string
-	for _, d := range strings.Split(getenv(stepServersEnv), "\n") {
-		dsns = append(dsns, "--dsn", d)
-	}
-	at := slices.Index(args, "--") // after it, words are arguments
-	if at < 0 {
-		at = len(args)
-	}
-	return slices.Concat(args[:at], dsns, args[at:])
 }
 
 // commandTree is every command and flag of dbmeter, the profiler's

@@ -17,24 +17,15 @@ type outputFlags struct {
 func (f *outputFlags) bind(fs *pflag.FlagSet) {
 	f.fs = fs
 	o := &f.o
-	fs.StringVar(&o.JSON, "json", "", "write the result document to this file")
-	fs.BoolVar(&o.Quiet, "quiet", false, "do not print the result tables on stdout (a capacity search still prints its steps and answer)")
-	fs.StringVar(&o.HTML, "html", "", "write a self-contained HTML report with charts to this file")
-	fs.StringVar(&o.MD, "md", "", "write the result tables as Markdown to this file")
-	fs.StringVar(&o.CSV, "csv", "", "write one CSV row per run to this file")
-	fs.StringVar(&o.MetricsAddr, "metrics-addr", "", "serve live Prometheus metrics at http://ADDR/metrics during the run, e.g. 127.0.0.1:9464")
-	fs.StringVar(&o.HDRLog, "hdr-log", "", "write every interval's latency histograms to this HdrHistogram interval log (.hlog)")
-	fs.BoolVar(&o.NoDiskProbe, "no-disk-probe", false, "do not measure what one fsync costs on the disk under test (the probe takes up to a second)")
-}
-
-// outputFields names the flag that sets each of sink.Options' fields, which
-// the sink's messages name as {Field}; commandSpelling spells them for
-// every command that has the flag.
-func outputFields() map[string]string {
-	return map[string]string{
-		"JSON": "json", "Quiet": "quiet", "HTML": "html", "MD": "md", "CSV": "csv",
-		"MetricsAddr": "metrics-addr", "HDRLog": "hdr-log", "NoDiskProbe": "no-disk-probe",
-	}
+	declare(fs,
+		opt{"JSON", "json", "", &o.JSON, "write the result document to this file"},
+		opt{"Quiet", "quiet", "", &o.Quiet, "do not print the result tables on stdout (a capacity search still prints its steps and answer)"},
+		opt{"HTML", "html", "", &o.HTML, "write a self-contained HTML report with charts to this file"},
+		opt{"MD", "md", "", &o.MD, "write the result tables as Markdown to this file"},
+		opt{"CSV", "csv", "", &o.CSV, "write one CSV row per run to this file"},
+		opt{"MetricsAddr", "metrics-addr", "", &o.MetricsAddr, "serve live Prometheus metrics at http://ADDR/metrics during the run, e.g. 127.0.0.1:9464"},
+		opt{"HDRLog", "hdr-log", "", &o.HDRLog, "write every interval's latency histograms to this HdrHistogram interval log (.hlog)"},
+		opt{"NoDiskProbe", "no-disk-probe", "", &o.NoDiskProbe, "do not measure what one fsync costs on the disk under test (the probe takes up to a second)"})
 }
 
 // session is a command's sink, shown progress as the run flags ask.

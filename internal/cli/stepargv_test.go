@@ -5,7 +5,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -109,32 +108,4 @@ func children(ppid int) map[int]string {
 		out[pid] = string(bytes.ReplaceAll(cmdline, []byte{0}, []byte{' '}))
 	}
 	return out
-}
-
-// A step reads the servers study run put in its environment as --dsn, in
-// order, before any --; with none there, its command line is as given.
-func TestWithStepServers(t *testing.T) {
-	t.Parallel()
-	tests := []struct {
-		name, servers string
-		args, want    []string
-	}{
-		{"none", "", []string{"pg", "-S"}, []string{"pg", "-S"}},
-		{"one", "tcp://a", []string{"ch", "insert"}, []string{"ch", "insert", "--dsn", "tcp://a"}},
-		{"two in order", "postgres://a/x\npostgres://b/x", []string{"pg", "-S"}, []string{"pg", "-S", "--dsn", "postgres://a/x", "--dsn", "postgres://b/x"}},
-		{"before --", "postgres://a/x", []string{"pg", "--", "db"}, []string{"pg", "--dsn", "postgres://a/x", "--", "db"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			getenv := func(k string) string {
-				if k == stepServersEnv {
-					return tt.servers
-				}
-				return ""
-			}
-			if got := withStepServers(tt.args, getenv); !slices.Equal(got, tt.want) {
-				t.Errorf("withStepServers(%q) = %q, want %q", tt.args, got, tt.want)
-			}
-		})
-	}
 }

@@ -164,21 +164,14 @@ parameters for its step: {clickhouse-legacy?compress=lz4}.`,
 		if err := study.CheckServers(cmd.Context(), s, o.Servers, studyFlags(), defaultConnectTimeout); err != nil {
 			return err
 		}
-		o.Log, o.Flags = env.Stderr, studyFlags()
-		o.Standin = func() (string, func(), error) {
-			srv, err := startNullServer("127.0.0.1:0", false)
-			if err != nil {
-				return "", nil, err
-			}
-			return srv.DSN(), func() { srv.Close() }, nil
-		}
+		o.Log, o.Flags, o.Standin = env.Stderr, studyFlags(), study.NullStandin
 		steps, err := study.NewExec(env.Stderr, storageProbeShareEnv)
 		if err != nil {
 			return err
 		}
 		defer steps.Close()
 		steps.ResultArgs = func(path string) []string { return []string{"--json", path, "--quiet"} }
-		steps.CannotRun, steps.ServerFlag, steps.ServerEnv = exitCannotRun, studyFlags().Server, stepServersEnv
+		steps.CannotRun, steps.ServerFlag, steps.ServerEnv = exitCannotRun, studyFlags().Server, study.ServersEnv
 		doc, runErr := study.Run(cmd.Context(), s, steps, o)
 		if doc == nil {
 			return runErr

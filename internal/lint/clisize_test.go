@@ -16,11 +16,13 @@ import (
 // cross-option checks, the default experiments and the study, merge and
 // publish logic moved into their packages (2,785 lines), 2,550 once each
 // flag was declared once and a study's server checks and step runner,
-// signal handling and writing outputs moved out (2,544), so it cannot
-// grow while it is brought there.
+// signal handling and writing outputs moved out (2,544), 2,500 once
+// the default extent, ch null-server's stand-in and the study list and
+// pages moved to their packages (2,485), so it cannot grow while it is
+// brought there.
 const (
 	cliMaxFileLines = 250
-	cliMaxLines     = 2550
+	cliMaxLines     = 2500
 	cliGoalLines    = 1800
 )
 

@@ -159,6 +159,29 @@ func withServers(env []string, name string, dsns []string) []string {
 	return env
 }
 
+// ServersEnv is the variable through which study run gives each step its
+// servers (Exec.ServerEnv).
+const ServersEnv = "DBMETER_STEP_SERVERS"
+
+// StepServers is the step's side of hideServers: args with flag and a DSN
+// for each of servers (ServersEnv's value, one a line), in order, before
+// any --, so that the step runs, and records its command line, as if they
+// were typed.
+func StepServers(args []string, servers, flag string) []string {
+	if servers == "" {
+		return args
+	}
+	var given []string
+	for _, d := range strings.Split(servers, "\n") {
+		given = append(given, flag, d)
+	}
+	at := slices.Index(args, "--") // after it, words are arguments
+	if at < 0 {
+		at = len(args)
+	}
+	return slices.Concat(args[:at], given, args[at:])
+}
+
 // outcome maps a step's exit to what study run makes of it.
 func (e Exec) outcome(err error, why string) error {
 	var exit *exec.ExitError

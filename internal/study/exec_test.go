@@ -62,3 +62,25 @@ func TestExecServersOutOfArgv(t *testing.T) {
 		})
 	}
 }
+
+// A step reads the servers study run put in its environment as --dsn, in
+// order, before any --; with none there, its command line is as given.
+func TestStepServers(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name, servers string
+		args, want    []string
+	}{
+		{"none", "", []string{"pg", "-S"}, []string{"pg", "-S"}},
+		{"one", "tcp://a", []string{"ch", "insert"}, []string{"ch", "insert", "--dsn", "tcp://a"}},
+		{"two in order", "postgres://a/x\npostgres://b/x", []string{"pg", "-S"}, []string{"pg", "-S", "--dsn", "postgres://a/x", "--dsn", "postgres://b/x"}},
+		{"before --", "postgres://a/x", []string{"pg", "--", "db"}, []string{"pg", "--dsn", "postgres://a/x", "--", "db"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := StepServers(tt.args, tt.servers, "--dsn"); !slices.Equal(got, tt.want) {
+				t.Errorf("StepServers(%q) = %q, want %q", tt.args, got, tt.want)
+			}
+		})
+	}
+}

@@ -2,11 +2,13 @@ package sysinfo_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/dbmeter/dbmeter/internal/servertest"
@@ -26,7 +28,7 @@ func TestMakeBuildStampsTheCommit(t *testing.T) {
 	for _, tool := range []string{"git", "make", "go"} {
 		servertest.Tool(t, tool, "make build stamps the commit git reports")
 	}
-	repo := filepath.Join(t.TempDir(), "dbmeter")
+	repo := stampDir(t)
 	copyTree(t, "../..", repo)
 	// The Debian packages are the caller's business (make test installs
 	// them first); this build needs none, since it leaves rocksdb out.
@@ -79,6 +81,36 @@ func TestMakeBuildStampsTheCommit(t *testing.T) {
 	if !strings.Contains(string(out), "build -buildvcs=false") || !strings.Contains(string(out), "linked git worktree") {
 		t.Errorf("make build in a linked worktree must build with -buildvcs=false and say why; it would run:\n%s", out)
 	}
+}
+
+// stampDir is the directory the copy is built in, empty: the same path on
+// every run (one per user), because go's build cache keys a package by its
+// directory too: in a new temporary directory every run compiled each of
+// the tree's packages again (50-80 s of the test on 2 cores); here a run
+// finds those the last one compiled, and compiles what changed since. A
+// lock keeps two runs at once (two checkouts' make test) out of each
+// other's copy; the copy is removed at the end.
+func stampDir(t *testing.T) string {
+	t.Helper()
+	base := filepath.Join(os.TempDir(), fmt.Sprintf("dbmeter-stamptest-%d", os.Getuid()))
+	lock, err := os.OpenFile(base+".lock", os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+		lock.Close()
+		t.Fatalf("lock %s: %v", lock.Name(), err)
+	}
+	t.Cleanup(func() {
+		if err := os.RemoveAll(base); err != nil {
+			t.Errorf("remove the copy: %v", err)
+		}
+		lock.Close() // releases the lock
+	})
+	if err := os.RemoveAll(base); err != nil {
+		t.Fatalf("remove the last run's copy: %v", err)
+	}
+	return filepath.Join(base, "dbmeter")
 }
 
 // makeBuild runs `make build` in dir, then bin/dbmeter, and returns the

@@ -39,6 +39,9 @@ func TestDroppedConnections(t *testing.T) {
 		{"ch-go", 4, false},
 	} {
 		t.Run(tc.client, func(t *testing.T) {
+			// Each client has its own proxy and table: their cycles, 9 s
+			// each, overlap (as many as go test's -parallel).
+			t.Parallel()
 			table := Table{Database: db, Name: "drop_" + tc.client[len(tc.client)-3:]}
 			dropCycle(t, d, a, table, tc.client, tc.perInsert, tc.served, 2*time.Second)
 		})
@@ -117,6 +120,7 @@ func TestDroppedConnectionsStandIn(t *testing.T) {
 		{"ch-go", 4},
 	} {
 		t.Run(tc.client, func(t *testing.T) {
+			t.Parallel() // its own proxy and table, as in TestDroppedConnections
 			table := Table{Database: DefaultDatabase, Name: "drop_" + tc.client[len(tc.client)-3:]}
 			dropCycle(t, d, a, table, tc.client, tc.perInsert, true, time.Second)
 		})
