@@ -15,18 +15,20 @@
 # Race and fuzzing are left out: the race stage runs tests stage 1 already
 # ran, and fuzzing's coverage depends on its inputs and time. Each test
 # binary writes its counters to OUT/data (-test.gocoverdir), so the three
-# stages count as one run; a failing test still writes them, and the
-# script goes on and says which stage failed.
+# stages count as one run; a failing test still writes them (a panic or
+# a timeout does not), and the script goes on and says which stage failed.
 #
 # It writes OUT/cov.txt (go tool covdata textfmt), OUT/packages.txt
-# (covered/total statements per package) and OUT/func.txt (go tool cover
-# -func), and prints the total, the figure issue 44 compares: statements
-# covered over statements, every package under internal/ that a test
-# binary links.
+# (covered/total statements per package, every statement) and
+# OUT/func.txt (go tool cover -func, statements inside functions), and
+# prints both totals: issue 44 compares the second. Every package under
+# internal/ that a test binary links is counted. A test binary writes its
+# counters when its tests end: one re-executed as dbmeter (cmd/dbmeter's
+# runs, study run's steps under internal/cli) never does, so only the
+# test's own process counts.
 #
-# The instrumented test binaries are slower than plain ones: about twice
-# make test's go test stages. GO names the go command (default go),
-# NICE the niceness of the tests (default 10, to leave others the CPU).
+# GO names the go command (default go), NICE the niceness of the tests
+# (default 10, to leave others the CPU).
 set -uo pipefail
 
 PROG=coverage
@@ -116,8 +118,8 @@ awk 'NR > 1 {
         printf "%-60s %6d/%6d %5.1f%%\n", "total", allhit, all, 100 * allhit / all
     }' "$out/cov.txt" | sort >"$out/packages.txt"
 
-grep '^total ' "$out/packages.txt"
-tail -1 "$out/func.txt"
+echo "every statement: $(awk '/^total / {print $2, $3, $4}' "$out/packages.txt")"
+echo "go tool cover -func: $(awk 'END {print $NF}' "$out/func.txt")"
 if [[ ${#failed[@]} -gt 0 ]]; then
     log "failing tests in: ${failed[*]} (their counters are counted; see the logs)"
     exit 1
