@@ -1,13 +1,9 @@
 package cli
 
 import (
-	"fmt"
-
 	"github.com/spf13/cobra"
 
-	"github.com/dbmeter/dbmeter/internal/ch"
 	"github.com/dbmeter/dbmeter/internal/ch/insert"
-	"github.com/dbmeter/dbmeter/internal/plan"
 	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
@@ -91,34 +87,6 @@ func runCHInsert(cmd *cobra.Command, env Env, rf *runFlags, f *insert.Command) e
 		return usage.Spell(err, spelled)
 	}
 	c.WorkerCounts = rf.workerList()
-	secrets := c.DSN.Secrets()
-	version, err := serverVersion(cmd, c.DSN)
-	if err != nil {
-		return scrubbed(err, secrets)
-	}
-	p, err := insert.Prepare(ctx, "ch", c, version)
-	if err != nil {
-		return scrubbed(err, secrets)
-	}
-	defer p.Close()
-	chiSay(env, p.Refused, secrets)
-	s, err := newSession(env, "ch", rf.output, "", secrets...)
-	if err != nil {
-		return err
-	}
-	s.showProgress(rf)
-	perr := plan.Execute(ctx, p.Plan, s)
-	chiSay(env, plan.Errors(perr), secrets)
-	if len(s.Doc().Runs) == 0 {
-		s.Abort()
-		return insert.NoRun(perr, secrets...)
-	}
-	return p.Outcome(perr, s.Finish(ctx))
-}
-
-// chiSay prints each error on a line of its own.
-func chiSay(env Env, errs []error, secrets []string) {
-	for _, err := range ch.GroupTooOld(errs) {
-		fmt.Fprintln(env.Stderr, "dbmeter: "+oneLine(scrubbed(err, secrets)))
-	}
+	timeout, _ := cmd.Flags().GetDuration("connect-timeout")
+	return insert.Execute(ctx, c, timeout, env.Stderr, rf.opener(env, "ch"))
 }

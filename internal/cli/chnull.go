@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"fmt"
-
 	"github.com/spf13/cobra"
 
 	"github.com/dbmeter/dbmeter/internal/ch/insert"
@@ -41,15 +39,8 @@ file as SSL_CERT_FILE.`,
 		opt{"TLS", "tls", "", &o.TLS, "serve TLS only, with a self-signed certificate for 127.0.0.1 and localhost"},
 		opt{"CertOut", "tls-cert", "", &o.CertOut, "with --tls: write the certificate (PEM) to this file, for a DSN's ca_file"})
 	cmd.RunE = runE(func(cmd *cobra.Command, _ []string) error {
-		srv, err := nullserver.Start(o)
-		if err != nil {
-			return err
-		}
-		defer srv.Close()
-		fmt.Fprintf(env.Stdout, "null-server (a protocol stand-in, not a ClickHouse) on %s\n  --dsn %s\n  --http-url %s\n", srv.Addr(), srv.DSN(), srv.HTTPURL())
-		<-cmd.Context().Done()
-		fmt.Fprintf(env.Stdout, "null-server: %s\n", srv.Log().Totals())
-		return nil
+		// The banner names the flags of the commands that use the server.
+		return nullserver.Serve(cmd.Context(), o, spellingWriter{env.Stdout, map[string]string{"DSN": "--dsn", "HTTPURL": "--http-url"}})
 	})
 	return cmd
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/dbmeter/dbmeter/internal/ch/query"
 	"github.com/dbmeter/dbmeter/internal/ch/query/clients"
 	"github.com/dbmeter/dbmeter/internal/load"
-	"github.com/dbmeter/dbmeter/internal/metrics"
 	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
@@ -95,32 +94,7 @@ func runCHQuery(cmd *cobra.Command, env Env, rf *runFlags, f *query.Command, sf 
 	if err != nil {
 		return err
 	}
-	secrets := c.DSN.Secrets()
-	c.Search = search != nil
-	if err := c.Validate(); err != nil {
-		return usage.Wrap(err)
-	}
-	version, err := serverVersion(cmd, c.DSN)
-	if err != nil {
-		return scrubbed(err, secrets)
-	}
-	p, err := query.Prepare(cmd.Context(), "ch", c, version)
-	if err != nil {
-		return scrubbed(err, secrets)
-	}
-	for _, n := range p.Notes {
-		fmt.Fprintln(env.Stderr, "dbmeter: "+n)
-	}
-	stop, err := metrics.ServePprof(f.PprofAddr, env.Stderr)
-	if err != nil {
-		return err
-	}
-	defer stop()
-	s, err := newSession(env, "ch", rf.output, "", secrets...)
-	if err != nil {
-		return err
-	}
-	s.showProgress(rf)
-	p.Plan.Search = search
-	return scrubbed(s.Execute(cmd.Context(), p.Plan), secrets)
+	timeout, _ := cmd.Flags().GetDuration("connect-timeout")
+	return query.Execute(cmd.Context(), c, query.Exec{Search: search, ConnectTimeout: timeout, PprofAddr: f.PprofAddr,
+		Stderr: env.Stderr, Open: rf.opener(env, "ch")})
 }

@@ -28,7 +28,7 @@ import (
 // outputs' (sink.Options) where the command writes a result.
 func declaredConfigs() map[string][]any {
 	return map[string][]any{
-		"dbmeter kv":             {kv.MatrixOptions{}, kv.Matrix{}, workload.Spec{}, kvycsb.Spec{}, ycsb.Record{}, load.Config{}, load.Options{}, sink.Options{}},
+		"dbmeter kv":             {kv.Command{}, kv.MatrixOptions{}, kv.Matrix{}, workload.Spec{}, kvycsb.Spec{}, ycsb.Record{}, load.Config{}, load.Options{}, sink.Options{}},
 		"dbmeter pg":             {pg.Command{}, load.Config{}, sink.Options{}},
 		"dbmeter ch":             {ch.Reach{}},
 		"dbmeter ch insert":      {insert.Command{}, insert.Config{}, load.Config{}, load.Options{}, sink.Options{}},

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"strconv"
 
 	"github.com/spf13/cobra"
@@ -10,21 +9,8 @@ import (
 	"github.com/dbmeter/dbmeter/internal/kv/engine"
 	"github.com/dbmeter/dbmeter/internal/kv/kvycsb"
 	"github.com/dbmeter/dbmeter/internal/kv/workload"
-	"github.com/dbmeter/dbmeter/internal/result"
 	"github.com/dbmeter/dbmeter/internal/usage"
 )
-
-type kvFlags struct {
-	engines []string
-	ops     []string
-	fsync   string
-	dir     string
-	params  []string
-	spec    workload.Spec
-	ycsb    kvycsb.Spec
-	storage string
-	shape   string
-}
 
 // kvLong is kv's help: what each operation does.
 const kvLong = `kv runs each operation (set, update, get, del, setmixed/getmixed, batchset) on
@@ -58,7 +44,7 @@ const kvExample = `  dbmeter kv
 
 func newKVCmd(env Env) *cobra.Command {
 	var rf runFlags
-	var kf kvFlags
+	var kc kv.Command
 	cmd := &cobra.Command{
 		Use:     "kv",
 		Short:   "Benchmark embedded K/V engines: engine × operation throughput and latency",
@@ -67,15 +53,14 @@ func newKVCmd(env Env) *cobra.Command {
 		Args:    noArgs,
 	}
 	cmd.RunE = runE(func(cmd *cobra.Command, _ []string) error {
-		return runKV(cmd, env, &rf, &kf)
+		return runKV(cmd, env, &rf, &kc)
 	})
-	bindKVFlags(cmd, &rf, &kf)
+	bindKVFlags(cmd, &rf, &kc)
 	return cmd
 }
 
-// runKV runs the matrix the flags ask for: its cells in a directory of
-// their own, under a storage profile when one is given.
-func runKV(cmd *cobra.Command, env Env, rf *runFlags, kf *kvFlags) (runErr error) {
+// runKV completes kv's command from the flags and hands it to the family.
+func runKV(cmd *cobra.Command, env Env, rf *runFlags, kc *kv.Command) error {
 	cfg, err := rf.config()
 	if err != nil {
 		return err
@@ -86,70 +71,38 @@ func runKV(cmd *cobra.Command, env Env, rf *runFlags, kf *kvFlags) (runErr error
 	}
 	fields := fieldFlags(cmd.Flags())
 	spelled := spelling(cmd.Flags(), fields)
-	opts := kv.MatrixOptions{Engines: kf.engines, Ops: kf.ops, Fsync: kf.fsync, Spec: kf.spec, Params: kf.params,
-		Load: cfg, Repeat: rf.repeat, Flags: flagParams(cmd.Flags()), YCSB: kf.ycsb,
-		Shape: kf.shape, Sharded: rf.changed("shard") || rf.changed("start-at"), Given: given(cmd.Flags(), fields)}
-	k, err := kv.New(opts)
-	if err != nil {
-		return usage.Spell(err, spelled)
-	}
-	var storageRec *result.Storage
-	prof, err := parseStorageProfile(kf.storage)
-	if err != nil {
-		return err
-	}
-	withProbeShare(prof, env.Getenv)
-	dir, cleanup, err := kv.PrepareDir(kf.dir)
-	if err != nil {
-		return usage.Spell(err, spelled)
-	}
-	defer func() { runErr = errors.Join(runErr, cleanup()) }()
-	if prof != nil {
-		// dbmeter moves itself, every thread, into the profile's cgroup
-		// for the run: the engines run in its process (docs/storage.md).
-		sess, err := openStorage(cmd.Context(), env.Stderr, prof, dir, "dbmeter, the process that runs the engines")
-		if err != nil {
-			return err
-		}
-		defer func() { runErr = errors.Join(runErr, sess.Close()) }()
-		k.SetIO(sess)
-		storageRec = sess.Record
-	}
-	s, err := newSession(env, "kv", rf.output, dir)
-	if err != nil {
-		return err
-	}
-	s.Doc().Env.Disk.Storage = storageRec
-	s.showProgress(rf)
-	return s.Execute(cmd.Context(), k.Plan(dir))
+	kc.Load, kc.Repeat, kc.Flags, kc.Given = cfg, rf.repeat, flagParams(cmd.Flags()), given(cmd.Flags(), fields)
+	kc.Sharded = rf.changed("shard") || rf.changed("start-at")
+	kc.ProbeShare, kc.Stderr = env.probeShare(), spellingWriter{env.Stderr, spelled}
+	return usage.Spell(kv.Execute(cmd.Context(), *kc, rf.opener(env, "kv")), spelled)
 }
 
 // bindKVFlags binds the shared run flags, with kv's defaults, and kv's own.
-func bindKVFlags(cmd *cobra.Command, rf *runFlags, kf *kvFlags) {
+func bindKVFlags(cmd *cobra.Command, rf *runFlags, kc *kv.Command) {
 	fs := cmd.Flags()
 	rf.bind(fs, kv.DefaultLoad())
 	rf.repeat = kv.DefaultRepeat
 	fs.Lookup("repeat").DefValue = strconv.Itoa(kv.DefaultRepeat)
 	fs.Lookup("progress").DefValue = "a tenth of --duration"
-	kf.engines, kf.ops, kf.spec, kf.ycsb = engine.Names(), kv.Ops(), workload.DefaultSpec(), kvycsb.DefaultSpec()
-	kf.fsync, kf.shape = "false", kv.ShapeCells
+	kc.Engines, kc.Ops, kc.Spec, kc.YCSB = engine.Names(), kv.Ops(), workload.DefaultSpec(), kvycsb.DefaultSpec()
+	kc.Fsync, kc.Shape = "false", kv.ShapeCells
 	declare(fs,
-		opt{"Engines", "engines", "", &kf.engines, "engines to run, comma-separated"},
-		opt{"Ops", "ops", "", &kf.ops, "operations to run, comma-separated"},
-		opt{"Keys", "keys", "", &kf.spec.Keys, "keys preloaded into every cell's store before it is measured"},
-		opt{"KeySize", "key-size", "", &kf.spec.KeySize, "key size in bytes"},
-		opt{"ValueSize", "value-size", "", &kf.spec.ValueSize, "value size in bytes"},
-		opt{"Dist", "dist", "", &kf.spec.Dist, "how get picks keys: uniform or zipf"},
-		opt{"Batch", "batch", "", &kf.spec.Batch, "keys per batchset operation"},
-		opt{"Fsync", "fsync", "", &kf.fsync, "make every write durable before it is acknowledged: false (off), true (on) or both"},
-		opt{"Dir", "dir", "", &kf.dir, "directory for the engines' files: new, empty, or made by dbmeter (default: a temporary directory, removed afterwards)"},
-		opt{"", "storage-profile", "", &kf.storage, "run the engines under a storage class: hdd, sata-ssd, nvme, provisioned, or limits riops=N,wiops=N,rbps=SIZE,wbps=SIZE,mem=SIZE (needs root and cgroups; see docs/storage.md)"},
-		opt{"Shape", "shape", "", &kf.shape, "cells: every operation on a preloaded store of its own, for --duration, repeated; harness: seed 004's harness (kvbench), each engine from an empty store through set, get, setmixed/getmixed and del on one store, each phase --count operations split over --workers, on keys j, 2j, 3j, … per worker (docs/kv.md)"},
-		opt{"Params", "param", "", (*repeated)(&kf.params), "engine knob engine.key=value, repeatable (see docs/kv.md)"},
-		opt{"FieldCount", "field-count", "", &kf.ycsb.Record.FieldCount, "YCSB: fields per record"},
-		opt{"FieldLength", "field-length", "", &kf.ycsb.Record.FieldLength, "YCSB: bytes per field"},
-		opt{"InsertOrder", "insert-order", "", &kf.ycsb.InsertOrder, "YCSB: record keys hold the hashed (hashed) or plain (ordered) record number"},
-		opt{"Distribution", "distribution", "", &kf.ycsb.Distribution, "YCSB: request distribution for every workload, zipfian, latest, uniform or hotspot (default: each workload's own)"})
+		opt{"Engines", "engines", "", &kc.Engines, "engines to run, comma-separated"},
+		opt{"Ops", "ops", "", &kc.Ops, "operations to run, comma-separated"},
+		opt{"Keys", "keys", "", &kc.Spec.Keys, "keys preloaded into every cell's store before it is measured"},
+		opt{"KeySize", "key-size", "", &kc.Spec.KeySize, "key size in bytes"},
+		opt{"ValueSize", "value-size", "", &kc.Spec.ValueSize, "value size in bytes"},
+		opt{"Dist", "dist", "", &kc.Spec.Dist, "how get picks keys: uniform or zipf"},
+		opt{"Batch", "batch", "", &kc.Spec.Batch, "keys per batchset operation"},
+		opt{"Fsync", "fsync", "", &kc.Fsync, "make every write durable before it is acknowledged: false (off), true (on) or both"},
+		opt{"Dir", "dir", "", &kc.Dir, "directory for the engines' files: new, empty, or made by dbmeter (default: a temporary directory, removed afterwards)"},
+		opt{"StorageProfile", "storage-profile", "", &kc.StorageProfile, "run the engines under a storage class: hdd, sata-ssd, nvme, provisioned, or limits riops=N,wiops=N,rbps=SIZE,wbps=SIZE,mem=SIZE (needs root and cgroups; see docs/storage.md)"},
+		opt{"Shape", "shape", "", &kc.Shape, "cells: every operation on a preloaded store of its own, for --duration, repeated; harness: seed 004's harness (kvbench), each engine from an empty store through set, get, setmixed/getmixed and del on one store, each phase --count operations split over --workers, on keys j, 2j, 3j, … per worker (docs/kv.md)"},
+		opt{"Params", "param", "", (*repeated)(&kc.Params), "engine knob engine.key=value, repeatable (see docs/kv.md)"},
+		opt{"FieldCount", "field-count", "", &kc.YCSB.Record.FieldCount, "YCSB: fields per record"},
+		opt{"FieldLength", "field-length", "", &kc.YCSB.Record.FieldLength, "YCSB: bytes per field"},
+		opt{"InsertOrder", "insert-order", "", &kc.YCSB.InsertOrder, "YCSB: record keys hold the hashed (hashed) or plain (ordered) record number"},
+		opt{"Distribution", "distribution", "", &kc.YCSB.Distribution, "YCSB: request distribution for every workload, zipfian, latest, uniform or hotspot (default: each workload's own)"})
 	// The shared run flags include sharding, which kv refuses: not offered
 	// in its help, and refused in one line when given.
 	for _, name := range []string{"shard", "start-at"} {

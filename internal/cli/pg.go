@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -10,10 +9,11 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/dbmeter/dbmeter/internal/capacity"
+	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/pg"
 	"github.com/dbmeter/dbmeter/internal/pg/driver"
-	"github.com/dbmeter/dbmeter/internal/pg/script"
-	"github.com/dbmeter/dbmeter/internal/storage"
+	"github.com/dbmeter/dbmeter/internal/plan"
 	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
@@ -153,15 +153,8 @@ PGPORT, PGUSER, PGDATABASE, PGPASSWORD and PGSSLMODE variables.`,
 	return cmd
 }
 
-func runPG(ctx context.Context, env Env, f *pgFlags, args []string) (runErr error) {
-	if f.fs.Changed("show-script") {
-		text, err := script.ShowBuiltin(f.ShowScript)
-		if err != nil {
-			return usage.Wrap(err)
-		}
-		_, err = fmt.Fprint(env.Stderr, text)
-		return err
-	}
+// runPG completes pg's command from the flags and hands it to the family.
+func runPG(ctx context.Context, env Env, f *pgFlags, args []string) error {
 	f.Outputs = f.output.writesFiles()
 	if err := f.defaultRun(); err != nil {
 		return err
@@ -174,47 +167,10 @@ func runPG(ctx context.Context, env Env, f *pgFlags, args []string) (runErr erro
 	// the one that counted the late and skipped transactions, not here
 	// from the flag's text.
 	f.Params = flagParams(f.fs, "help", "dsn", "host", "port", "username", "latency-limit")
-	p, err := f.Prepare(args)
-	if err != nil {
-		return usage.Spell(usage.Wrap(err), spelled)
-	}
-	search, err := f.search.search(p.Load(), "transactions")
-	if err != nil {
-		return err
-	}
-	if err := p.Searching(search); err != nil {
-		return usage.Spell(err, spelled)
-	}
-	if f.fs.Changed("random-seed") {
-		fmt.Fprintf(env.Stderr, "dbmeter pg: setting random seed to %d\n", f.Seed) // as pgbench says it
-	}
-	prof, err := parseStorageProfile(f.StorageProfile)
-	if err != nil {
-		return err
-	}
-	withProbeShare(prof, env.Getenv)
-	if f.Initialize {
-		return usage.Spell(scrubbed(f.Init(ctx, p, f.output.o.Quiet), p.Secrets), spelled)
-	}
-	var sess *storage.Session
-	if prof != nil {
-		eps, err := p.Endpoints()
-		if err != nil {
-			return err
-		}
-		if sess, err = openPGStorage(ctx, env.Stderr, prof, f.StorageServer, eps); err != nil {
-			return err
-		}
-		defer func() { runErr = errors.Join(runErr, sess.Close()) }()
-	}
-	s, err := newSession(env, "pg", f.output, "", p.Secrets...)
-	if err != nil {
-		return err
-	}
-	pl := f.Plan(p)
-	if sess != nil {
-		s.Doc().Env.Disk.Storage = sess.Record
-		pl = sess.Counted(pl)
-	}
-	return usage.Spell(scrubbed(s.Execute(ctx, pl), p.Secrets), spelled)
+	x := pg.Exec{ProbeShare: env.probeShare(), Quiet: f.output.o.Quiet,
+		Search: func(cfg *load.Config) (*capacity.Search, error) { return f.search.search(cfg, "transactions") },
+		Open: func(dir string, secrets ...string) (plan.Output, error) {
+			return newSession(env, "pg", f.output, dir, secrets...)
+		}}
+	return usage.Spell(f.Execute(ctx, args, x), spelled)
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/dbmeter/dbmeter/internal/load"
+	"github.com/dbmeter/dbmeter/internal/plan"
 	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
@@ -120,4 +121,26 @@ func (f *runFlags) limit() (time.Duration, int64) {
 		return 0, f.cfg.Count
 	}
 	return f.cfg.Duration, 0
+}
+
+// probeShare is a study step's shared storage probe (withProbeShare), ""
+// where env has no variables to read.
+func (env Env) probeShare() string {
+	if env.Getenv == nil {
+		return ""
+	}
+	return env.Getenv(storageProbeShareEnv)
+}
+
+// opener opens family's outputs as the output flags ask, showing progress
+// as the run flags ask.
+func (f *runFlags) opener(env Env, family string) plan.OpenOutput {
+	return func(diskPath string, secrets ...string) (plan.Output, error) {
+		s, err := newSession(env, family, f.output, diskPath, secrets...)
+		if err != nil {
+			return nil, err
+		}
+		s.showProgress(f)
+		return s, nil
+	}
 }
