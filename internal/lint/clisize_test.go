@@ -20,10 +20,11 @@ import (
 // the default extent, ch null-server's stand-in and the study list and
 // pages moved to their packages (2,485), 2,350 once running kv, pg, ch
 // insert, ch query, null and ch null-server became one family function
-// each (2,303), so it cannot grow while it is brought there.
+// each (2,303), 2,300 once the storage wiring those left dead in the
+// CLI went (2,252), so it cannot grow while it is brought there.
 const (
 	cliMaxFileLines = 250
-	cliMaxLines     = 2350
+	cliMaxLines     = 2300
 	cliGoalLines    = 1800
 )
 
