@@ -5,7 +5,6 @@ import (
 
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/null"
-	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
 func newNullCmd(env Env) *cobra.Command {
@@ -33,16 +32,8 @@ dbmeter's own cost and how a stalled target shows in open-loop percentiles.`,
 		if err != nil {
 			return err
 		}
-		p, err := null.NewPlan(null.Options{Target: nc, Load: cfg, Repeat: rf.repeat, Search: search, Params: flagParams(cmd.Flags())})
-		if err != nil {
-			return usage.Wrap(err)
-		}
-		s, err := newSession(env, p.Family, rf.output, "")
-		if err != nil {
-			return err
-		}
-		s.showProgress(&rf)
-		return s.Execute(cmd.Context(), p)
+		o := null.Options{Target: nc, Load: cfg, Repeat: rf.repeat, Search: search, Params: flagParams(cmd.Flags())}
+		return null.Execute(cmd.Context(), o, rf.opener(env, "null"))
 	})
 	def := load.DefaultConfig()
 	rf.bind(cmd.Flags(), def)

@@ -13,7 +13,6 @@ import (
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/pg"
 	"github.com/dbmeter/dbmeter/internal/pg/driver"
-	"github.com/dbmeter/dbmeter/internal/pg/script"
 	"github.com/dbmeter/dbmeter/internal/plan"
 	"github.com/dbmeter/dbmeter/internal/usage"
 )
@@ -156,14 +155,6 @@ PGPORT, PGUSER, PGDATABASE, PGPASSWORD and PGSSLMODE variables.`,
 
 // runPG completes pg's command from the flags and hands it to the family.
 func runPG(ctx context.Context, env Env, f *pgFlags, args []string) error {
-	if f.fs.Changed("show-script") {
-		text, err := script.ShowBuiltin(f.ShowScript)
-		if err != nil {
-			return usage.Wrap(err)
-		}
-		_, err = fmt.Fprint(env.Stderr, text)
-		return err
-	}
 	f.Outputs = f.output.writesFiles()
 	if err := f.defaultRun(); err != nil {
 		return err

@@ -123,7 +123,11 @@ func (f *runFlags) limit() (time.Duration, int64) {
 	return f.cfg.Duration, 0
 }
 
-// probeShare is a study step's shared storage probe (withProbeShare), ""
+// storageProbeShareEnv names the file in which study run keeps the
+// provisioned profile's probe for its steps (storage.Profile.ProbeShare).
+const storageProbeShareEnv = "DBMETER_STORAGE_PROBE_SHARE"
+
+// probeShare is a study step's shared storage probe, ""
 // where env has no variables to read.
 func (env Env) probeShare() string {
 	if env.Getenv == nil {

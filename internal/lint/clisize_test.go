@@ -11,18 +11,20 @@ import (
 // The CLI binds flags and nothing else: what a command does lives in the
 // packages below it. cliMaxFileLines bounds each file of internal/cli;
 // cliMaxLines bounds the package, and only ever goes down. The goal is
-// cliGoalLines (issue 43); the ceiling is where the CLI stood last, with
-// a margin of under 20 lines: 3,300 when this rule came, 2,800 once the
+// cliGoalLines (issue 43); the ceiling is where the CLI stood last,
+// rounded up to the next 50 lines: 3,300 when this rule came, 2,800 once the
 // cross-option checks, the default experiments and the study, merge and
 // publish logic moved into their packages (2,785 lines), 2,550 once each
 // flag was declared once and a study's server checks and step runner,
 // signal handling and writing outputs moved out (2,544), 2,500 once
 // the default extent, ch null-server's stand-in and the study list and
-// pages moved to their packages (2,485), so it cannot grow while it is
-// brought there.
+// pages moved to their packages (2,485), 2,350 once running kv, pg, ch
+// insert, ch query, null and ch null-server became one family function
+// each (2,303), 2,300 once the storage wiring those left dead in the
+// CLI went (2,252), so it cannot grow while it is brought there.
 const (
 	cliMaxFileLines = 250
-	cliMaxLines     = 2500
+	cliMaxLines     = 2300
 	cliGoalLines    = 1800
 )
 

@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/dbmeter/dbmeter/internal/capacity"
 	"github.com/dbmeter/dbmeter/internal/load"
+	"github.com/dbmeter/dbmeter/internal/pg/script"
 	"github.com/dbmeter/dbmeter/internal/pg/server"
 	"github.com/dbmeter/dbmeter/internal/plan"
 	"github.com/dbmeter/dbmeter/internal/redact"
@@ -28,10 +30,18 @@ type Exec struct {
 }
 
 // Execute runs the command f is, with args its positional arguments (the
-// database name): -i's initialisation, or the benchmark, under a storage
-// profile when one is given. Its errors name settings as {Field}s, and
-// mask the servers' secrets.
+// database name): a built-in script shown, -i's initialisation, or the
+// benchmark, under a storage profile when one is given. Its errors name
+// settings as {Field}s, and mask the servers' secrets.
 func (f *Command) Execute(ctx context.Context, args []string, x Exec) (err error) {
+	if f.given("ShowScript") {
+		text, err := script.ShowBuiltin(f.ShowScript)
+		if err != nil {
+			return usage.Wrap(err)
+		}
+		_, err = io.WriteString(f.Stderr, text)
+		return err
+	}
 	p, err := f.Prepare(args)
 	if err != nil {
 		return usage.Wrap(err)
