@@ -70,7 +70,7 @@ the exit code is 1 if any fails.`,
 // calibrateAdvice names the flags of the run commands (null, kv, ch) that
 // calibrate's advice names for the user's own runs, and calibrate lacks.
 func calibrateAdvice() map[string]string {
-	return map[string]string{"Workers": runFields()["Workers"], "Find": searchFields("count")["Find"]}
+	return map[string]string{"Workers": runFields()["Workers"], "Find": searchFieldFlags()["Find"]}
 }
 
 // calibrateSpelling spells calibrate's messages: its limits as its own

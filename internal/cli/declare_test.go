@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/dbmeter/dbmeter/internal/calibrate"
+	"github.com/dbmeter/dbmeter/internal/capacity"
 	"github.com/dbmeter/dbmeter/internal/ch"
 	"github.com/dbmeter/dbmeter/internal/ch/insert"
 	"github.com/dbmeter/dbmeter/internal/ch/nullserver"
@@ -25,15 +26,16 @@ import (
 
 // declaredConfigs are the types whose fields each command's flags may
 // declare: the family's config and the load settings it takes, and the
-// outputs' (sink.Options) where the command writes a result.
+// outputs' (sink.Options) where the command writes a result, and the
+// capacity search's (capacity.Options) where it searches.
 func declaredConfigs() map[string][]any {
 	return map[string][]any{
 		"dbmeter kv":             {kv.Command{}, kv.MatrixOptions{}, kv.Matrix{}, workload.Spec{}, kvycsb.Spec{}, ycsb.Record{}, load.Config{}, load.Options{}, sink.Options{}},
-		"dbmeter pg":             {pg.Command{}, load.Config{}, sink.Options{}},
+		"dbmeter pg":             {pg.Command{}, load.Config{}, capacity.Options{}, sink.Options{}},
 		"dbmeter ch":             {ch.Reach{}},
 		"dbmeter ch insert":      {insert.Command{}, insert.Config{}, load.Config{}, load.Options{}, sink.Options{}},
-		"dbmeter ch query":       {query.Command{}, query.Config{}, query.Worker{}, query.Dataset{}, load.Config{}, load.Options{}, sink.Options{}},
-		"dbmeter null":           {null.Config{}, load.Config{}, load.Options{}, sink.Options{}},
+		"dbmeter ch query":       {query.Command{}, query.Config{}, query.Worker{}, query.Dataset{}, load.Config{}, load.Options{}, capacity.Options{}, sink.Options{}},
+		"dbmeter null":           {null.Config{}, load.Config{}, load.Options{}, capacity.Options{}, sink.Options{}},
 		"dbmeter ch null-server": {nullserver.Options{}},
 		"dbmeter calibrate":      {calibrate.Limits{}, sink.Options{}},
 		"dbmeter merge":          {sink.Options{}},

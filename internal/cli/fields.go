@@ -3,7 +3,6 @@ package cli
 import (
 	"fmt"
 	"io"
-	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -82,11 +81,9 @@ func bindOpt(fs *pflag.FlagSet, o opt) {
 }
 
 // fieldFlags maps each field that a flag of fs sets to the flag's long
-// name: the fields the flags declare, and the capacity search's, whose
-// flags are bound with a map of their own, where fs has those flags.
+// name, as the flags declare.
 func fieldFlags(fs *pflag.FlagSet) map[string]string {
-	out := searchFields("count")
-	maps.DeleteFunc(out, func(_, name string) bool { return fs.Lookup(name) == nil })
+	out := map[string]string{}
 	fs.VisitAll(func(f *pflag.Flag) {
 		for _, field := range f.Annotations[fieldsKey] {
 			out[field] = f.Name
