@@ -121,7 +121,7 @@ func TestCHQueryOutageMidRun(t *testing.T) {
 	dsn := env["DBMETER_CLICKHOUSE_LEGACY_DSN"]
 	code, stderr, runs := outage(t, env, "ch", 3*time.Second, 3*time.Second,
 		"ch", "query", "--dsn", dsn, "--clients", "clickhouse-go-v1", "--create", "--preset", "count",
-		"--rate", "20", "--duration", "16s", "--progress", "1s", "--no-warmup")
+		"--rate", "20", "--duration", "30s", "--progress", "1s", "--no-warmup")
 	checkSurvived(t, code, stderr, runs[0])
 }
 
@@ -134,7 +134,7 @@ func TestCHInsertOutageReconciles(t *testing.T) {
 	dsn := env["DBMETER_CLICKHOUSE_LEGACY_DSN"]
 	code, stderr, runs := outage(t, env, "ch", 3*time.Second, 3*time.Second,
 		"ch", "insert", "--dsn", dsn, "--clients", "clickhouse-go-v1", "--create", "--batch", "2000",
-		"--duration", "16s", "--progress", "1s")
+		"--duration", "30s", "--progress", "1s")
 	r := runs[0]
 	checkSurvived(t, code, stderr, r)
 	acked, counted, uncertain := r.Extra["rows_acknowledged"], r.Extra["rows_counted"], r.Extra["rows_uncertain"]
