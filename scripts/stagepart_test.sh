@@ -85,6 +85,18 @@ python3 "$here/testsummary.py" report "$TESTLOG" >"$tmp/table"
 check "an unfinished part said so" grep -Eq '^ +1[01]      part \(did not end\)$' "$tmp/table"
 check "an unfinished stage runs until now" grep -Eq '^ +(20|21)  1/1 only$' "$tmp/table"
 
+# 4. A failed test's last lines come after the table: a CI log may keep only its tail.
+cat >"$TESTLOG/faults.json" <<'EOF'
+{"Action":"output","Package":"github.com/dbmeter/dbmeter/internal/ch/insert","Test":"TestOutage/seasclick","Output":"    outage_test.go:99: no interval after the restart\n"}
+{"Action":"fail","Package":"github.com/dbmeter/dbmeter/internal/ch/insert","Test":"TestOutage/seasclick","Elapsed":9}
+{"Action":"output","Package":"github.com/dbmeter/dbmeter/internal/ch/insert","Test":"TestOk","Output":"    fine\n"}
+{"Action":"pass","Package":"github.com/dbmeter/dbmeter/internal/ch/insert","Test":"TestOk","Elapsed":1}
+EOF
+python3 "$here/testsummary.py" report "$TESTLOG" >"$tmp/table"
+check "a failed subtest is named with its stage" grep -qx '  --- internal/ch/insert TestOutage/seasclick  (faults)' "$tmp/table"
+check "with what it printed" grep -q 'outage_test.go:99: no interval after the restart' "$tmp/table"
+check "a test that passed prints nothing of its own" sh -c "! grep -q fine '$tmp/table'"
+
 if ((fails)); then
 	echo "--- the last table:"
 	cat "$tmp/table"

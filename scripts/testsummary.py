@@ -11,8 +11,10 @@
                               done" at the end; a stage whose parts run at
                               once also has "EPOCH & NAME" as a part starts
                               and "EPOCH &end STATUS NAME" as it ends,
-                              scripts/stagepart.sh) and the 10 slowest tests
-                              of every DIR/*.json, with their package.
+                              scripts/stagepart.sh), the 10 slowest tests
+                              of every DIR/*.json, with their package, and
+                              every test that failed with the last lines it
+                              printed (a CI log may keep only its tail).
 
 make test writes both (its TESTLOG directory) and calls report at the end.
 """
@@ -76,6 +78,29 @@ def slowest(paths, n=10):
     return tests[:n]
 
 
+def failures(paths, lines=20):
+    """Every test that failed, in the order they failed (a subtest, which
+    says why, before its parent), each (stage, package, test, its last
+    output lines)."""
+    out = []
+    for path in paths:
+        stage = os.path.basename(path).removesuffix(".json")
+        printed = {}
+        with open(path) as f:
+            for line in f:
+                try:
+                    ev = json.loads(line)
+                except ValueError:
+                    continue
+                key = (ev.get("Package", "").removeprefix("github.com/dbmeter/dbmeter/"), ev.get("Test"))
+                if ev.get("Action") == "output":
+                    printed.setdefault(key, []).append(ev.get("Output", ""))
+                elif ev.get("Action") == "fail":
+                    pkg, test = key
+                    out.append((stage, pkg, test or "(package)", printed.get(key, [])[-lines:]))
+    return out
+
+
 def read_stages(path):
     """The stages in the order they started, each (start, end, name, parts),
     a part (start, end, name, status); end is None for a part that never
@@ -129,6 +154,13 @@ def report(log_dir):
         print("the 10 slowest tests:")
         for elapsed, pkg, test, stage in top:
             print(f"  {elapsed:8.1f}s  {pkg} {test}  ({stage})")
+    failed = failures(sorted(glob.glob(os.path.join(log_dir, "*.json"))))
+    if failed:
+        print("the tests that failed, with the last lines each printed:")
+        for stage, pkg, test, text in failed:
+            print(f"  --- {pkg} {test}  ({stage})")
+            for t in text:
+                sys.stdout.write("      " + t if t.strip() else t)
     return 0
 
 
