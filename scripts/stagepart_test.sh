@@ -97,6 +97,46 @@ check "a failed subtest is named with its stage" grep -qx '  --- internal/ch/ins
 check "with what it printed" grep -q 'outage_test.go:99: no interval after the restart' "$tmp/table"
 check "a test that passed prints nothing of its own" sh -c "! grep -q fine '$tmp/table'"
 
+# 5. A test that fails once passes when run again alone (GOTEST_RERUN=1), and
+# the status is the re-run's; one that always fails still fails.
+mod=$tmp/mod
+mkdir -p "$mod/flaky"
+printf 'module github.com/dbmeter/dbmeter\n\ngo 1.22\n' >"$mod/go.mod"
+cat >"$mod/flaky/flaky_test.go" <<'EOF'
+package flaky
+
+import (
+	"os"
+	"testing"
+)
+
+func TestSteady(t *testing.T) {}
+
+func TestFlaky(t *testing.T) {
+	t.Run("once", func(t *testing.T) {
+		if _, err := os.Stat("failed-once"); err != nil {
+			os.WriteFile("failed-once", nil, 0o644)
+			t.Fatal("the first time")
+		}
+	})
+}
+
+func TestBroken(t *testing.T) {
+	if os.Getenv("BROKEN") == "1" {
+		t.Fatal("every time")
+	}
+}
+EOF
+(cd "$mod" && GOTEST_RERUN=1 GOFLAGS=-mod=mod "$here/gotest-json.sh" "$TESTLOG/flaky.json" -count=1 ./... >"$tmp/rerun.out" 2>&1)
+check "a test that failed once and passed alone passes the stage" test $? -eq 0
+check "it was run again alone" grep -q '\^TestFlaky\$/\^once\$ failed; running it once more' "$tmp/rerun.out"
+python3 "$here/testsummary.py" report "$TESTLOG" >"$tmp/table"
+check "the summary still lists its first failure, passed again" grep -q -- '--- flaky TestFlaky/once  (flaky; passed when run again alone)' "$tmp/table"
+(cd "$mod" && rm -f failed-once && BROKEN=1 GOTEST_RERUN=1 GOFLAGS=-mod=mod "$here/gotest-json.sh" "$TESTLOG/broken.json" -count=1 -run 'TestBroken|TestSteady' ./... >"$tmp/broken.out" 2>&1)
+check "a test that fails every time fails the stage" test $? -ne 0
+check "only the failed test was run again" sh -c "! grep -q 'TestSteady.*failed' '$tmp/broken.out'"
+rm -f "$TESTLOG"/flaky*.json "$TESTLOG"/broken*.json
+
 if ((fails)); then
 	echo "--- the last table:"
 	cat "$tmp/table"

@@ -6,6 +6,9 @@
                               package, and the output of a test that fails
                               (of every test with TESTSUMMARY_VERBOSE=1);
                               exits 1 when a package or a test failed.
+  testsummary.py failed LOG   prints, for each test of LOG that failed and
+                              has no failed subtest, its package and a -run
+                              pattern that matches it alone (for a re-run).
   testsummary.py report DIR   prints each stage's seconds from DIR/stages (a
                               line "EPOCH NAME" as each stage starts, "EPOCH
                               done" at the end; a stage whose parts run at
@@ -21,6 +24,7 @@ make test writes both (its TESTLOG directory) and calls report at the end.
 import glob
 import json
 import os
+import re
 import sys
 import time
 
@@ -59,6 +63,11 @@ def stream(log_path):
     return 1 if failed else 0
 
 
+def short(pkg):
+    """A package as the tables name it: its path in the module."""
+    return pkg.removeprefix("github.com/dbmeter/dbmeter/")
+
+
 def slowest(paths, n=10):
     tests = []
     for path in paths:
@@ -71,9 +80,8 @@ def slowest(paths, n=10):
                 test = ev.get("Test")
                 # Top-level tests only: a subtest's time is in its parent's.
                 if ev.get("Action") in ("pass", "fail") and test and "/" not in test:
-                    pkg = ev.get("Package", "").removeprefix("github.com/dbmeter/dbmeter/")
                     stage = os.path.basename(path).removesuffix(".json")
-                    tests.append((ev.get("Elapsed", 0.0), pkg, test, stage))
+                    tests.append((ev.get("Elapsed", 0.0), short(ev.get("Package", "")), test, stage))
     tests.sort(reverse=True)
     return tests[:n]
 
@@ -92,12 +100,41 @@ def failures(paths, lines=20):
                     ev = json.loads(line)
                 except ValueError:
                     continue
-                key = (ev.get("Package", "").removeprefix("github.com/dbmeter/dbmeter/"), ev.get("Test"))
+                key = (ev.get("Package", ""), ev.get("Test"))
                 if ev.get("Action") == "output":
                     printed.setdefault(key, []).append(ev.get("Output", ""))
                 elif ev.get("Action") == "fail":
                     pkg, test = key
-                    out.append((stage, pkg, test or "(package)", printed.get(key, [])[-lines:]))
+                    out.append((stage, pkg, test or "(package)", printed.get(key, [])[-lines:] if lines else []))
+    return out
+
+
+def rerun_passes(paths):
+    """The (package, test) pairs that passed in the re-run logs, with their
+    parents: a re-run subtest that passed clears its parent too."""
+    out = set()
+    for path in paths:
+        with open(path) as f:
+            for line in f:
+                try:
+                    ev = json.loads(line)
+                except ValueError:
+                    continue
+                if ev.get("Action") == "pass" and ev.get("Test"):
+                    out.add((ev.get("Package", ""), ev["Test"]))
+    return out
+
+
+def failed_leaves(path):
+    """(package, -run pattern) of each failed test without a failed subtest."""
+    failed = [(pkg, test) for _, pkg, test, _ in failures([path], 0) if test != "(package)"]
+    names = {t for _, t in failed}
+    out = []
+    for pkg, test in failed:
+        if any(n.startswith(test + "/") for n in names):
+            continue
+        pattern = "/".join("^" + re.escape(part) + "$" for part in test.split("/"))
+        out.append((pkg, pattern))
     return out
 
 
@@ -154,11 +191,14 @@ def report(log_dir):
         print("the 10 slowest tests:")
         for elapsed, pkg, test, stage in top:
             print(f"  {elapsed:8.1f}s  {pkg} {test}  ({stage})")
-    failed = failures(sorted(glob.glob(os.path.join(log_dir, "*.json"))))
+    logs = sorted(glob.glob(os.path.join(log_dir, "*.json")))
+    failed = failures([p for p in logs if ".rerun-" not in p])
+    passed_again = rerun_passes([p for p in logs if ".rerun-" in p])
     if failed:
         print("the tests that failed, with the last lines each printed:")
         for stage, pkg, test, text in failed:
-            print(f"  --- {pkg} {test}  ({stage})")
+            again = "; passed when run again alone" if (pkg, test) in passed_again else ""
+            print(f"  --- {short(pkg)} {test}  ({stage}{again})")
             for t in text:
                 sys.stdout.write("      " + t if t.strip() else t)
     return 0
@@ -167,9 +207,13 @@ def report(log_dir):
 def main(argv):
     if len(argv) == 3 and argv[1] == "stream":
         return stream(argv[2])
+    if len(argv) == 3 and argv[1] == "failed":
+        for pkg, pattern in failed_leaves(argv[2]):
+            print(pkg, pattern)
+        return 0
     if len(argv) == 3 and argv[1] == "report":
         return report(argv[2])
-    sys.stderr.write("usage: testsummary.py stream LOG < go-test-json | testsummary.py report DIR\n")
+    sys.stderr.write("usage: testsummary.py stream LOG < go-test-json | testsummary.py failed LOG | testsummary.py report DIR\n")
     return 2
 
 
