@@ -2,6 +2,7 @@ package board
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/dbmeter/dbmeter/internal/usage"
 )
@@ -34,4 +35,30 @@ func (p *Published) Lines() []string {
 		out[i] = fmt.Sprintf("replaced %d × %s (%d distinct)", r.Occurrences, r.Kind, len(r.Pseudonyms))
 	}
 	return out
+}
+
+// PublishTo publishes the document at in to out ("-": stdout), saying
+// each problem of a refused document on a line of its own and, once the
+// copy is written, what it replaced. A copy that cannot be written is a
+// usage error naming {Output}.
+func PublishTo(stdout, stderr io.Writer, in, out string, id Identity, label string) error {
+	data, p, problems, err := PublishFile(in, id, label)
+	for _, pr := range problems {
+		fmt.Fprintf(stderr, "dbmeter: %s: %s\n", in, pr)
+	}
+	if err != nil {
+		return err
+	}
+	if out == "-" {
+		_, err = stdout.Write(data)
+	} else {
+		err = WriteFile(out, data)
+	}
+	if err != nil {
+		return usage.Errorf("cannot write {Output} %s: %v", out, err)
+	}
+	for _, l := range p.Lines() {
+		fmt.Fprintln(stderr, "study publish: "+l)
+	}
+	return nil
 }

@@ -17,15 +17,8 @@ func newCalibrateCmd(env Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "calibrate",
 		Short: "Check that dbmeter's numbers can be trusted on this machine",
-		Long: `calibrate prints the clock's cost and resolution, dbmeter's own cost per
-operation in closed loop, the open-loop scheduler's lag (how late it starts
-operations) and its CPU at --rate and at 1,000/s (there as a multiple of
-what a bare loop that only sleeps until each arrival costs), a coordinated-omission
-check (against a target that freezes on a schedule the reported percentiles
-must match the analytically expected ones), and a capacity search against a
-target of known capacity (10 operations of 10 ms in flight: 1,000/s). Each figure gets PASS or FAIL;
-the exit code is 1 if any fails.`,
-		Args: noArgs,
+		Long:  help("calibrate"),
+		Args:  noArgs,
 	}
 	f := cmd.Flags()
 	declare(f,

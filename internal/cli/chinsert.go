@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dbmeter/dbmeter/internal/ch/insert"
+	"github.com/dbmeter/dbmeter/internal/flagval"
 	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
@@ -11,37 +12,11 @@ func newCHInsertCmd(env Env) *cobra.Command {
 	var rf runFlags
 	var f insert.Command
 	cmd := &cobra.Command{
-		Use:   "insert",
-		Short: "Compare Go clients' bulk inserts into ClickHouse (rows/s, MB/s, build vs send, CPU and allocations per row)",
-		Long: `insert drives blocks of generated event rows (seed 000's 32-column table,
-about 1.4 KB a row, deterministic for --seed; --schema numbers: seed 002's
-ten numeric columns, 42 bytes a row) through each client path's
-bulk-insert API: one operation is one block of --batch rows, built by the
-client (timed as "build") and sent (timed as "send"). After each run the
-rows in the table are counted and compared with the rows the server
-acknowledged; any difference is an error.
-
-Clients (--clients, comma-separated; "auto": all the server supports):
-  clickhouse-go-row        v2 PrepareBatch + Append per row
-  clickhouse-go-column     v2 PrepareBatch + Column(i).Append per column
-  ch-go                    ch-go proto.Input blocks
-  database-sql             v2 through database/sql: tx, prepared INSERT, Exec per row
-  sqlx                     the same through sqlx
-  gorm                     gorm Create(&rows) on gorm.io/driver/clickhouse
-  clickhouse-go-v1         v1 through database/sql (servers older than v2 supports)
-  sqlx-v1                  sqlx on v1, as the seed ran sqlx
-  clickhouse-go-v1-column  v1's direct block API (OpenDirect, WriteBlock)
-External clients, each worker a process of its own (docs/worker-protocol.md);
-only by name, never in auto:
-  php-seasclick            PHP SeasClick insert(): one INSERT per block
-  php-seasclick-block      PHP SeasClick writeStart/write/writeEnd (--blocks-per-insert)
-  python-clickhouse-driver Python clickhouse-driver execute(INSERT, rows)
-  worker                   your own, with --worker-cmd
-A client newer than the server is refused with one line naming both versions.`,
-		Example: `  dbmeter ch insert --dsn "$DSN" --create --clients clickhouse-go-v1 --rows 500000
-  dbmeter ch insert --dsn "$DSN" --clients ch-go,clickhouse-go-column --workers 4 --duration 30s
-  dbmeter ch insert --dsn "$DSN" --clients ch-go --batch 10000 --blocks-per-insert 10 --tcp-nodelay=false`,
-		Args: noArgs,
+		Use:     "insert",
+		Short:   "Compare Go clients' bulk inserts into ClickHouse (rows/s, MB/s, build vs send, CPU and allocations per row)",
+		Long:    help("ch-insert"),
+		Example: help("ch-insert-example"),
+		Args:    noArgs,
 	}
 	cmd.RunE = runE(func(cmd *cobra.Command, _ []string) error { return runCHInsert(cmd, env, &rf, &f) })
 	rf.bind(cmd.Flags(), insert.DefaultLoad())
@@ -53,7 +28,7 @@ A client newer than the server is refused with one line naming both versions.`,
 	declare(fs,
 		opt{"DSN", "dsn", "", &f.DSN, "ClickHouse native address: clickhouse://user:password@host:port/db or tcp://host:port?username=…&password=…&database=… (default: $DBMETER_CLICKHOUSE_DSN, which keeps the password out of the process arguments)"},
 		opt{"Clients", "clients", "", &f.Clients, "client paths, comma-separated; auto, alone or in the list, stands for every Go path the server's version supports (auto,php-seasclick adds the PHP client)"},
-		opt{"Batch", "batch", "", (*intList)(&c.Batches), "rows per block (one operation); a list (10000,100000) runs each as a variant: a sweep"},
+		opt{"Batch", "batch", "", (*flagval.IntList)(&c.Batches), "rows per block (one operation); a list (10000,100000) runs each as a variant: a sweep"},
 		opt{"Rows", "rows", "", &c.Rows, "insert this many rows per client and repetition instead of running for --duration"},
 		opt{"Table", "table", "", &f.Table, "target table, db.name (with --schema numbers or byte: " + insert.DefaultDatabase + ".numbers or .byte)"},
 		opt{"Schema", "schema", "", &f.Schema, "the table's columns and rows: event (seed 000's 32-column log table), numbers (seed 002's ten numeric columns u8 … f64) or byte (seed 002's Nagle test: one UInt8 column, a byte a row)"},
@@ -86,7 +61,7 @@ func runCHInsert(cmd *cobra.Command, env Env, rf *runFlags, f *insert.Command) e
 	if err != nil {
 		return usage.Spell(err, spelled)
 	}
-	c.WorkerCounts = rf.workerList()
+	c.WorkerCounts = sweep(rf.workers)
 	timeout, _ := cmd.Flags().GetDuration("connect-timeout")
 	return insert.Execute(ctx, c, timeout, env.Stderr, rf.opener(env, "ch"))
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/dbmeter/dbmeter/internal/ch/query"
 	"github.com/dbmeter/dbmeter/internal/ch/query/clients"
+	"github.com/dbmeter/dbmeter/internal/flagval"
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/usage"
 )
@@ -17,22 +18,11 @@ func newCHQueryCmd(env Env) *cobra.Command {
 	var f query.Command
 	var sf searchFlags
 	cmd := &cobra.Command{
-		Use:   "query",
-		Short: "Query latency at a fixed rate per client, pool, prepare and decode setting",
-		Long: `query runs one query shape through one or more ClickHouse client paths and
-reports latency percentiles measured from each query's intended start (open
-loop, 100/s by default), the achieved rate, connections opened and decode
-time per row. --workers N without --rate runs closed loop with N workers;
-with --rate, N workers are made up front and at most N queries are in flight
-(unless --max-in-flight says otherwise), so a rate they cannot sustain shows
-as a shortfall. Without --workers, up to --max-in-flight (default 1000)
-queries may be in flight. Knob flags take comma lists; --matrix runs every
-combination side by side.`,
-		Example: `  dbmeter ch query --dsn "$DSN" --create --preset count --rate 100 --duration 10s --clients clickhouse-go-v1,http
-  dbmeter ch query --dsn "$DSN" --preset select10k --decode row,column --matrix
-  dbmeter ch query --dsn "$DSN" --query 'SELECT count() FROM system.numbers_mt WHERE number < ?' --arg 1000
-  dbmeter ch query --dsn "$DSN" --create --preset count --clients clickhouse-go-v1,http --find-max-rate --slo 'p99<15ms'`,
-		Args: noArgs,
+		Use:     "query",
+		Short:   "Query latency at a fixed rate per client, pool, prepare and decode setting",
+		Long:    help("ch-query"),
+		Example: help("ch-query-example"),
+		Args:    noArgs,
 	}
 	cmd.RunE = runE(func(cmd *cobra.Command, _ []string) error {
 		return runCHQuery(cmd, env, &rf, &f, &sf)
@@ -52,7 +42,7 @@ combination side by side.`,
 		opt{"Preset", "preset", "", &c.Preset, "query preset: " + strings.Join(query.PresetNames(), ", ")},
 		opt{"SQL", "query", "", &c.SQL, "SQL to run instead of a preset, with ? placeholders"},
 		opt{"QueriesFile", "queries-file", "", &f.QueriesFile, "run a mix of queries instead: a file of one query per line, as clickhouse-benchmark reads them, each optionally after a weight (\"3 SELECT …\"); each arrival picks one by weight, seeded; reported per query (q1, q2, … in file order) and for the mix (docs/ch-query.md)"},
-		opt{"Args", "arg", "", (*repeated)(&c.Args), "a value for the next ? of --query (repeat per placeholder; integers and floats are bound as numbers)"},
+		opt{"Args", "arg", "", (*flagval.Repeated)(&c.Args), "a value for the next ? of --query (repeat per placeholder; integers and floats are bound as numbers)"},
 		opt{"Prepared", "prepared", "", &c.Prepared, "bind parameters through the client's API instead of inlining them: clickhouse-go v1 and v2 bind on the client, ch-go sends server-side query parameters (list: false,true)"},
 		opt{"Decodes", "decode", "", &f.Decodes, "walk results row by row or column by column (list: row,column)"},
 		opt{"Protocols", "protocol", "", &f.Protocols, "native or http (list); default: each client's own"},
@@ -89,7 +79,7 @@ func runCHQuery(cmd *cobra.Command, env Env, rf *runFlags, f *query.Command, sf 
 	if err != nil {
 		return usage.Spell(err, spelling(cmd.Flags(), fields))
 	}
-	c.Rates, c.WorkerCounts = rf.rateList(), rf.workerList()
+	c.Rates, c.WorkerCounts = sweep(rf.rates), sweep(rf.workers)
 	search, err := sf.search(&c.Load, "count")
 	if err != nil {
 		return err

@@ -11,55 +11,14 @@ import (
 	"github.com/dbmeter/dbmeter/internal/sink"
 )
 
-// compareLong is compare's help: what it matches, what it pools, and when
-// it calls a change significant.
-const compareLong = `compare matches the runs of two result documents by family, target,
-workload and the params that define them: not how long they ran (--duration,
---repeat, --seed), not how they were observed (--json, --hdr-log, --progress,
---no-disk-probe and the like), and not the lists that chose what ran
-(--engines, --ops, --driver, --clients: runs of the engines both sides
-ran are compared, the others listed). Each figure is each side's repetitions
-pooled as the tables pool them, with the 95% confidence interval of the
-mean of its repetitions (the tables' ±), the change, and whether it is
-significant: a Mann-Whitney U test over the repetitions (--repeat), at alpha
-0.05, as benchstat does. With too few repetitions to ever show a difference
-it says "~ (n too small)": it needs at least 4 repetitions on each side
-(--repeat 4). A figure whose interval is wider than itself is "not
-comparable", and so is one that is 0 in base.
-
-Several documents per side go either side of --: BASE1.json BASE2.json --
-NEW1.json NEW2.json. The runs of one test in a side's documents are its
-repetitions together.
-
---vary KNOB compares two settings of a knob: runs whose params differ only
-in the named knobs (and the --param list that set them) match, and only the
-runs that have the knob (the engines it applies to) are compared. With
-nothing compared, compare exits 1.
-
---format gobench writes the documents in Go's benchmark format instead, for
-benchstat (golang.org/x/perf/cmd/benchstat); it also takes a single file.`
-
-const compareExample = `  dbmeter null --repeat 6 --json base.json
-  dbmeter null --repeat 6 --json new.json
-  dbmeter compare base.json new.json
-  dbmeter compare monday.json tuesday.json -- friday.json
-
-  dbmeter kv --engines bbolt --repeat 6 --json base.json
-  dbmeter kv --engines bbolt --repeat 6 --param bbolt.freelist_type=map --json map.json
-  dbmeter compare --vary bbolt.freelist_type base.json map.json
-
-  dbmeter compare --format gobench base.json > base.txt
-  dbmeter compare --format gobench new.json > new.txt
-  benchstat base.txt new.txt`
-
 func newCompareCmd(env Env) *cobra.Command {
 	var format, out string
 	var vary []string
 	cmd := &cobra.Command{
 		Use:     "compare BASE.json NEW.json | BASE.json... -- NEW.json...",
 		Short:   "Compare result documents (two, or several per side) figure by figure, with significance",
-		Long:    compareLong,
-		Example: compareExample,
+		Long:    help("compare"),
+		Example: help("compare-example"),
 	}
 	f := cmd.Flags()
 	f.StringVar(&format, "format", "text", "output format: text or gobench")

@@ -14,6 +14,7 @@ import (
 	"github.com/dbmeter/dbmeter/internal/ch/insert"
 	"github.com/dbmeter/dbmeter/internal/ch/nullserver"
 	"github.com/dbmeter/dbmeter/internal/ch/query"
+	"github.com/dbmeter/dbmeter/internal/flagval"
 	"github.com/dbmeter/dbmeter/internal/kv"
 	"github.com/dbmeter/dbmeter/internal/kv/kvycsb"
 	"github.com/dbmeter/dbmeter/internal/kv/workload"
@@ -114,13 +115,13 @@ func TestDeclareBindsDefaults(t *testing.T) {
 		n   int
 		d   []int
 		ok  bool
-		ms  millis
+		ms  flagval.Millis
 		bad complex128
 	}
 	v.s, v.r, v.l, v.n, v.d, v.ok = "x", []string{"a"}, []string{"a", "b"}, 3, []int{1, 2}, true
 	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
 	declare(fs,
-		opt{"S", "s", "", &v.s, ""}, opt{"R", "r", "", (*repeated)(&v.r), ""}, opt{"L", "l", "", &v.l, ""},
+		opt{"S", "s", "", &v.s, ""}, opt{"R", "r", "", (*flagval.Repeated)(&v.r), ""}, opt{"L", "l", "", &v.l, ""},
 		opt{"N", "n", "", &v.n, ""}, opt{"D", "d", "", &v.d, ""}, opt{"OK", "ok", "", &v.ok, ""}, opt{"MS", "ms", "", &v.ms, ""})
 	want := map[string]string{"s": "x", "r": "[a]", "l": "[a,b]", "n": "3", "d": "[1,2]", "ok": "true", "ms": "0"}
 	for name, def := range want {

@@ -9,8 +9,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/dbmeter/dbmeter/internal/names"
-
-	"github.com/dbmeter/dbmeter/internal/redact"
 	"github.com/dbmeter/dbmeter/internal/storage"
 	"github.com/dbmeter/dbmeter/internal/usage"
 )
@@ -53,19 +51,6 @@ func exitCodeOf(err error) int {
 		return exitFailed
 	}
 	return exitUsage
-}
-
-// oneLine makes err printable as the single line a user sees: secrets
-// masked, newlines folded.
-func oneLine(err error) string { return redact.Line(err) }
-
-// scrubbed masks secrets a driver or server may have put in an error.
-func scrubbed(err error, secrets []string) error {
-	masked := redact.Err(err, secrets...)
-	if masked != nil && masked.Error() != err.Error() && usage.Is(err) {
-		return usage.Wrap(masked)
-	}
-	return masked
 }
 
 // suggestFlag adds the closest flag of c to pflag's "unknown flag: --x"

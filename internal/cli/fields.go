@@ -1,14 +1,13 @@
 package cli
 
 import (
-	"fmt"
-	"io"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/dbmeter/dbmeter/internal/flagval"
 )
 
 // Families name the settings of their configs as {Field} in their messages
@@ -37,46 +36,10 @@ const fieldsKey = "dbmeter-fields"
 // declare binds each opt to fs and marks the flag with its fields.
 func declare(fs *pflag.FlagSet, opts ...opt) {
 	for _, o := range opts {
-		bindOpt(fs, o)
+		flagval.Bind(fs, o.name, o.short, o.p, o.usage)
 		if o.fields != "" {
 			fs.Lookup(o.name).Annotations = map[string][]string{fieldsKey: strings.Fields(o.fields)}
 		}
-	}
-}
-
-// bindOpt registers o's flag as the kind its field's type says.
-func bindOpt(fs *pflag.FlagSet, o opt) {
-	switch p := o.p.(type) {
-	case pflag.Value:
-		fs.VarP(p, o.name, o.short, o.usage)
-	case *string:
-		fs.StringVarP(p, o.name, o.short, *p, o.usage)
-	case *bool:
-		fs.BoolVarP(p, o.name, o.short, *p, o.usage)
-	case *int:
-		fs.IntVarP(p, o.name, o.short, *p, o.usage)
-	case *int64:
-		fs.Int64VarP(p, o.name, o.short, *p, o.usage)
-	case *uint64:
-		fs.Uint64VarP(p, o.name, o.short, *p, o.usage)
-	case *float64:
-		fs.Float64VarP(p, o.name, o.short, *p, o.usage)
-	case *time.Duration:
-		fs.DurationVarP(p, o.name, o.short, *p, o.usage)
-	case *[]string:
-		fs.StringSliceVarP(p, o.name, o.short, *p, o.usage)
-	case *repeated:
-		fs.StringArrayVarP((*[]string)(p), o.name, o.short, *p, o.usage)
-	case *[]int:
-		fs.IntSliceVarP(p, o.name, o.short, *p, o.usage)
-	case *[]bool:
-		fs.BoolSliceVarP(p, o.name, o.short, *p, o.usage)
-	case *[]time.Duration:
-		fs.DurationSliceVarP(p, o.name, o.short, *p, o.usage)
-	default:
-		// A declaration's mistake, met by every test that builds the
-		// command tree.
-		panic(fmt.Sprintf("--%s: no flag binds a %T", o.name, o.p))
 	}
 }
 
@@ -127,15 +90,4 @@ func commandSpelling(cmd *cobra.Command) map[string]string {
 		return nil
 	}
 	return spelling(cmd.Flags(), fieldFlags(cmd.Flags()))
-}
-
-// commandStderr is stderr spelled for the command that runs, once cobra
-// has picked it (Main sets spelling before the command runs).
-type commandStderr struct {
-	w        io.Writer
-	spelling map[string]string
-}
-
-func (s *commandStderr) Write(p []byte) (int, error) {
-	return spellingWriter{s.w, s.spelling}.Write(p)
 }

@@ -5,42 +5,14 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/dbmeter/dbmeter/internal/flagval"
 	"github.com/dbmeter/dbmeter/internal/kv"
 	"github.com/dbmeter/dbmeter/internal/kv/engine"
 	"github.com/dbmeter/dbmeter/internal/kv/kvycsb"
 	"github.com/dbmeter/dbmeter/internal/kv/workload"
+	"github.com/dbmeter/dbmeter/internal/storage"
 	"github.com/dbmeter/dbmeter/internal/usage"
 )
-
-// kvLong is kv's help: what each operation does.
-const kvLong = `kv runs each operation (set, update, get, del, setmixed/getmixed, batchset) on
-each embedded engine and prints a throughput table and a latency table per
-fsync mode, operations as rows and engines as columns, each cell its --repeat
-runs pooled, with its 95% confidence interval. Every cell runs on a store of
-its own in the same state: a fresh directory, --keys keys preloaded, flushed,
-settled.
-With no flags it runs every engine built in and every operation.
-
-  set       workers write distinct new keys (the key space striped among them)
-  update    workers overwrite random preloaded keys (--dist uniform|zipf)
-  get       workers read random preloaded keys (--dist uniform|zipf)
-  del       workers delete the preloaded keys in order, in rounds: when they
-            are all gone they are put back, untimed, and deleting goes on
-  setmixed  one writer sets new keys while the other workers read: the writer
-  getmixed  the same run: the readers
-  batchset  writes --batch keys per commit through the engine's batch API
-
-YCSB's core workloads run when asked for (not by default), each on a store
-of its own loaded with --keys records (YCSB's recordcount):
-
-  ycsb-load  YCSB's load phase, timed: every record inserted once
-  ycsb-a … ycsb-f  workloads A–F with YCSB's mixes and key distributions;
-             each reports the whole mix and each operation in it`
-
-const kvExample = `  dbmeter kv
-  dbmeter kv --engines pebble,badger --ops set,get --fsync both --duration 5s
-  dbmeter kv --engines badger --param badger.value_threshold=64 --json kv.json
-  dbmeter kv --engines pebble,badger --ops ycsb-load,ycsb-a,ycsb-e --keys 100000 --duration 10s`
 
 func newKVCmd(env Env) *cobra.Command {
 	var rf runFlags
@@ -48,8 +20,8 @@ func newKVCmd(env Env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "kv",
 		Short:   "Benchmark embedded K/V engines: engine × operation throughput and latency",
-		Long:    kvLong,
-		Example: kvExample,
+		Long:    help("kv"),
+		Example: help("kv-example"),
 		Args:    noArgs,
 	}
 	cmd.RunE = runE(func(cmd *cobra.Command, _ []string) error {
@@ -73,7 +45,7 @@ func runKV(cmd *cobra.Command, env Env, rf *runFlags, kc *kv.Command) error {
 	spelled := spelling(cmd.Flags(), fields)
 	kc.Load, kc.Repeat, kc.Flags, kc.Given = cfg, rf.repeat, flagParams(cmd.Flags()), given(cmd.Flags(), fields)
 	kc.Sharded = rf.changed("shard") || rf.changed("start-at")
-	kc.ProbeShare, kc.Stderr = env.probeShare(), spellingWriter{env.Stderr, spelled}
+	kc.ProbeShare, kc.Stderr = storage.SharedProbe(env.Getenv), &usage.Writer{W: env.Stderr, Spelling: spelled}
 	return usage.Spell(kv.Execute(cmd.Context(), *kc, rf.opener(env, "kv")), spelled)
 }
 
@@ -98,7 +70,7 @@ func bindKVFlags(cmd *cobra.Command, rf *runFlags, kc *kv.Command) {
 		opt{"Dir", "dir", "", &kc.Dir, "directory for the engines' files: new, empty, or made by dbmeter (default: a temporary directory, removed afterwards)"},
 		opt{"StorageProfile", "storage-profile", "", &kc.StorageProfile, "run the engines under a storage class: hdd, sata-ssd, nvme, provisioned, or limits riops=N,wiops=N,rbps=SIZE,wbps=SIZE,mem=SIZE (needs root and cgroups; see docs/storage.md)"},
 		opt{"Shape", "shape", "", &kc.Shape, "cells: every operation on a preloaded store of its own, for --duration, repeated; harness: seed 004's harness (kvbench), each engine from an empty store through set, get, setmixed/getmixed and del on one store, each phase --count operations split over --workers, on keys j, 2j, 3j, … per worker (docs/kv.md)"},
-		opt{"Params", "param", "", (*repeated)(&kc.Params), "engine knob engine.key=value, repeatable (see docs/kv.md)"},
+		opt{"Params", "param", "", (*flagval.Repeated)(&kc.Params), "engine knob engine.key=value, repeatable (see docs/kv.md)"},
 		opt{"FieldCount", "field-count", "", &kc.YCSB.Record.FieldCount, "YCSB: fields per record"},
 		opt{"FieldLength", "field-length", "", &kc.YCSB.Record.FieldLength, "YCSB: bytes per field"},
 		opt{"InsertOrder", "insert-order", "", &kc.YCSB.InsertOrder, "YCSB: record keys hold the hashed (hashed) or plain (ordered) record number"},

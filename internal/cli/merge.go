@@ -16,23 +16,11 @@ func newMergeCmd(env Env) *cobra.Command {
 	var json, html, md, csv, hdrLog string
 	var quiet bool
 	cmd := &cobra.Command{
-		Use:   "merge SHARD.json... [SHARD.hlog...] [--json OUT.json] [--hdr-log OUT.hlog]",
-		Short: "Combine the result documents of the shards of one test, exactly",
-		Long: `merge reads the result documents of every shard of one test (the same
-command run with --shard I/N on N machines) and writes the document the test
-would have written on one machine: operations, errors, rows and bytes
-summed; latency, service time, schedule lag and phase histograms added and
-their percentiles taken from the sum, never averaged; throughput over the
-window in which every shard was measuring; intervals added slot by slot;
-every shard's environment listed. The shards must be one test: the same
-command apart from --shard and output files, the same N, each index once.
-The shards' HdrHistogram interval logs (*.hlog) given too are added interval
-by interval into --hdr-log, whose percentiles are then exact per interval.`,
-		Example: `  dbmeter merge s0.json s1.json s2.json s3.json --json all.json
-  dbmeter merge shard-*.json --json all.json --html all.html
-  dbmeter merge s0.json s1.json s0.hlog s1.hlog --json all.json --hdr-log all.hlog
-  dbmeter compare single.json all.json`,
-		Args: someArgs("merge needs the result documents of the shards (SHARD.json ...)"),
+		Use:     "merge SHARD.json... [SHARD.hlog...] [--json OUT.json] [--hdr-log OUT.hlog]",
+		Short:   "Combine the result documents of the shards of one test, exactly",
+		Long:    help("merge"),
+		Example: help("merge-example"),
+		Args:    someArgs("merge needs the result documents of the shards (SHARD.json ...)"),
 	}
 	declare(cmd.Flags(),
 		opt{"HDRLog", "hdr-log", "", &hdrLog, "write the merge of the given shard interval logs (*.hlog) to this file"},

@@ -10,10 +10,12 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/dbmeter/dbmeter/internal/capacity"
+	"github.com/dbmeter/dbmeter/internal/flagval"
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/pg"
 	"github.com/dbmeter/dbmeter/internal/pg/driver"
 	"github.com/dbmeter/dbmeter/internal/plan"
+	"github.com/dbmeter/dbmeter/internal/storage"
 	"github.com/dbmeter/dbmeter/internal/usage"
 )
 
@@ -40,14 +42,14 @@ func (f *pgFlags) bind(fs *pflag.FlagSet) {
 // own, each bound to its field of c.
 func pgOpts(c *pg.Command) []opt {
 	return []opt{
-		{"ClientsList Clients Workers", "client", "c", (*intList)(&c.ClientsList), "number of concurrent database clients (sessions); a list (1,4,8) runs each as a variant: a sweep"},
-		{"JobsList Jobs", "jobs", "j", (*intList)(&c.JobsList), "number of threads, as pgbench (must not exceed -c; Go schedules the clients on GOMAXPROCS threads); a list sweeps"},
+		{"ClientsList Clients Workers", "client", "c", (*flagval.IntList)(&c.ClientsList), "number of concurrent database clients (sessions); a list (1,4,8) runs each as a variant: a sweep"},
+		{"JobsList Jobs", "jobs", "j", (*flagval.IntList)(&c.JobsList), "number of threads, as pgbench (must not exceed -c; Go schedules the clients on GOMAXPROCS threads); a list sweeps"},
 		{"Repeat", "repeat", "", &c.Repeat, "run every variant (server × driver × -c × -j) this many times, interleaved: all once, then all again; each figure pools them with a 95% interval"},
 		{"Seconds", "time", "T", &c.Seconds, "duration of the benchmark in seconds (given -T or -t, one repetition, as pgbench)"},
 		{"PerClient", "transactions", "t", &c.PerClient, "number of transactions each client runs (used when -T is not given but --repeat is)"},
 		{"Progress", "progress", "P", &c.Progress, "show a pgbench progress line every NUM seconds"},
 		{"Rate", "rate", "R", &c.Rate, "target rate in transactions per second (open loop, latency from the scheduled start)"},
-		{"LatencyLimit", "latency-limit", "L", (*millis)(&c.LatencyLimit), "count transactions lasting more than NUM ms as late (with -R, skip those already that late)"},
+		{"LatencyLimit", "latency-limit", "L", (*flagval.Millis)(&c.LatencyLimit), "count transactions lasting more than NUM ms as late (with -R, skip those already that late)"},
 		{"Protocol", "protocol", "M", &c.Protocol, "query mode: simple, extended or prepared"},
 		{"Scale", "scale", "s", &c.Scale, "scaling factor (-i: rows to create; runs: read from pgbench_branches when not given)"},
 		{"Fillfactor", "fillfactor", "F", &c.Fillfactor, "-i: fill factor of the tables"},
@@ -63,9 +65,9 @@ func pgOpts(c *pg.Command) []opt {
 		{"NoVacuum", "no-vacuum", "n", &c.NoVacuum, "do not vacuum before the run (-i: skip the vacuum step)"},
 		{"SimpleUpdate", "skip-some-updates", "N", &c.SimpleUpdate, "run the simple-update built-in script (-b simple-update)"},
 		{"SelectOnly", "select-only", "S", &c.SelectOnly, "run the select-only built-in script (-b select-only)"},
-		{"Builtins", "builtin", "b", (*repeated)(&c.Builtins), "built-in script NAME[@WEIGHT]: tpcb-like, simple-update, select-only (repeatable)"},
-		{"Files", "file", "f", (*repeated)(&c.Files), "script FILE[@WEIGHT] in pgbench's format (repeatable)"},
-		{"Defines", "define", "D", (*repeated)(&c.Defines), "define a script variable NAME=VALUE (repeatable)"},
+		{"Builtins", "builtin", "b", (*flagval.Repeated)(&c.Builtins), "built-in script NAME[@WEIGHT]: tpcb-like, simple-update, select-only (repeatable)"},
+		{"Files", "file", "f", (*flagval.Repeated)(&c.Files), "script FILE[@WEIGHT] in pgbench's format (repeatable)"},
+		{"Defines", "define", "D", (*flagval.Repeated)(&c.Defines), "define a script variable NAME=VALUE (repeatable)"},
 		{"ShowScript", "show-script", "", &c.ShowScript, "print the built-in script NAME and exit"},
 		{"ProgressStamp", "progress-timestamp", "", &c.ProgressStamp, "-P: start progress lines with the Unix time instead of the elapsed time"},
 		{"Connect", "connect", "C", &c.Connect, "open a new connection for each transaction (its time counts in the latency)"},
@@ -80,7 +82,7 @@ func pgOpts(c *pg.Command) []opt {
 		{"FailuresDetailed", "failures-detailed", "", &c.FailuresDetailed, "report serialization failures and deadlock failures apart in the summary"},
 		{"SeedSpec", "random-seed", "", &c.SeedSpec, "seed for every random choice: an unsigned integer, time or rand, as pgbench (the result records it)"},
 		{"ConnectTimeout", "connect-timeout", "", &c.ConnectTimeout, "give up connecting to a server after this long (libpq's connect_timeout, unless the DSN sets one)"},
-		{"DSNs", "dsn", "", (*repeated)(&c.DSNs), "server to benchmark, postgres://user:password@host:port/db or key=value form (repeat for several servers side by side); default: -h/-p/-U/DBNAME and PG* variables"},
+		{"DSNs", "dsn", "", (*flagval.Repeated)(&c.DSNs), "server to benchmark, postgres://user:password@host:port/db or key=value form (repeat for several servers side by side); default: -h/-p/-U/DBNAME and PG* variables"},
 		{"Drivers", "driver", "", &c.Drivers, "Go drivers to benchmark, repeatable or comma-separated: " + strings.Join(driver.Names(), ", ")},
 		{"Host", "host", "h", &c.Host, "database server host or socket directory (default: PGHOST)"},
 		{"Port", "port", "p", &c.Port, "database server port (default: PGPORT)"},
@@ -112,33 +114,10 @@ func (f *pgFlags) defaultRun() error {
 func newPGCmd(env Env) *cobra.Command {
 	var f pgFlags
 	cmd := &cobra.Command{
-		Use:   "pg [flags] [DBNAME]",
-		Short: "pgbench-compatible TPC-B benchmark across Go drivers and servers",
-		Long: `pg runs pgbench's benchmark with pgbench's flags: -i -s SCALE initialises the
-four pgbench tables; a run executes the built-in scripts (tpcb-like,
-simple-update -N, select-only -S) or -f script files, with -c clients for -T
-seconds or -t transactions per client, in query mode -M. It runs through one
-or more Go drivers (--driver pgx,pgx-stdlib,pq) against one or more servers
-(--dsn, repeatable), prints pgbench's summary block with percentiles for each,
-and records one run per server × driver in the result document.
-
--c and -j take lists (-c 1,4,8): every combination of the lists, servers
-and drivers is a variant, and --repeat N runs every variant N times,
-interleaved (all variants once, then all again), so that a comparison does
-not take the machine's drift for a difference. With one variant and one
-repetition the output is pgbench's summary; otherwise a table pools each
-variant's repetitions with a 95% interval (docs/pg.md, "Method").
-
-Given none of -T, -t and --repeat, pg runs its default experiment: 5
-repetitions of -T 2, pooled with a 95% interval. Give -T or -t for
-pgbench's one run and its summary block.
-
-Without --dsn the connection comes from -h, -p, -U, DBNAME and the PGHOST,
-PGPORT, PGUSER, PGDATABASE, PGPASSWORD and PGSSLMODE variables.`,
-		Example: `  dbmeter pg -i -s 10
-  dbmeter pg -c 8 -j 2 -T 10 -S -M prepared --driver pgx,pgx-stdlib,pq
-  dbmeter pg -S -c 1,4,8 -T 5 --repeat 5
-  dbmeter pg -c 32 -T 60 -P 5 --dsn postgres://bench@hostA/bench --dsn postgres://bench@hostB/bench --json r.json`,
+		Use:     "pg [flags] [DBNAME]",
+		Short:   "pgbench-compatible TPC-B benchmark across Go drivers and servers",
+		Long:    help("pg"),
+		Example: help("pg-example"),
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) > 1 {
 				return usagef("pg takes at most one argument, the database name; got %q", args)
@@ -162,12 +141,12 @@ func runPG(ctx context.Context, env Env, f *pgFlags, args []string) error {
 	fields := fieldFlags(f.fs)
 	spelled := spelling(f.fs, fields, "latency-limit")
 	f.Given = given(f.fs, fields)
-	f.Getenv, f.Stderr = env.Getenv, spellingWriter{env.Stderr, spelled}
+	f.Getenv, f.Stderr = env.Getenv, &usage.Writer{W: env.Stderr, Spelling: spelled}
 	// -L is recorded by the family from its typed value (bench.Describe),
 	// the one that counted the late and skipped transactions, not here
 	// from the flag's text.
 	f.Params = flagParams(f.fs, "help", "dsn", "host", "port", "username", "latency-limit")
-	x := pg.Exec{ProbeShare: env.probeShare(), Quiet: f.output.o.Quiet,
+	x := pg.Exec{ProbeShare: storage.SharedProbe(env.Getenv), Quiet: f.output.o.Quiet,
 		Search: func(cfg *load.Config) (*capacity.Search, error) { return f.search.search(cfg, "transactions") },
 		Open: func(dir string, secrets ...string) (plan.Output, error) {
 			return newSession(env, "pg", f.output, dir, secrets...)

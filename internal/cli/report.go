@@ -12,16 +12,11 @@ import (
 func newReportCmd(env Env) *cobra.Command {
 	var html, md, csv string
 	cmd := &cobra.Command{
-		Use:   "report FILE.json [FILE.json ...]",
-		Short: "Render result documents as HTML with charts, Markdown or CSV",
-		Long: `report reads result documents written with --json and renders them: a
-self-contained HTML page with charts (--html), Markdown tables in the seeds'
-layout (--md), one CSV row per run (--csv). With several files, the charts
-overlay their runs. With no output flag it prints the text tables. A path
-of - writes to stdout.`,
-		Example: `  dbmeter report r.json --html r.html
-  dbmeter report fsync-on.json fsync-off.json --html kv.html --md kv.md`,
-		Args: someArgs("report needs at least one result document (FILE.json)"),
+		Use:     "report FILE.json [FILE.json ...]",
+		Short:   "Render result documents as HTML with charts, Markdown or CSV",
+		Long:    help("report"),
+		Example: help("report-example"),
+		Args:    someArgs("report needs at least one result document (FILE.json)"),
 	}
 	f := cmd.Flags()
 	f.StringVar(&html, "html", "", "write a self-contained HTML report with charts to this file")

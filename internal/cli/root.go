@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/dbmeter/dbmeter/internal/interrupt"
+	"github.com/dbmeter/dbmeter/internal/redact"
 	"github.com/dbmeter/dbmeter/internal/study"
 	"github.com/dbmeter/dbmeter/internal/usage"
 )
@@ -32,11 +33,11 @@ func Main(ctx context.Context, env Env) int {
 		env.Args = study.StepServers(env.Args, env.Getenv(study.ServersEnv), studyFlags().Server)
 	}
 	var prof profiler
-	stderr := &commandStderr{w: env.Stderr}
+	stderr := &usage.Writer{W: env.Stderr}
 	env.Stderr = stderr
 	root := commandTree(env, &prof)
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
-		stderr.spelling = commandSpelling(cmd)
+		stderr.Spelling = commandSpelling(cmd)
 		if err := checkOutputs(cmd); err != nil {
 			return err
 		}
@@ -55,7 +56,7 @@ func Main(ctx context.Context, env Env) int {
 		return exitOK
 	}
 	code := exitCodeOf(err)
-	if msg := oneLine(usage.Spell(err, commandSpelling(cmd))); msg != "" {
+	if msg := redact.Line(usage.Spell(err, commandSpelling(cmd))); msg != "" {
 		if code == exitUsage {
 			msg += fmt.Sprintf(" (see '%s --help')", cmd.CommandPath())
 		}
@@ -74,12 +75,9 @@ func commandTree(env Env, prof *profiler) *cobra.Command {
 
 func newRoot(env Env) *cobra.Command {
 	root := &cobra.Command{
-		Use:   "dbmeter",
-		Short: "Benchmark database clients and storage engines side by side",
-		Long: `dbmeter benchmarks embedded K/V engines, PostgreSQL drivers and servers
-(pgbench-compatible) and ClickHouse clients, with latency histograms,
-open-loop timing corrected for coordinated omission, and a JSON result
-document every report reads.`,
+		Use:           "dbmeter",
+		Short:         "Benchmark database clients and storage engines side by side",
+		Long:          help("dbmeter"),
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		Args:          noArgs,

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/dbmeter/dbmeter/internal/flagval"
 	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/plan"
 	"github.com/dbmeter/dbmeter/internal/usage"
@@ -36,8 +37,8 @@ func (f *runFlags) bind(fs *pflag.FlagSet, def load.Config) {
 	f.workers, f.rates = []int{def.Workers}, []float64{def.Rate}
 	c := &f.cfg
 	declare(fs,
-		opt{"Workers", "workers", "", (*intList)(&f.workers), "closed loop: concurrent workers; open loop: workers made up front (ch insert, ch query: a list 1,2,4 sweeps)"},
-		opt{"Rate", "rate", "", (*floatList)(&f.rates), "open loop: operations per second in total (0: closed loop; ch query: a list 50,100 sweeps)"},
+		opt{"Workers", "workers", "", (*flagval.IntList)(&f.workers), "closed loop: concurrent workers; open loop: workers made up front (ch insert, ch query: a list 1,2,4 sweeps)"},
+		opt{"Rate", "rate", "", (*flagval.FloatList)(&f.rates), "open loop: operations per second in total (0: closed loop; ch query: a list 50,100 sweeps)"},
 		opt{"Arrival", "arrival", "", &f.arrival, "open-loop arrival process: constant or poisson"},
 		opt{"MaxInFlight", "max-in-flight", "", &c.MaxInFlight, "open loop: most operations in flight; later arrivals are counted as dropped"},
 		opt{"Duration", "duration", "", &c.Duration, "length of the measured window"},
@@ -91,49 +92,18 @@ func (f *runFlags) applyExtent() {
 	}
 }
 
-// workerList is --workers when it was given as a list of several values:
-// the sweep of a command that sets sweeps; nil otherwise.
-func (f *runFlags) workerList() []int {
-	if len(f.workers) < 2 {
+// sweep is a list flag (--workers, --rate) when it was given as several
+// values: the sweep of a command that sets sweeps; nil otherwise.
+func sweep[T any](list []T) []T {
+	if len(list) < 2 {
 		return nil
 	}
-	return f.workers
-}
-
-// rateList is --rate when it was given as a list of several values: the
-// sweep of a command that sets sweeps; nil otherwise.
-func (f *runFlags) rateList() []float64 {
-	if len(f.rates) < 2 {
-		return nil
-	}
-	return f.rates
+	return list
 }
 
 // changed says whether the user gave flag name; false before bind.
 func (f *runFlags) changed(name string) bool {
 	return f.fs != nil && f.fs.Lookup(name) != nil && f.fs.Changed(name)
-}
-
-// limit is what bounds each run, for the progress display: the measured
-// window, or in count mode the operations.
-func (f *runFlags) limit() (time.Duration, int64) {
-	if f.changed("count") && !f.changed("duration") {
-		return 0, f.cfg.Count
-	}
-	return f.cfg.Duration, 0
-}
-
-// storageProbeShareEnv names the file in which study run keeps the
-// provisioned profile's probe for its steps (storage.Profile.ProbeShare).
-const storageProbeShareEnv = "DBMETER_STORAGE_PROBE_SHARE"
-
-// probeShare is a study step's shared storage probe, ""
-// where env has no variables to read.
-func (env Env) probeShare() string {
-	if env.Getenv == nil {
-		return ""
-	}
-	return env.Getenv(storageProbeShareEnv)
 }
 
 // opener opens family's outputs as the output flags ask, showing progress
@@ -144,7 +114,7 @@ func (f *runFlags) opener(env Env, family string) plan.OpenOutput {
 		if err != nil {
 			return nil, err
 		}
-		s.showProgress(f)
+		s.ShowProgress(f.progress())
 		return s, nil
 	}
 }

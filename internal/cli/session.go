@@ -28,28 +28,23 @@ func (f *outputFlags) bind(fs *pflag.FlagSet) {
 		opt{"NoDiskProbe", "no-disk-probe", "", &o.NoDiskProbe, "do not measure what one fsync costs on the disk under test (the probe takes up to a second)"})
 }
 
-// session is a command's sink, shown progress as the run flags ask.
-type session struct{ *sink.Sink }
-
 // newSession opens the outputs of one invocation of family's command.
-func newSession(env Env, family string, flags outputFlags, diskPath string, secrets ...string) (*session, error) {
+func newSession(env Env, family string, flags outputFlags, diskPath string, secrets ...string) (*sink.Sink, error) {
 	o := flags.o
 	if flags.fs != nil {
 		_, o.Observed, o.Settings = flagSettings(flags.fs)
 	}
-	s, err := sink.Open(sink.IO{Stdout: env.Stdout, Stderr: env.Stderr, Args: env.Args}, family, o, diskPath, secrets...)
-	if err != nil {
-		return nil, err
-	}
-	return &session{s}, nil
+	return sink.Open(sink.IO{Stdout: env.Stdout, Stderr: env.Stderr, Args: env.Args}, family, o, diskPath, secrets...)
 }
 
-func (s *session) showProgress(rf *runFlags) { s.ShowProgress(rf.progress()) }
-
-// progress says how the run flags ask runs to show progress.
+// progress says how the run flags ask runs to show progress, bounded by
+// the measured window, or in count mode by the operations.
 func (f *runFlags) progress() sink.Progress {
-	total, count := f.limit()
-	return sink.Progress{Interval: f.cfg.Interval > 0, Asked: f.changed("progress"), Total: total, Count: count}
+	p := sink.Progress{Interval: f.cfg.Interval > 0, Asked: f.changed("progress"), Total: f.cfg.Duration}
+	if f.changed("count") && !f.changed("duration") {
+		p.Total, p.Count = 0, f.cfg.Count
+	}
+	return p
 }
 
 // writesFiles says whether any output file was asked for.

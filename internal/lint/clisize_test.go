@@ -21,10 +21,13 @@ import (
 // pages moved to their packages (2,485), 2,350 once running kv, pg, ch
 // insert, ch query, null and ch null-server became one family function
 // each (2,303), 2,300 once the storage wiring those left dead in the
-// CLI went (2,252), so it cannot grow while it is brought there.
+// CLI went (2,252), and the goal, 1,800, once the commands' long help
+// became prose in help/*.txt and the flag value types, a study's
+// servers from the environment, the shared probe's variable, publish's
+// writing and the spelling writer moved to their packages (1,793).
 const (
 	cliMaxFileLines = 250
-	cliMaxLines     = 2300
+	cliMaxLines     = 1800
 	cliGoalLines    = 1800
 )
 

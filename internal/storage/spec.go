@@ -16,3 +16,16 @@ func ParseSpec(spec, probeShare string) (*Profile, error) {
 	p.ProbeShare = probeShare
 	return &p, nil
 }
+
+// ProbeShareEnv names the variable through which study run gives its steps
+// the file that keeps the provisioned profile's probe (Profile.ProbeShare).
+const ProbeShareEnv = "DBMETER_STORAGE_PROBE_SHARE"
+
+// SharedProbe is a study step's shared probe file, "" outside a study or
+// where getenv is nil.
+func SharedProbe(getenv func(string) string) string {
+	if getenv == nil {
+		return ""
+	}
+	return getenv(ProbeShareEnv)
+}

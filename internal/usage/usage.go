@@ -7,6 +7,7 @@ package usage
 import (
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 )
 
@@ -82,3 +83,19 @@ type spelled struct {
 
 func (s spelled) Error() string { return s.msg }
 func (s spelled) Unwrap() error { return s.err }
+
+// Writer spells, in the lines written through it, the {Field}s a family
+// names, as Spelling says (SpellText); its Spelling may be set after it is
+// handed out, before the first line (the CLI knows the command only once
+// cobra has picked it).
+type Writer struct {
+	W        io.Writer
+	Spelling map[string]string
+}
+
+func (s *Writer) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(s.W, SpellText(string(p), s.Spelling)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
