@@ -47,7 +47,7 @@ func kindOf(f *pflag.Flag) string {
 		return "int"
 	case "float", "float64", "float32":
 		return "float"
-	case "stringSlice", "stringArray", "intSlice":
+	case "stringSlice", "stringArray", "intSlice", "floatSlice":
 		return "list"
 	default:
 		return "string"

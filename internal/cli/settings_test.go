@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/dbmeter/dbmeter/internal/load"
 	"github.com/dbmeter/dbmeter/internal/result"
 )
 
@@ -102,4 +103,18 @@ func observationFlags(t *testing.T, path ...string) []string {
 	cmd.LocalFlags().VisitAll(visit)
 	cmd.InheritedFlags().VisitAll(visit)
 	return out
+}
+
+// TestKindOf: the document records each flag's kind of value, a list
+// flag's as "list" whatever its elements (--rate 50,100 as --workers 1,2).
+func TestKindOf(t *testing.T) {
+	t.Parallel()
+	var rf runFlags
+	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
+	rf.bind(fs, load.DefaultConfig())
+	for name, want := range map[string]string{"rate": "list", "workers": "list", "duration": "duration", "seed": "int", "json": "string", "quiet": "bool"} {
+		if got := kindOf(fs.Lookup(name)); got != want {
+			t.Errorf("--%s: kind %q, want %q", name, got, want)
+		}
+	}
 }
