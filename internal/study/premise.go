@@ -3,7 +3,6 @@ package study
 import (
 	"fmt"
 	"net"
-	"slices"
 	"strings"
 
 	"github.com/dbmeter/dbmeter/internal/result"
@@ -152,17 +151,29 @@ func measuredSeconds(refs []Ref, runs [][]*result.Run, least float64) (bool, str
 	return ok, fmt.Sprintf("%s (the premise needs at least %s s each)", strings.Join(parts, "; "), num(least))
 }
 
-// differentServers says whether the cells' runs came from servers at
-// different addresses (the target's host part), with their versions.
+// differentServers says whether the cells' runs came from servers that
+// differ: on different hosts, or of different versions. Two clusters of
+// one host and one version (the port aside) differ in nothing that one
+// service differs from another in, so far as the runs record (they do
+// not record the servers' settings): they stand for one service, and a
+// ratio between them is about 1 by construction, not a finding.
 func differentServers(refs []Ref, runs [][]*result.Run) (bool, string) {
-	var seen, parts []string
+	var parts []string
+	addrs, kinds := map[string]bool{}, map[string]bool{}
 	for i, rs := range runs {
 		addr, _, _ := strings.Cut(rs[0].Target, "/")
-		parts = append(parts, fmt.Sprintf("%s ran on %s (%s)", refs[i], addr, rs[0].Server))
-		if slices.Contains(seen, addr) {
-			return false, strings.Join(parts, "; ") + ": one server"
+		host, _, err := net.SplitHostPort(addr)
+		if err != nil {
+			host = addr // no port to set aside
 		}
-		seen = append(seen, addr)
+		parts = append(parts, fmt.Sprintf("%s ran on %s (%s)", refs[i], addr, rs[0].Server))
+		addrs[addr], kinds[host+" "+rs[0].Server] = true, true
+	}
+	switch {
+	case len(addrs) < len(runs):
+		return false, strings.Join(parts, "; ") + ": one server"
+	case len(kinds) < len(runs):
+		return false, strings.Join(parts, "; ") + ": one host and one version, so one kind of server"
 	}
 	return true, strings.Join(parts, "; ")
 }

@@ -242,3 +242,45 @@ func TestNoOperationCompleted(t *testing.T) {
 		t.Errorf("y completed nothing: %s (%s), want cannot be checked: no operation completed", c.Verdict, c.Reason)
 	}
 }
+
+// TestPremiseDifferentServers: two servers stand for two services only if
+// they differ in host or version. Two clusters of one host and one
+// version (two dev-services clusters) are one kind of server: a ratio
+// between them is about 1 by construction, and the claim cannot be
+// checked here, saying so, rather than not holding.
+func TestPremiseDifferentServers(t *testing.T) {
+	s, err := Parse("n.yaml", []byte(noisyStudy))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name               string
+		addrX, addrY       string
+		versionX, versionY string
+		want               string // "" for a verdict
+	}{
+		{"one host, one version", "127.0.0.1:5432", "127.0.0.1:5433", "PostgreSQL 15.18", "PostgreSQL 15.18", "one kind of server"},
+		{"two hosts", "db1:5432", "db2:5432", "PostgreSQL 15.18", "PostgreSQL 15.18", ""},
+		{"one host, two versions", "127.0.0.1:5432", "127.0.0.1:5433", "PostgreSQL 15.18", "PostgreSQL 17.2", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			d := noisyDoc(30, map[string]float64{"x": 100, "y": 90})
+			for i := range d.Steps[0].Result.Runs {
+				r := &d.Steps[0].Result.Runs[i]
+				addr, version := tt.addrX, tt.versionX
+				if strings.HasPrefix(r.Target, "y/") {
+					addr, version = tt.addrY, tt.versionY
+				}
+				r.Target, r.Server = addr+"/"+r.Target, version
+			}
+			s.Tables[0].Names = map[string]string{"x": tt.addrX + "/x/null", "y": tt.addrY + "/y/null"}
+			c := claimOf(t, Evaluate(s, d), "premised")
+			if tt.want == "" && c.Verdict == CannotCheck {
+				t.Errorf("%s (%s), want a verdict", c.Verdict, c.Reason)
+			}
+			if tt.want != "" && (c.Verdict != CannotCheck || !strings.Contains(c.Reason, tt.want)) {
+				t.Errorf("%s (%s), want cannot be checked: %s", c.Verdict, c.Reason, tt.want)
+			}
+		})
+	}
+}
