@@ -68,20 +68,26 @@ def short(pkg):
     return pkg.removeprefix("github.com/dbmeter/dbmeter/")
 
 
+def events(path):
+    """The go test -json events of the log at path (a line that is not one,
+    such as a build error printed as text, is skipped)."""
+    with open(path) as f:
+        for line in f:
+            try:
+                yield json.loads(line)
+            except ValueError:
+                continue
+
+
 def slowest(paths, n=10):
     tests = []
     for path in paths:
-        with open(path) as f:
-            for line in f:
-                try:
-                    ev = json.loads(line)
-                except ValueError:
-                    continue
-                test = ev.get("Test")
-                # Top-level tests only: a subtest's time is in its parent's.
-                if ev.get("Action") in ("pass", "fail") and test and "/" not in test:
-                    stage = os.path.basename(path).removesuffix(".json")
-                    tests.append((ev.get("Elapsed", 0.0), short(ev.get("Package", "")), test, stage))
+        stage = os.path.basename(path).removesuffix(".json")
+        for ev in events(path):
+            test = ev.get("Test")
+            # Top-level tests only: a subtest's time is in its parent's.
+            if ev.get("Action") in ("pass", "fail") and test and "/" not in test:
+                tests.append((ev.get("Elapsed", 0.0), short(ev.get("Package", "")), test, stage))
     tests.sort(reverse=True)
     return tests[:n]
 
@@ -94,35 +100,21 @@ def failures(paths, lines=20):
     for path in paths:
         stage = os.path.basename(path).removesuffix(".json")
         printed = {}
-        with open(path) as f:
-            for line in f:
-                try:
-                    ev = json.loads(line)
-                except ValueError:
-                    continue
-                key = (ev.get("Package", ""), ev.get("Test"))
-                if ev.get("Action") == "output":
-                    printed.setdefault(key, []).append(ev.get("Output", ""))
-                elif ev.get("Action") == "fail":
-                    pkg, test = key
-                    out.append((stage, pkg, test or "(package)", printed.get(key, [])[-lines:] if lines else []))
+        for ev in events(path):
+            key = (ev.get("Package", ""), ev.get("Test"))
+            if ev.get("Action") == "output":
+                printed.setdefault(key, []).append(ev.get("Output", ""))
+            elif ev.get("Action") == "fail":
+                pkg, test = key
+                out.append((stage, pkg, test or "(package)", printed.get(key, [])[-lines:] if lines else []))
     return out
 
 
 def rerun_passes(paths):
-    """The (package, test) pairs that passed in the re-run logs, with their
-    parents: a re-run subtest that passed clears its parent too."""
-    out = set()
-    for path in paths:
-        with open(path) as f:
-            for line in f:
-                try:
-                    ev = json.loads(line)
-                except ValueError:
-                    continue
-                if ev.get("Action") == "pass" and ev.get("Test"):
-                    out.add((ev.get("Package", ""), ev["Test"]))
-    return out
+    """The (package, test) pairs that passed in the re-run logs: the failed
+    test re-run, and its subtests."""
+    return {(ev.get("Package", ""), ev["Test"]) for path in paths for ev in events(path)
+            if ev.get("Action") == "pass" and ev.get("Test")}
 
 
 def failed_leaves(path):
